@@ -1,0 +1,50 @@
+# argkb: `make demo` sets everything up and runs the main job; `make test` sets up and runs all tests.
+# Everything is installed here: the virtualenv, Python packages, and Neo4j (+ GDS, APOC) via Maven.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+ARGKB  := $(BIN)/argkb
+STAMP  := $(VENV)/.installed
+TORCH  := torch==2.13.0
+
+.PHONY: help install neo4j demo test test-unit lint bench clean server-stop
+
+help:
+	@echo "make demo   - install everything, start the managed Neo4j, run the demo job"
+	@echo "make test   - install everything and run all tests (unit + neo4j + slow)"
+	@echo "make lint   - ruff and mypy"
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip "setuptools>=77" wheel
+	$(BIN)/pip install --quiet $(TORCH)
+	$(BIN)/pip install --quiet -e '.[test,dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+neo4j: $(STAMP)
+	$(ARGKB) server install
+
+demo: neo4j
+	$(ARGKB) server start
+	$(ARGKB) init
+	$(ARGKB) status
+
+test: neo4j
+	$(BIN)/pytest
+
+test-unit: $(STAMP)
+	$(BIN)/pytest tests/unit
+
+lint: $(STAMP)
+	$(BIN)/ruff check argkb loaders tests bench
+	$(BIN)/ruff format --check argkb loaders tests bench
+	$(BIN)/mypy
+
+server-stop: $(STAMP)
+	$(ARGKB) server stop
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache

@@ -1,0 +1,330 @@
+"""The ``argkb`` command line: thin click commands over the library.
+
+Each command parses options, calls one library function and prints; library errors
+(:class:`argkb.errors.ArgKBError`) become a one-line message and exit code 1. Heavy modules (neo4j,
+numpy, torch) are imported inside the commands so that ``argkb --help`` stays instant.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from argkb.errors import ArgKBError
+
+if TYPE_CHECKING:
+    import neo4j
+
+
+def _to_json(value: Any) -> str:
+    def default(obj: Any) -> Any:
+        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+            return dataclasses.asdict(obj)
+        return str(obj)
+
+    return json.dumps(value, indent=2, default=default)
+
+
+def _echo_err(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn argkb's own errors into a clean ``Error: ...`` line (exit 1) instead of a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except ArgKBError as err:
+            raise click.ClickException(str(err)) from err
+
+    return wrapper
+
+
+@dataclasses.dataclass
+class Connection:
+    """What the connection options resolved to; the driver is opened on first use."""
+
+    uri: str | None
+    user: str | None
+    password: str | None
+    database: str | None
+    _driver: Any = None
+
+    def driver(self) -> neo4j.Driver:
+        if self._driver is None:
+            from argkb.db.connect import open_driver, resolve_target
+
+            target = resolve_target(
+                self.uri, self.user, self.password, self.database, echo=_echo_err
+            )
+            self.database = target.database
+            self._driver = open_driver(target)
+        return self._driver
+
+    def close(self) -> None:
+        if self._driver is not None:
+            self._driver.close()
+
+
+def connection_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``--uri/--user/--password/--database`` (with NEO4J_* env vars) as a ``conn`` argument."""
+
+    @click.option(
+        "--uri",
+        envvar="NEO4J_URI",
+        help="Bolt/neo4j URI [env NEO4J_URI]; default: the managed local server.",
+    )
+    @click.option(
+        "--user", envvar=["NEO4J_USERNAME", "NEO4J_USER"], help="User name [env NEO4J_USERNAME]."
+    )
+    @click.option("--password", envvar="NEO4J_PASSWORD", help="Password [env NEO4J_PASSWORD].")
+    @click.option(
+        "--database",
+        envvar="NEO4J_DATABASE",
+        help="Database name [env NEO4J_DATABASE]; default: the server's.",
+    )
+    @functools.wraps(fn)
+    def wrapper(
+        uri: str | None, user: str | None, password: str | None, database: str | None, **kwargs: Any
+    ) -> Any:
+        conn = Connection(uri, user, password, database)
+        try:
+            return fn(conn=conn, **kwargs)
+        finally:
+            conn.close()
+
+    return wrapper
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="argkb")
+def main() -> None:
+    """argkb: an argument knowledge base on Neo4j.
+
+    Load argument corpora, compute argument PageRank, and ask a claim for ranked,
+    deduplicated pro and con premises. Without --uri / NEO4J_URI every command uses the managed
+    local Neo4j (installed and started on demand).
+    """
+
+
+# -- server ------------------------------------------------------------------------------------
+
+
+@main.group()
+def server() -> None:
+    """Install, start, stop and inspect the managed local Neo4j."""
+
+
+@server.command("install")
+@click.option("--no-plugins", is_flag=True, help="Skip GDS and APOC.")
+@click.option("--force", is_flag=True, help="Fetch again even if installed.")
+@json_option
+@handle_errors
+def server_install(no_plugins: bool, force: bool, as_json: bool) -> None:
+    """Assemble Neo4j 5.26 Community (+ GDS, APOC core) from Maven Central."""
+    from argkb.db.distribution import install
+
+    report = install(with_plugins=not no_plugins, force=force, echo=_echo_err)
+    if as_json:
+        click.echo(
+            _to_json(
+                {
+                    "root": str(report.distribution.root),
+                    "already_installed": report.already_installed,
+                    "neo4j": report.neo4j_version,
+                    "plugins": report.plugins,
+                    "seconds": round(report.seconds, 1),
+                }
+            )
+        )
+        return
+    state = (
+        "already installed" if report.already_installed else f"installed in {report.seconds:.0f} s"
+    )
+    click.echo(f"Neo4j {report.neo4j_version} {state} at {report.distribution.root}")
+    for name, plugin in report.plugins.items():
+        click.echo(
+            f"  plugin {name}: " + ("yes" if plugin["installed"] else f"MISSING ({plugin['why']})")
+        )
+
+
+def _managed_server(
+    port: int | None = None,
+    heap: str | None = None,
+    pagecache: str | None = None,
+    http_port: int | None = None,
+) -> Any:
+    from argkb.db.distribution import default_distribution
+    from argkb.db.server import LocalServer, ServerConfig
+
+    config = ServerConfig.default()
+    overrides: dict[str, Any] = {
+        key: value
+        for key, value in {
+            "bolt_port": port,
+            "heap": heap,
+            "pagecache": pagecache,
+            "http_port": http_port,
+        }.items()
+        if value is not None
+    }
+    config = dataclasses.replace(config, **overrides)
+    return LocalServer(default_distribution(), config)
+
+
+@server.command("start")
+@click.option("--port", type=int, help="Bolt port (default 7687; remembered for later commands).")
+@click.option("--heap", help="JVM heap, e.g. 2g.")
+@click.option("--pagecache", help="Page cache, e.g. 2g.")
+@click.option("--http-port", type=int, help="Also serve Neo4j Browser over HTTP on this port.")
+@json_option
+@handle_errors
+def server_start(
+    port: int | None, heap: str | None, pagecache: str | None, http_port: int | None, as_json: bool
+) -> None:
+    """Start the managed Neo4j on 127.0.0.1 (installs it first if needed)."""
+    from argkb.db.distribution import install
+
+    srv = _managed_server(port, heap, pagecache, http_port)
+    if not srv.distribution.is_installed():
+        install(srv.distribution, echo=_echo_err)
+    srv.config.save()
+    result = srv.start()
+    if as_json:
+        click.echo(_to_json(result))
+        return
+    if result.already_running:
+        click.echo(f"Neo4j already running (pid {result.pid}) at {result.uri}")
+    else:
+        click.echo(f"Neo4j started (pid {result.pid}) at {result.uri} in {result.seconds:.1f} s")
+    if result.plugins_disabled_because:
+        click.echo(f"Warning: {result.plugins_disabled_because}", err=True)
+
+
+@server.command("stop")
+@handle_errors
+def server_stop() -> None:
+    """Stop the managed Neo4j (SIGTERM, then wait)."""
+    srv = _managed_server()
+    click.echo("Neo4j stopped" if srv.stop() else "Neo4j was not running")
+
+
+@server.command("status")
+@json_option
+@handle_errors
+def server_status(as_json: bool) -> None:
+    """Is the managed Neo4j installed and running, and with which plugins?"""
+    srv = _managed_server()
+    state = srv.state()
+    manifest = srv.distribution.manifest()
+    payload = {
+        "installed": srv.distribution.is_installed(),
+        "root": str(srv.distribution.root),
+        "neo4j": manifest.get("neo4j"),
+        "plugins": manifest.get("plugins", {}),
+        **dataclasses.asdict(state),
+    }
+    if state.running:
+        from argkb.db.connect import Target, open_driver
+        from argkb.db.schema import server_info
+
+        with open_driver(Target(state.uri, None, None, None, True)) as driver:
+            payload["loaded_plugins"] = server_info(driver).plugins
+    if as_json:
+        click.echo(_to_json(payload))
+        return
+    click.echo(f"installed: {payload['installed']} (Neo4j {payload['neo4j']}, {payload['root']})")
+    click.echo(
+        f"running:   {state.running}"
+        + (f" (pid {state.pid}, {state.uri})" if state.running else "")
+    )
+    for name, plugin in payload["plugins"].items():
+        loaded = payload.get("loaded_plugins", {}).get(name)
+        if loaded:
+            click.echo(f"plugin {name}: loaded, version {loaded}")
+        elif not plugin.get("installed"):
+            click.echo(f"plugin {name}: missing: {plugin.get('why')}")
+        elif state.plugins_disabled_because:
+            click.echo(f"plugin {name}: installed but off: {state.plugins_disabled_because}")
+        else:
+            click.echo(f"plugin {name}: installed" + (" but not loaded" if state.running else ""))
+
+
+# -- database ----------------------------------------------------------------------------------
+
+
+@main.command("init")
+@connection_options
+@click.option(
+    "--dimensions",
+    type=int,
+    default=384,
+    show_default=True,
+    help="Embedding size for the vector indexes (384 = all-MiniLM-L6-v2).",
+)
+@json_option
+@handle_errors
+def init_cmd(conn: Connection, dimensions: int, as_json: bool) -> None:
+    """Create constraints, full-text and vector indexes (idempotent)."""
+    from argkb.db.schema import init_schema
+
+    report = init_schema(conn.driver(), conn.database, dimensions=dimensions)
+    if as_json:
+        click.echo(_to_json(report))
+        return
+    click.echo(
+        f"schema ready: {report.created} created now, "
+        f"{len(report.constraints)} constraints, {len(report.indexes)} indexes"
+    )
+
+
+@main.command("status")
+@connection_options
+@json_option
+@handle_errors
+def status_cmd(conn: Connection, as_json: bool) -> None:
+    """Server version, plugins, node/relationship counts, and every index with its state."""
+    from argkb.db.schema import constraints, graph_counts, indexes, server_info
+
+    driver = conn.driver()
+    info = server_info(driver, conn.database)
+    counts = graph_counts(driver, conn.database)
+    found_constraints = constraints(driver, conn.database)
+    found_indexes = indexes(driver, conn.database)
+    if as_json:
+        payload = {
+            "server": info,
+            "counts": counts,
+            "constraints": found_constraints,
+            "indexes": found_indexes,
+        }
+        click.echo(_to_json(payload))
+        return
+    click.echo(f"Neo4j {info.version} {info.edition}")
+    for name, version in info.plugins.items():
+        click.echo(f"  plugin {name}: {version or 'not loaded'}")
+    for title, table in (("nodes", counts["labels"]), ("relationships", counts["relationships"])):
+        listed = ", ".join(f"{key} {value}" for key, value in table.items()) or "none"
+        click.echo(f"{title + ':':<15}{listed}")
+    click.echo(f"{'constraints:':<15}{len(found_constraints)}")
+    click.echo("indexes:")
+    for index in found_indexes:
+        on = f"{','.join(index['labelsOrTypes'] or [])}({','.join(index['properties'] or [])})"
+        click.echo(
+            f"  {index['name']:<20} {index['type']:<9} {on:<24} {index['state']} "
+            f"{index['populationPercent']:.0f}%"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""Create the argkb schema (``cypher/schema.cypher``) and describe what a database holds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from argkb.db import cypher
+from argkb.errors import ServerVersionError
+
+if TYPE_CHECKING:
+    import neo4j
+
+DEFAULT_DIMENSIONS = 384  # all-MiniLM-L6-v2
+MIN_SERVER = (5, 15)  # CREATE VECTOR INDEX syntax
+VECTOR_INDEXES = ("claim_embedding", "premise_embedding")
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    version: str
+    edition: str
+    plugins: dict[str, str | None]  # plugin -> version, None when missing
+
+
+@dataclass
+class SchemaReport:
+    created: int
+    constraints: list[dict[str, Any]] = field(default_factory=list)
+    indexes: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _read(driver: neo4j.Driver, query: str, database: str | None, **params: Any) -> list[dict]:
+    from neo4j import RoutingControl
+
+    records, _, _ = driver.execute_query(
+        query, params, database_=database, routing_=RoutingControl.READ
+    )
+    return [record.data() for record in records]
+
+
+def server_info(driver: neo4j.Driver, database: str | None = None) -> ServerInfo:
+    """Version, edition and plugins of the server; raises if it is older than 5.15."""
+    row = _read(driver, cypher.load("status/components"), database)[0]
+    version = str(row["version"])
+    major_minor = tuple(int(part) for part in version.split(".")[:2])
+    if major_minor < MIN_SERVER:
+        raise ServerVersionError(
+            f"Neo4j {version} is too old: argkb needs 5.15+ for vector indexes "
+            "(use 'argkb server start' for a managed 5.26 LTS)."
+        )
+    present = set(_read(driver, cypher.load("status/plugins"), database)[0]["present"])
+    plugins: dict[str, str | None] = {}
+    for plugin in ("gds", "apoc"):
+        if f"{plugin}.version" in present:
+            plugins[plugin] = str(
+                _read(driver, cypher.load(f"status/{plugin}_version"), database)[0]["v"]
+            )
+        else:
+            plugins[plugin] = None
+    return ServerInfo(version, str(row["edition"]), plugins)
+
+
+def indexes(driver: neo4j.Driver, database: str | None = None) -> list[dict[str, Any]]:
+    return _read(driver, cypher.load("status/indexes"), database)
+
+
+def constraints(driver: neo4j.Driver, database: str | None = None) -> list[dict[str, Any]]:
+    return _read(driver, cypher.load("status/constraints"), database)
+
+
+def init_schema(
+    driver: neo4j.Driver, database: str | None = None, *, dimensions: int = DEFAULT_DIMENSIONS
+) -> SchemaReport:
+    """Run every statement of ``cypher/schema.cypher``; idempotent.
+
+    An existing vector index built for another dimension is reported, not silently kept.
+    """
+    server_info(driver, database)
+    created = 0
+    for statement in cypher.statements("schema"):
+        _, summary, _ = driver.execute_query(
+            statement, {"dimensions": dimensions}, database_=database
+        )
+        counters = summary.counters
+        created += counters.indexes_added + counters.constraints_added
+    found = indexes(driver, database)
+    for index in found:
+        if index["name"] in VECTOR_INDEXES:
+            have = (index.get("config") or {}).get("vector.dimensions")
+            if have is not None and int(have) != dimensions:
+                raise ServerVersionError(
+                    f"vector index {index['name']} has {have} dimensions but the embedding "
+                    f"model has {dimensions}: drop it (DROP INDEX {index['name']}) and run "
+                    "'argkb init' again, then re-embed."
+                )
+    return SchemaReport(created, constraints(driver, database), found)
+
+
+def graph_counts(driver: neo4j.Driver, database: str | None = None) -> dict[str, dict[str, int]]:
+    """Nodes per label and relationships per type, from the count store (cheap at any size)."""
+    row = _read(driver, cypher.load("status/labels"), database)[0]
+    labels = {
+        label: _read(driver, cypher.render("status/count_label", label=label), database)[0]["count"]
+        for label in sorted(row["labels"])
+    }
+    types = {
+        rel: _read(driver, cypher.render("status/count_type", type=rel), database)[0]["count"]
+        for rel in sorted(row["types"])
+    }
+    return {"labels": labels, "relationships": types}

@@ -1,0 +1,29 @@
+"""One exception family for argkb: every error a user can act on is an :class:`ArgKBError`."""
+
+
+class ArgKBError(Exception):
+    """Base class of all argkb errors; the CLI turns these into a clean message."""
+
+
+class ConfigError(ArgKBError):
+    """A setting is missing or invalid."""
+
+
+class ServerError(ArgKBError):
+    """The managed local Neo4j could not be installed, started, stopped or reached."""
+
+
+class ConnectionFailed(ArgKBError):
+    """No Neo4j server answered at the resolved address."""
+
+
+class ServerVersionError(ArgKBError):
+    """The Neo4j server is too old or lacks a capability argkb needs."""
+
+
+class QueryFileError(ArgKBError):
+    """A Cypher file under cypher/ is missing or cannot be parsed into statements."""
+
+
+class LoadError(ArgKBError):
+    """A corpus record is malformed; the message names file, record and field."""

@@ -1,0 +1,1 @@
+"""Evaluation metrics: nDCG variants, Kendall tau and clustering agreement."""

@@ -1,0 +1,1 @@
+"""Argument relevance: the adapted PageRank of EACL 2017 and premise aggregation (pure SciPy)."""

@@ -1,0 +1,22 @@
+// The argkb schema (docs/data-model.md). Every statement is idempotent: `argkb init` runs this
+// file as often as it likes. $dimensions is the embedding size of the configured model
+// (384 for all-MiniLM-L6-v2).
+
+// Identity of every node kind.
+CREATE CONSTRAINT unit_uid IF NOT EXISTS FOR (u:Unit) REQUIRE u.uid IS UNIQUE;
+CREATE CONSTRAINT argument_aid IF NOT EXISTS FOR (a:Argument) REQUIRE a.aid IS UNIQUE;
+CREATE CONSTRAINT source_sid IF NOT EXISTS FOR (s:Source) REQUIRE s.sid IS UNIQUE;
+CREATE CONSTRAINT corpus_cid IF NOT EXISTS FOR (c:Corpus) REQUIRE c.cid IS UNIQUE;
+CREATE CONSTRAINT cluster_cid IF NOT EXISTS FOR (c:Cluster) REQUIRE c.cid IS UNIQUE;
+
+// Full-text (Lucene BM25) over claim and premise text: first-stage retrieval and the BM25 baseline.
+CREATE FULLTEXT INDEX claim_text IF NOT EXISTS FOR (u:Claim) ON EACH [u.text];
+CREATE FULLTEXT INDEX premise_text IF NOT EXISTS FOR (u:Premise) ON EACH [u.text];
+
+// Vector (HNSW, cosine) over unit embeddings, queried with db.index.vector.queryNodes.
+CREATE VECTOR INDEX claim_embedding IF NOT EXISTS
+FOR (u:Claim) ON u.embedding
+OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX premise_embedding IF NOT EXISTS
+FOR (u:Premise) ON u.embedding
+OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};

@@ -1,0 +1,2 @@
+// Version of the APOC core plugin.
+RETURN apoc.version() AS v

@@ -1,0 +1,2 @@
+// Version of the Graph Data Science plugin.
+RETURN gds.version() AS v

@@ -1,0 +1,129 @@
+"""Test tiers and the one Neo4j server a test session shares.
+
+Backends, by ``ARGKB_TEST_BACKEND``:
+- ``local`` (default): the managed local server, started once per session as the *default
+  instance* of a throw-away ``ARGKB_HOME`` on a free port, so ``argkb`` commands without ``--uri``
+  reach it exactly as a user's would. The Neo4j distribution comes from the user's cache
+  (installed there first if missing) and is linked in, not copied.
+- ``docker``: ``docker/compose.yml`` through pytest-docker (hosts with a Docker engine).
+- ``uri``: an existing server at ``ARGKB_TEST_NEO4J_URI`` (its data is wiped per module!).
+
+A ``neo4j`` test that cannot reach its server errors; nothing here skips.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    import neo4j
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def argkb_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A private ARGKB_HOME whose Neo4j distribution links to the real per-user one."""
+    from argkb.db.distribution import default_distribution, install
+
+    real = default_distribution()
+    if not real.is_installed():
+        install(real)
+    home = tmp_path_factory.mktemp("argkb-home")
+    (home / real.root.name).symlink_to(real.root, target_is_directory=True)
+    saved = {key: os.environ.get(key) for key in ("ARGKB_HOME", "ARGKB_NEO4J_PORT")}
+    os.environ["ARGKB_HOME"] = str(home)
+    yield home
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+@pytest.fixture(scope="session")
+def docker_compose_file() -> str:
+    return str(REPO / "docker" / "compose.yml")
+
+
+@pytest.fixture(scope="session")
+def neo4j_uri(request: pytest.FixtureRequest, argkb_home: Path) -> Iterator[str]:
+    backend = os.environ.get("ARGKB_TEST_BACKEND", "local")
+    if backend == "uri":
+        uri = os.environ.get("ARGKB_TEST_NEO4J_URI")
+        if not uri:
+            raise RuntimeError("ARGKB_TEST_BACKEND=uri needs ARGKB_TEST_NEO4J_URI")
+        os.environ["NEO4J_URI"] = uri
+        yield uri
+        return
+    if backend == "docker":
+        services = request.getfixturevalue("docker_services")
+        port = services.port_for("neo4j", 7687)
+        uri = f"bolt://127.0.0.1:{port}"
+        services.wait_until_responsive(check=lambda: _answers(uri), timeout=180, pause=2)
+        os.environ["NEO4J_URI"] = uri
+        yield uri
+        return
+    from argkb.db.server import LocalServer, ServerConfig, free_port
+
+    os.environ["ARGKB_NEO4J_PORT"] = str(free_port())
+    os.environ.setdefault("ARGKB_NEO4J_HEAP", "1g")
+    os.environ.setdefault("ARGKB_NEO4J_PAGECACHE", "512m")
+    from argkb.db.distribution import default_distribution
+
+    server = LocalServer(default_distribution(), ServerConfig.default())
+    server.start()
+    yield server.config.uri
+    server.stop()
+
+
+def _answers(uri: str) -> bool:
+    from neo4j import GraphDatabase
+    from neo4j.exceptions import Neo4jError, ServiceUnavailable
+
+    try:
+        with GraphDatabase.driver(uri, auth=None) as driver:
+            driver.execute_query("RETURN 1")
+        return True
+    except (ServiceUnavailable, Neo4jError, OSError):
+        return False
+
+
+@pytest.fixture(scope="session")
+def driver(neo4j_uri: str) -> Iterator[neo4j.Driver]:
+    from neo4j import GraphDatabase
+
+    auth = None
+    if os.environ.get("ARGKB_TEST_BACKEND") == "uri" and os.environ.get("NEO4J_PASSWORD"):
+        auth = (os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ["NEO4J_PASSWORD"])
+    with GraphDatabase.driver(neo4j_uri, auth=auth) as drv:
+        drv.verify_connectivity()
+        yield drv
+
+
+def wipe(driver: neo4j.Driver) -> None:
+    """Delete every node and drop every constraint and non-lookup index."""
+    from argkb.db.cypher import quote_identifier
+
+    with driver.session() as session:
+        session.run(
+            "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"
+        ).consume()
+    for record in driver.execute_query("SHOW CONSTRAINTS YIELD name").records:
+        driver.execute_query(f"DROP CONSTRAINT {quote_identifier(record['name'])} IF EXISTS")
+    for record in driver.execute_query(
+        "SHOW INDEXES YIELD name, type WHERE type <> 'LOOKUP'"
+    ).records:
+        driver.execute_query(f"DROP INDEX {quote_identifier(record['name'])} IF EXISTS")
+
+
+@pytest.fixture(scope="module")
+def db(driver: neo4j.Driver) -> neo4j.Driver:
+    """The session's driver over a database wiped clean for this test module."""
+    wipe(driver)
+    return driver

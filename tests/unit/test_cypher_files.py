@@ -1,0 +1,45 @@
+"""The Cypher file loader and the identifier quoting helper (no server needed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from argkb.db import cypher
+from argkb.errors import QueryFileError
+
+
+def test_schema_file_splits_into_statements() -> None:
+    statements = cypher.statements("schema")
+    assert len(statements) == 9
+    assert all(not s.endswith(";") for s in statements)
+    assert not any(line.lstrip().startswith("//") for s in statements for line in s.splitlines())
+
+
+def test_names_lists_shipped_files() -> None:
+    names = cypher.names()
+    assert "schema" in names and "status/components" in names
+
+
+@pytest.mark.parametrize("bad", ["../etc/passwd", "Schema", "a//b", ""])
+def test_invalid_names_are_refused(bad: str) -> None:
+    with pytest.raises(QueryFileError):
+        cypher.load(bad)
+
+
+def test_missing_file_is_a_clear_error() -> None:
+    with pytest.raises(QueryFileError, match="no Cypher file"):
+        cypher.load("nope/never")
+
+
+def test_quote_identifier_escapes_backticks() -> None:
+    assert cypher.quote_identifier("Unit") == "`Unit`"
+    assert cypher.quote_identifier("a`b") == "`a``b`"
+    with pytest.raises(QueryFileError):
+        cypher.quote_identifier("")
+
+
+def test_render_fills_slots_with_quoted_identifiers() -> None:
+    text = cypher.render("status/count_label", label="We`ird")
+    assert "`We``ird`" in text and "{{" not in text
+    with pytest.raises(QueryFileError, match="needs identifier"):
+        cypher.render("status/count_label")

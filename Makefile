@@ -30,6 +30,7 @@ neo4j: $(STAMP)
 demo: neo4j
 	$(ARGKB) server start
 	$(ARGKB) init
+	$(ARGKB) load argsme examples/debates.json
 	$(ARGKB) status
 
 test: neo4j

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -324,6 +325,122 @@ def status_cmd(conn: Connection, as_json: bool) -> None:
             f"  {index['name']:<20} {index['type']:<9} {on:<24} {index['state']} "
             f"{index['populationPercent']:.0f}%"
         )
+
+
+# -- load --------------------------------------------------------------------------------------
+
+
+def _format_choice() -> click.Choice:
+    from argkb.loaders import FORMATS
+
+    return click.Choice(sorted(FORMATS))
+
+
+@main.command("load")
+@connection_options
+@click.argument("fmt", metavar="FORMAT", type=_format_choice())
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option(
+    "--on-error",
+    type=click.Choice(["fail", "skip"]),
+    default="fail",
+    show_default=True,
+    help="fail: stop at the first bad record; skip: report bad records, load the rest.",
+)
+@click.option(
+    "--reject-report",
+    type=click.Path(dir_okay=False),
+    help="Where --on-error skip writes rejected records (JSONL).",
+)
+@click.option(
+    "--batch-size", type=int, default=1000, show_default=True, help="Records per write transaction."
+)
+@click.option(
+    "--max-text",
+    type=int,
+    default=100_000,
+    show_default=True,
+    help="Reject units longer than this many characters.",
+)
+@click.option("--force", is_flag=True, help="Write again even if this content was loaded.")
+@click.option("--no-init", is_flag=True, help="Do not create the schema first.")
+@json_option
+@handle_errors
+def load_cmd(
+    conn: Connection,
+    fmt: str,
+    paths: tuple[str, ...],
+    on_error: str,
+    reject_report: str | None,
+    batch_size: int,
+    max_text: int,
+    force: bool,
+    no_init: bool,
+    as_json: bool,
+) -> None:
+    """Load a corpus into Neo4j: FORMAT is one of the loaders, PATHS its files or folders.
+
+    \b
+    Formats:
+      argsme      args.me corpus: JSON dump or JSONL
+      jsonl       generic JSONL, one argument per line (docs/formats.md)
+      aif         AIF argument maps: AIFdb or OVA JSON; file, directory or zip
+      argkp       IBM ArgKP-2021 directory (arguments, key points, labels)
+      argquality  Webis-ArgQuality-20 directory
+      argrank     Webis-ArgRank-17 directory (graph + benchmark)
+
+    Loading the same files again changes nothing; a load that was interrupted is completed by
+    running it again.
+    """
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from argkb.db.schema import init_schema
+    from argkb.ingest import load_records
+    from argkb.loaders import reader
+
+    driver = conn.driver()
+    if not no_init:
+        init_schema(driver, conn.database)
+    records = reader(fmt)(list(paths))
+    with tqdm(
+        unit=" rec",
+        desc=f"load {fmt}",
+        disable=as_json,
+        file=sys.stderr,
+        mininterval=0.5,
+    ) as bar:
+        summary = load_records(
+            driver,
+            fmt,
+            list(paths),
+            records,
+            database=conn.database,
+            on_error=on_error,  # type: ignore[arg-type]
+            batch_size=batch_size,
+            max_text=max_text,
+            reject_report=Path(reject_report) if reject_report else None,
+            force=force,
+            progress=bar.update,
+        )
+    if as_json:
+        click.echo(_to_json(summary))
+        return
+    if summary.already_loaded:
+        click.echo(f"{summary.corpus}: already loaded (use --force to write again)")
+    click.echo(
+        f"corpus {summary.corpus}: {summary.arguments:,} arguments, {summary.units:,} units, "
+        f"{summary.reuse_edges:,} reuse edges, {summary.sources:,} sources, "
+        f"{summary.links:,} links, {summary.rejected:,} rejected"
+    )
+    if summary.rejected:
+        click.echo(f"rejected records written to {summary.reject_report}; first ones:")
+        for line in summary.rejected_examples:
+            click.echo(f"  {line}")
+    if summary.seconds.get("total"):
+        timing = ", ".join(f"{k} {v:.1f}s" for k, v in summary.seconds.items())
+        click.echo(f"time: {timing}")
 
 
 if __name__ == "__main__":

@@ -26,4 +26,13 @@ class QueryFileError(ArgKBError):
 
 
 class LoadError(ArgKBError):
-    """A corpus record is malformed; the message names file, record and field."""
+    """A corpus cannot be read, or (with ``--on-error fail``) a record is malformed.
+
+    The message names the file, the record (line, index or id) and the field.
+    """
+
+    def __init__(self, where: str, field: str, reason: str) -> None:
+        super().__init__(f"{where}: field {field!r}: {reason}")
+        self.where = where
+        self.field = field
+        self.reason = reason

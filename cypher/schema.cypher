@@ -9,6 +9,11 @@ CREATE CONSTRAINT source_sid IF NOT EXISTS FOR (s:Source) REQUIRE s.sid IS UNIQU
 CREATE CONSTRAINT corpus_cid IF NOT EXISTS FOR (c:Corpus) REQUIRE c.cid IS UNIQUE;
 CREATE CONSTRAINT cluster_cid IF NOT EXISTS FOR (c:Cluster) REQUIRE c.cid IS UNIQUE;
 
+// Provenance: which corpus first brought a node (load summaries count through these).
+CREATE INDEX argument_corpus IF NOT EXISTS FOR (a:Argument) ON (a.corpus);
+CREATE INDEX unit_corpus IF NOT EXISTS FOR (u:Unit) ON (u.corpus);
+CREATE INDEX source_corpus IF NOT EXISTS FOR (s:Source) ON (s.corpus);
+
 // Full-text (Lucene BM25) over claim and premise text: first-stage retrieval and the BM25 baseline.
 CREATE FULLTEXT INDEX claim_text IF NOT EXISTS FOR (u:Claim) ON EACH [u.text];
 CREATE FULLTEXT INDEX premise_text IF NOT EXISTS FOR (u:Premise) ON EACH [u.text];

@@ -14,7 +14,7 @@ A ``neo4j`` test that cannot reach its server errors; nothing here skips.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -120,6 +120,12 @@ def wipe(driver: neo4j.Driver) -> None:
         "SHOW INDEXES YIELD name, type WHERE type <> 'LOOKUP'"
     ).records:
         driver.execute_query(f"DROP INDEX {quote_identifier(record['name'])} IF EXISTS")
+
+
+@pytest.fixture(scope="session")
+def wipe_db() -> Callable[[neo4j.Driver], None]:
+    """The wipe function, for tests that need a clean database mid-module."""
+    return wipe
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from argkb.errors import QueryFileError
 
 def test_schema_file_splits_into_statements() -> None:
     statements = cypher.statements("schema")
-    assert len(statements) == 9
+    assert len(statements) == 12
     assert all(not s.endswith(";") for s in statements)
     assert not any(line.lstrip().startswith("//") for s in statements for line in s.splitlines())
 

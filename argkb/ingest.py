@@ -1,0 +1,315 @@
+"""Write loader records to Neo4j: validated, batched, idempotent, resumable.
+
+Records from a loader (:mod:`argkb.loaders`) are checked (:func:`validate`), grouped by kind and
+written with one ``UNWIND $rows ... MERGE`` query per batch (``cypher/ingest/*.cypher``), each batch
+in one managed write transaction: a batch is written whole or not at all. Every ``MERGE`` is keyed
+by a uniqueness constraint, so writing a batch twice changes nothing; that makes a load that was
+killed half-way safe to run again, and a repeated load of the same files a no-op (the
+``(:Corpus {cid})`` node, keyed by the files' content hash, says it is complete).
+
+After the records, exact reuse is materialised as ``(:Argument)-[:REUSES]->(:Argument)`` and the
+corpus node gets its counts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from argkb.db import cypher
+from argkb.errors import LoadError
+from argkb.loaders.records import (
+    ArgumentRecord,
+    LinkRecord,
+    Record,
+    Rejected,
+    UnitRecord,
+    UnitRef,
+)
+
+if TYPE_CHECKING:
+    import neo4j
+
+OnError = Literal["fail", "skip"]
+DEFAULT_BATCH = 1000
+DEFAULT_MAX_TEXT = 100_000  # characters; a longer "unit" is a parsing accident, not a proposition
+_KINDS = ("sources", "units", "arguments", "links")
+
+
+@dataclass
+class LoadSummary:
+    """What a load did; ``already_loaded`` when the same content was loaded completely before."""
+
+    corpus: str
+    format: str
+    files: list[str]
+    already_loaded: bool = False
+    records: int = 0
+    arguments: int = 0
+    units: int = 0
+    sources: int = 0
+    reuse_edges: int = 0
+    links: int = 0
+    rejected: int = 0
+    rejected_examples: list[str] = field(default_factory=list)
+    reject_report: str | None = None
+    nodes_created: int = 0
+    relationships_created: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+# -- validation --------------------------------------------------------------------------------
+
+
+def _check_unit(unit: UnitRef, where: str, name: str, max_text: int) -> Rejected | None:
+    if unit.key is None and not unit.text.strip():
+        return Rejected(where, name, "empty text")
+    if len(unit.text) > max_text:
+        return Rejected(where, name, f"text of {len(unit.text):,} characters (limit {max_text:,})")
+    return None
+
+
+def validate(record: Record, seen_aids: set[int], max_text: int) -> Rejected | None:
+    """The checks every format shares: empty or enormous texts, self-loops, duplicate ids."""
+    if isinstance(record, ArgumentRecord):
+        where = record.where or record.aid
+        problem = _check_unit(record.conclusion, where, "conclusion", max_text)
+        for position, premise in enumerate(record.premises):
+            problem = problem or _check_unit(premise, where, f"premises[{position}]", max_text)
+        if problem:
+            return problem
+        if not record.premises:
+            return Rejected(where, "premises", "an argument needs at least one premise")
+        if record.stance not in ("pro", "con"):
+            return Rejected(where, "stance", f"unknown stance {record.stance!r}")
+        if record.conclusion.uid in {p.uid for p in record.premises}:
+            return Rejected(where, "premises", "a premise equals the conclusion (self-loop)")
+        digest = int.from_bytes(hashlib.blake2b(record.aid.encode(), digest_size=8).digest())
+        if digest in seen_aids:
+            return Rejected(where, "id", f"duplicate argument id {record.aid!r} in this load")
+        seen_aids.add(digest)
+    elif isinstance(record, UnitRecord):
+        return _check_unit(record.unit, record.where, "text", max_text)
+    elif isinstance(record, LinkRecord):
+        return _check_unit(record.start, record.where, "start", max_text) or _check_unit(
+            record.end, record.where, "end", max_text
+        )
+    return None
+
+
+# -- rows for the Cypher batches ---------------------------------------------------------------
+
+
+def _unit_row(unit: UnitRef) -> dict[str, str]:
+    return {"uid": unit.uid, "text": unit.text}
+
+
+def _row(record: Record) -> tuple[str, dict[str, Any]]:
+    if isinstance(record, ArgumentRecord):
+        return "arguments", {
+            "aid": record.aid,
+            "stance": record.stance,
+            "props": dict(record.properties),
+            "source": record.source,
+            "conclusion": _unit_row(record.conclusion),
+            "premises": [_unit_row(p) for p in dict.fromkeys(record.premises)],
+        }
+    if isinstance(record, UnitRecord):
+        return "units", {
+            **_unit_row(record.unit),
+            "labels": list(record.labels),
+            "props": dict(record.properties),
+            "source": record.source,
+        }
+    if isinstance(record, LinkRecord):
+        return "links", {
+            "start": _unit_row(record.start),
+            "end": _unit_row(record.end),
+            "type": record.type,
+            "props": dict(record.properties),
+        }
+    return "sources", {"sid": record.sid, "props": dict(record.properties)}
+
+
+class _BatchWriter:
+    """Buffers rows per kind and writes each full buffer in one managed transaction."""
+
+    def __init__(
+        self, driver: neo4j.Driver, database: str | None, cid: str, batch_size: int
+    ) -> None:
+        self.driver, self.database, self.cid, self.batch_size = driver, database, cid, batch_size
+        self.buffers: dict[str, list[dict[str, Any]]] = {kind: [] for kind in _KINDS}
+        self.nodes_created = 0
+        self.relationships_created = 0
+
+    def add(self, kind: str, row: dict[str, Any]) -> None:
+        buffer = self.buffers[kind]
+        buffer.append(row)
+        if len(buffer) >= self.batch_size:
+            self.flush(kind)
+
+    def flush(self, kind: str) -> None:
+        rows = self.buffers[kind]
+        if not rows:
+            return
+        _, summary, _ = self.driver.execute_query(
+            cypher.load(f"ingest/{kind}"), {"rows": rows, "cid": self.cid}, database_=self.database
+        )
+        self.nodes_created += summary.counters.nodes_created
+        self.relationships_created += summary.counters.relationships_created
+        self.buffers[kind] = []
+
+    def flush_all(self) -> None:
+        for kind in _KINDS:
+            self.flush(kind)
+
+
+# -- corpus identity ---------------------------------------------------------------------------
+
+
+def _files(paths: Sequence[Path]) -> Iterator[Path]:
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*") if p.is_file())
+        elif path.exists():
+            yield path
+        else:
+            raise LoadError(str(path), "<file>", "no such file or directory")
+
+
+def content_hash(paths: Sequence[Path]) -> str:
+    """BLAKE2b over every input file's name and bytes, in a fixed order (directories walked)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for path in _files(paths):
+        digest.update(path.name.encode() + b"\0")
+        with path.open("rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    return digest.hexdigest()
+
+
+# -- the load ----------------------------------------------------------------------------------
+
+
+def load_records(
+    driver: neo4j.Driver,
+    fmt: str,
+    paths: Sequence[str | os.PathLike[str]],
+    records: Iterable[Record | Rejected],
+    *,
+    database: str | None = None,
+    on_error: OnError = "fail",
+    batch_size: int = DEFAULT_BATCH,
+    max_text: int = DEFAULT_MAX_TEXT,
+    reject_report: Path | None = None,
+    force: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> LoadSummary:
+    """Write ``records`` (from ``fmt``'s loader over ``paths``) as one corpus; see module doc.
+
+    ``on_error="fail"`` raises :class:`LoadError` at the first rejected record (batches written
+    before it stay; running the load again after the fix completes it). ``"skip"`` writes every
+    rejected record to ``reject_report`` (JSONL) and loads the rest.
+    """
+    from neo4j import RoutingControl
+
+    files = [Path(p) for p in paths]
+    started = time.perf_counter()
+    cid = f"{fmt}:{content_hash(files)[:24]}"
+    summary = LoadSummary(cid, fmt, [str(p) for p in files])
+    summary.seconds["hash"] = time.perf_counter() - started
+    existing, _, _ = driver.execute_query(
+        cypher.load("ingest/corpus_get"),
+        {"cid": cid},
+        database_=database,
+        routing_=RoutingControl.READ,
+    )
+    if existing and existing[0]["corpus"].get("status") == "complete" and not force:
+        stored = existing[0]["corpus"]
+        for key in ("arguments", "units", "sources", "reuse_edges", "links", "rejected"):
+            setattr(summary, key, int(stored.get(key, 0)))
+        summary.already_loaded = True
+        return summary
+    driver.execute_query(
+        cypher.load("ingest/corpus_begin"),
+        {
+            "cid": cid,
+            "format": fmt,
+            "name": ", ".join(p.name for p in files),
+            "files": [str(p) for p in files],
+            "hash": cid.split(":", 1)[1],
+        },
+        database_=database,
+    )
+
+    writer = _BatchWriter(driver, database, cid, batch_size)
+    seen_aids: set[int] = set()
+    report_handle = None
+    phase = time.perf_counter()
+    try:
+        for item in records:
+            problem = item if isinstance(item, Rejected) else validate(item, seen_aids, max_text)
+            if problem is not None:
+                if on_error == "fail":
+                    raise LoadError(problem.where, problem.field, problem.reason)
+                summary.rejected += 1
+                if len(summary.rejected_examples) < 5:
+                    summary.rejected_examples.append(str(problem))
+                if report_handle is None:
+                    target = reject_report or Path(f"argkb-rejected-{cid.replace(':', '-')}.jsonl")
+                    report_handle = target.open("w", encoding="utf-8")
+                    summary.reject_report = str(target)
+                report_handle.write(
+                    json.dumps(
+                        {"where": problem.where, "field": problem.field, "reason": problem.reason}
+                    )
+                    + "\n"
+                )
+                continue
+            assert not isinstance(item, Rejected)
+            kind, row = _row(item)
+            writer.add(kind, row)
+            summary.records += 1
+            summary.links += kind == "links"
+            if progress is not None:
+                progress(1)
+        writer.flush_all()
+    finally:
+        if report_handle is not None:
+            report_handle.close()
+    summary.seconds["write"] = time.perf_counter() - phase
+
+    phase = time.perf_counter()
+    with driver.session(database=database) as session:
+        reuse = session.run(cypher.load("ingest/reuse")).consume()
+    summary.relationships_created = (
+        writer.relationships_created + reuse.counters.relationships_created
+    )
+    summary.nodes_created = writer.nodes_created
+    summary.seconds["reuse"] = time.perf_counter() - phase
+
+    phase = time.perf_counter()
+    counts, _, _ = driver.execute_query(
+        cypher.load("ingest/corpus_counts"),
+        {"cid": cid},
+        database_=database,
+        routing_=RoutingControl.READ,
+    )
+    for key, value in counts[0].data().items():
+        setattr(summary, key, int(value or 0))
+    stored_counts = {
+        key: getattr(summary, key)
+        for key in ("arguments", "units", "sources", "reuse_edges", "links", "rejected")
+    }
+    driver.execute_query(
+        cypher.load("ingest/corpus_end"), {"cid": cid, "counts": stored_counts}, database_=database
+    )
+    summary.seconds["count"] = time.perf_counter() - phase
+    summary.seconds["total"] = time.perf_counter() - started
+    return summary

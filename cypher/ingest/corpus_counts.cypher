@@ -1,0 +1,27 @@
+// What one corpus holds: its arguments and their reuse edges, the units and sources it touches
+// (through its arguments, or loaded on their own). Shared units count for every corpus using them.
+CALL () {
+  MATCH (a:Argument {corpus: $cid})
+  RETURN count(a) AS arguments, sum(COUNT { (a)-[:REUSES]->() }) AS reuse_edges
+}
+CALL () {
+  CALL () {
+    MATCH (:Argument {corpus: $cid})-[:CONCLUDES|PREMISE_OF]-(u:Unit)
+    RETURN u
+    UNION
+    MATCH (u:Unit {corpus: $cid})
+    RETURN u
+  }
+  RETURN count(u) AS units
+}
+CALL () {
+  CALL () {
+    MATCH (:Argument {corpus: $cid})-[:FROM]->(s:Source)
+    RETURN s
+    UNION
+    MATCH (s:Source {corpus: $cid})
+    RETURN s
+  }
+  RETURN count(s) AS sources
+}
+RETURN arguments, units, sources, reuse_edges

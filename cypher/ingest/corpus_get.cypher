@@ -1,0 +1,3 @@
+// The corpus node of a load, if any.
+MATCH (c:Corpus {cid: $cid})
+RETURN c {.*} AS corpus

@@ -1,0 +1,511 @@
+"""AIF argument maps (AIFdb and OVA JSON), read map by map into argument, unit and source records.
+
+Formats
+-------
+Both flavours are one JSON object per map with a list of ``nodes`` and a list of ``edges``.
+
+*AIFdb* (the AIFdb/corpora.aifdb.org export; QT30 among them)::
+
+    {"nodes": [{"nodeID": "511062", "text": "...", "type": "I", "timestamp": "..."},
+               {"nodeID": "511070", "text": "Default Inference", "type": "RA",
+                "scheme": "Default Inference", "schemeID": "72"}, ...],
+     "edges": [{"edgeID": "666049", "fromID": "511062", "toID": "511070"}, ...],
+     "locutions": [...]}
+
+*OVA* (the Online Visualisation of Argument editor; the microtexts AIF corpus)::
+
+    {"nodes": [{"id": 119927, "type": "I", "text": "...", "scheme": "0", "x": 610, ...},
+               {"id": 119932, "type": "CA", "text": "Default Conflict", "scheme": "71", ...}],
+     "edges": [{"from": {"id": 119927, ...the whole node...}, "to": {"id": 119932, ...}}, ...],
+     "participants": [...], "analysis": {...}}
+
+The flavour is decided per map from its keys: the first node with ``nodeID`` (AIFdb) or ``id``
+(OVA); failing that the first edge with ``fromID``/``toID`` or ``from``/``to``; failing that a
+top-level ``locutions`` (AIFdb) or ``analysis``/``participants`` (OVA). A map with no nodes and no
+edges counts as AIFdb (there is nothing to read either way). Node ids may be strings or integers;
+they are compared as strings, so an AIFdb export that mixes ``"12"`` and ``12`` still links up.
+An OVA edge end may be the whole node object (as OVA writes it) or a bare id.
+
+Mapping to records
+------------------
+Per map, in this order:
+
+1. One :class:`SourceRecord` ``aif:<map_id>`` with properties ``format`` (``"aifdb"``/``"ova"``)
+   and ``path`` (the location string below), plus ``invalid_utf8 = True`` when bytes had to be
+   replaced (see *Encoding*). ``map_id`` is the file stem (``nodeset17919``), for a zip member the
+   member's stem.
+2. One :class:`ArgumentRecord` per RA node (stance ``pro``) and per CA node (stance ``con``), in
+   node order: ``aid = aif:<map_id>:<node id>``, premises the I-nodes with an edge into the node
+   (in edge order, each once), conclusion the I-node its edge points at, ``source = aif:<map_id>``,
+   properties ``scheme`` (AIFdb: the node's ``scheme``, else its text, which AIFdb sets to the
+   scheme name; OVA: the node's text, which OVA sets to the scheme name) and ``scheme_id`` (AIFdb
+   ``schemeID``, OVA ``scheme``) where present. "Default Inference"/"Default Conflict" are kept as
+   they are: they are what the annotators chose.
+3. One :class:`UnitRecord` (no labels, ``source = aif:<map_id>``) per I-node that is in no
+   argument yielded in step 2, so every I-node of the corpus is a unit (I-nodes only linked by
+   MA rephrase nodes or by skipped arguments included).
+
+Dialogue and other nodes (L, YA, TA, MA, PA, anything not I/RA/CA) are not units and yield
+nothing; edges from or to them are ignored (e.g. the YA anchoring an RA in its locution).
+Every ``where`` is the map's location plus ``#node <id>`` or ``#edge <id>`` (``#node[<index>]``,
+``#edge[<index>]`` where there is no usable id): ``nodeset17919.json#node 511062``,
+``maps.zip:nodeset1.json#edge 7``. The location is the path as given (for a directory, the
+directory joined with the file's relative path; for a zip, ``<zip path>:<member name>``).
+
+Decisions
+---------
+- *Skipped structures are* :class:`Rejected`, *not errors*: an RA/CA whose target is not an
+  I-node (a CA or RA pointing at another RA/CA: an undercut, which the Unit/Argument model cannot
+  express), or that has no incoming I-node premise, or no outgoing I-node at all.
+- *Self-loops*: an RA/CA whose premise is its conclusion (the same I-node, or one with the same
+  unit identity) is rejected here rather than by the ingest, so that its I-nodes stay units.
+  (Three QT30 maps have one: an I-node both into and out of the same RA.)
+- *More than one conclusion*: an RA/CA with several outgoing I-nodes is rejected, not split. In AIF
+  an S-node applies one scheme to one conclusion, so several are an annotation error; splitting
+  would invent aids the map does not have. (None of the 1,400 QT30 maps has one.)
+- *Bad nodes and edges* are :class:`Rejected` naming map, node/edge and field: a node that is not
+  an object, without a usable id (str or int), a duplicate id (the first node keeps it), without a
+  string ``type``, without a string ``text`` (every node type: AIF requires it), an I-node whose
+  text is empty; an edge that is not an object, without a usable endpoint id, or naming an unknown
+  node. An argument next to such a problem is rejected too (with its own entry saying why), rather
+  than yielded with a premise missing: a partial argument would be silently wrong.
+- *Malformed JSON*, a top level that is not an object, ``nodes``/``edges`` missing or not lists, or
+  a flavour that cannot be recognised: one :class:`Rejected` for the map (field ``<json>``,
+  ``nodes``, ``edges`` or ``<format>``); the next map is read. A read error of one file or zip
+  member (field ``<file>``) likewise.
+- *Duplicate map ids*: two maps with the same stem (e.g. the same name in two folders) would give
+  colliding aids, so the second one is rejected (field ``<map>``).
+- *Encoding*: maps are UTF-8 (RFC 8259; a BOM is accepted). Invalid bytes are decoded as U+FFFD
+  and the map is loaded with ``invalid_utf8 = True`` on its source: losing a whole map for one bad
+  byte (typically in a locution) is worse than one odd character, and the flag makes it findable.
+- *Inputs*: each path is a map file (read as JSON whatever its suffix), a directory (every
+  ``*.json`` below it, recursively, sorted by path) or a ``.zip`` (members ``*.json``, sorted by
+  name; ``__MACOSX/`` ignored). A path that does not exist, a ``.zip`` that is not a readable zip,
+  and a directory or zip without any ``*.json`` raise :class:`~argkb.errors.LoadError` when
+  :func:`read` is *called* (before any record): they are usage errors. A single path (not in a
+  list) is accepted as well.
+- *Streaming*: one map is parsed at a time (maps are small: the largest QT30 map is 384 kB);
+  only the file list and the set of map ids seen are kept across maps.
+- *No* ``arguebuf``: it reads both flavours, but pulls in grpcio, protobuf, lxml, networkx,
+  pendulum and graphviz (about 80 MB), reports a dangling edge only as a warning and drops it,
+  fails on a missing field with a bare ``KeyError``, and maps scheme names onto its own enum; the
+  records here need per-node ``Rejected`` entries and the scheme as written, and the parsing
+  itself is about 250 lines of :mod:`json` and :mod:`zipfile`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any, Literal
+
+from argkb.errors import LoadError
+from argkb.loaders.records import (
+    ArgumentRecord,
+    Properties,
+    Record,
+    Rejected,
+    Scalar,
+    SourceRecord,
+    Stance,
+    UnitRecord,
+    UnitRef,
+)
+
+FORMAT = "aif"
+
+_ARGUMENT_TYPES: dict[str, Stance] = {"RA": "pro", "CA": "con"}
+_MACOS_JUNK = "__MACOSX/"
+
+
+@dataclass(frozen=True, slots=True)
+class _Flavour:
+    """The key names of one JSON flavour of AIF."""
+
+    name: Literal["aifdb", "ova"]
+    node_id: str
+    edge_from: str
+    edge_to: str
+    edge_id: str | None
+
+
+_AIFDB = _Flavour("aifdb", "nodeID", "fromID", "toID", "edgeID")
+_OVA = _Flavour("ova", "id", "from", "to", None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Input:
+    """One path to read: a single map, a directory's maps or a zip's members (already listed)."""
+
+    path: Path
+    kind: Literal["file", "dir", "zip"]
+    members: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class _Node:
+    """What the argument pass needs of a node; ``ok`` is False when it was rejected."""
+
+    type: str | None
+    text: str | None
+    raw: dict[str, Any]
+    ok: bool
+
+
+@dataclass(slots=True)
+class _Links:
+    """The edges at the RA/CA nodes of one map, and the ones a rejected edge left incomplete."""
+
+    into: dict[str, list[str]] = field(default_factory=dict)
+    out_of: dict[str, list[str]] = field(default_factory=dict)
+    broken: dict[str, str] = field(default_factory=dict)
+
+
+def read(
+    paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str],
+) -> Iterator[Record | Rejected]:
+    """Records of AIF maps: map files, directories of maps (recursive) or zips of maps.
+
+    Parameters
+    ----------
+    paths
+        Map files (``.json``), directories (every ``*.json`` below, sorted) or ``.zip`` archives
+        (members ``*.json``, sorted); a single path is accepted too.
+
+    Returns
+    -------
+    Iterator[Record | Rejected]
+        Per map: its :class:`SourceRecord`, then any :class:`Rejected` nodes and edges, its
+        :class:`ArgumentRecord` s (and rejected RA/CA nodes) in node order, then a
+        :class:`UnitRecord` per I-node in no argument. Maps are read lazily, one at a time.
+
+    Raises
+    ------
+    LoadError
+        At call time, for a path that does not exist, a ``.zip`` that cannot be opened as a zip,
+        or a directory or zip with no ``*.json`` in it.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    inputs = [_plan(Path(p)) for p in paths]
+    return _stream(inputs)
+
+
+def _plan(path: Path) -> _Input:
+    """Check one input path and list its maps; a usage error raises :class:`LoadError`."""
+    where = str(path)
+    if not path.exists():
+        raise LoadError(where, "<path>", "no such file or directory")
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".json" and p.is_file())
+        if not files:
+            raise LoadError(where, "<path>", "no *.json map in this directory or below it")
+        return _Input(path, "dir", tuple(str(p) for p in files))
+    if path.suffix.lower() == ".zip":
+        try:
+            with zipfile.ZipFile(path) as archive:
+                names = [info.filename for info in archive.infolist() if not info.is_dir()]
+        except (zipfile.BadZipFile, OSError) as err:
+            raise LoadError(where, "<zip>", f"not a readable zip archive: {err}") from err
+        members = sorted(
+            n for n in names if n.lower().endswith(".json") and not n.startswith(_MACOS_JUNK)
+        )
+        if not members:
+            raise LoadError(where, "<zip>", "no *.json member in this zip archive")
+        return _Input(path, "zip", tuple(members))
+    return _Input(path, "file", (where,))
+
+
+def _stream(inputs: list[_Input]) -> Iterator[Record | Rejected]:
+    seen: dict[str, str] = {}  # map id -> where it was read, so colliding aids are caught
+    for item in inputs:
+        if item.kind == "zip":
+            yield from _read_zip(item, seen)
+            continue
+        for name in item.members:
+            try:
+                data = Path(name).read_bytes()
+            except OSError as err:
+                yield Rejected(name, "<file>", f"cannot read: {err}")
+                continue
+            yield from _read_map(data, name, Path(name).stem, seen)
+
+
+def _read_zip(item: _Input, seen: dict[str, str]) -> Iterator[Record | Rejected]:
+    try:
+        archive = zipfile.ZipFile(item.path)
+    except (zipfile.BadZipFile, OSError) as err:  # it opened a moment ago in _plan
+        raise LoadError(str(item.path), "<zip>", f"not a readable zip archive: {err}") from err
+    with archive:
+        for member in item.members:
+            where = f"{item.path}:{member}"
+            try:
+                data = archive.read(member)
+            except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError) as err:
+                # CRC mismatch, truncated member, encryption, unsupported compression
+                yield Rejected(where, "<file>", f"cannot read zip member: {err}")
+                continue
+            yield from _read_map(data, where, PurePosixPath(member).stem, seen)
+
+
+def _read_map(
+    data: bytes, where: str, map_id: str, seen: dict[str, str]
+) -> Iterator[Record | Rejected]:
+    """All records of one map's bytes; ``where`` names the map in every record and rejection."""
+    try:
+        text, replaced = data.decode("utf-8-sig"), False
+    except UnicodeDecodeError:
+        text, replaced = data.decode("utf-8-sig", errors="replace"), True
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        yield Rejected(where, "<json>", f"malformed JSON: {err}")
+        return
+    if not isinstance(obj, dict):
+        yield Rejected(where, "<json>", f"expected a JSON object (a map), got {_kind(obj)}")
+        return
+    nodes, edges = obj.get("nodes"), obj.get("edges")
+    if not isinstance(nodes, list):
+        yield Rejected(where, "nodes", f"expected a list of nodes, got {_kind(nodes)}")
+        return
+    if not isinstance(edges, list):
+        yield Rejected(where, "edges", f"expected a list of edges, got {_kind(edges)}")
+        return
+    flavour = _detect(obj, nodes, edges)
+    if flavour is None:
+        yield Rejected(
+            where,
+            "<format>",
+            "neither AIFdb (nodeID, fromID/toID) nor OVA (id, from/to) keys on nodes or edges",
+        )
+        return
+    if map_id in seen:
+        yield Rejected(
+            where, "<map>", f"map id {map_id!r} was read already from {seen[map_id]}; aids collide"
+        )
+        return
+    seen[map_id] = where
+
+    sid = f"aif:{map_id}"
+    props: list[tuple[str, Scalar]] = [("format", flavour.name), ("path", where)]
+    if replaced:
+        props.append(("invalid_utf8", True))
+    yield SourceRecord(sid, tuple(props), where=where)
+
+    table: dict[str, _Node] = {}
+    yield from _read_nodes(nodes, flavour, where, table)
+    links = _Links()
+    yield from _read_edges(edges, flavour, where, table, links)
+
+    used: set[str] = set()
+    for nid, node in table.items():
+        if node.ok and node.type in _ARGUMENT_TYPES:
+            yield _argument(nid, node, table, links, flavour, where, map_id, used)
+    for nid, node in table.items():
+        if node.ok and node.type == "I" and nid not in used:
+            assert node.text is not None
+            yield UnitRecord(UnitRef(node.text), source=sid, where=f"{where}#node {nid}")
+
+
+def _detect(obj: dict[str, Any], nodes: list[Any], edges: list[Any]) -> _Flavour | None:
+    for node in nodes:
+        if isinstance(node, dict):
+            if "nodeID" in node:
+                return _AIFDB
+            if "id" in node:
+                return _OVA
+    for edge in edges:
+        if isinstance(edge, dict):
+            if "fromID" in edge or "toID" in edge:
+                return _AIFDB
+            if "from" in edge or "to" in edge:
+                return _OVA
+    if "locutions" in obj:
+        return _AIFDB
+    if "analysis" in obj or "participants" in obj:
+        return _OVA
+    return _AIFDB if not nodes and not edges else None
+
+
+def _read_nodes(
+    nodes: list[Any], flavour: _Flavour, where: str, table: dict[str, _Node]
+) -> Iterator[Rejected]:
+    """Fill ``table`` (id -> node, rejected nodes included with ``ok=False``); yield rejections."""
+    for index, raw in enumerate(nodes):
+        if not isinstance(raw, dict):
+            yield Rejected(
+                f"{where}#node[{index}]", "<node>", f"expected an object, got {_kind(raw)}"
+            )
+            continue
+        nid = _node_id(raw.get(flavour.node_id))
+        if nid is None:
+            yield Rejected(
+                f"{where}#node[{index}]", flavour.node_id, _missing(raw, flavour.node_id, "an id")
+            )
+            continue
+        at = f"{where}#node {nid}"
+        if nid in table:
+            yield Rejected(at, flavour.node_id, "duplicate node id; the first node with it is kept")
+            continue
+        ntype, text = raw.get("type"), raw.get("text")
+        if not isinstance(ntype, str) or not ntype.strip():
+            yield Rejected(at, "type", _missing(raw, "type", "a node type"))
+            table[nid] = _Node(None, None, raw, ok=False)
+        elif not isinstance(text, str):
+            yield Rejected(at, "text", _missing(raw, "text", "a string"))
+            table[nid] = _Node(ntype.strip(), None, raw, ok=False)
+        elif ntype.strip() == "I" and not text.strip():
+            yield Rejected(at, "text", "empty text of an I-node")
+            table[nid] = _Node("I", None, raw, ok=False)
+        else:
+            table[nid] = _Node(ntype.strip(), text, raw, ok=True)
+
+
+def _read_edges(
+    edges: list[Any], flavour: _Flavour, where: str, table: dict[str, _Node], links: _Links
+) -> Iterator[Rejected]:
+    """Record the edges at RA/CA nodes in ``links``; yield rejections of bad edges."""
+    for index, raw in enumerate(edges):
+        if not isinstance(raw, dict):
+            yield Rejected(
+                f"{where}#edge[{index}]", "<edge>", f"expected an object, got {_kind(raw)}"
+            )
+            continue
+        eid = _node_id(raw.get(flavour.edge_id)) if flavour.edge_id else None
+        label = f"edge {eid}" if eid is not None else f"edge[{index}]"
+        at = f"{where}#{label}"
+        ends: list[str | None] = []
+        for key in (flavour.edge_from, flavour.edge_to):
+            value = raw.get(key)
+            if isinstance(value, dict):  # OVA writes the whole node
+                value = value.get(flavour.node_id)
+            nid = _node_id(value)
+            if nid is None:
+                yield Rejected(at, key, _missing(raw, key, "a node id"))
+            elif nid not in table:
+                yield Rejected(at, key, f"unknown node id {nid!r}")
+                nid = None
+            ends.append(nid)
+        src, dst = ends
+        if src is None or dst is None:
+            for known in (src, dst):
+                if known is not None and table[known].type in _ARGUMENT_TYPES:
+                    links.broken.setdefault(known, f"{label} has an unusable endpoint (rejected)")
+            continue
+        if table[dst].type in _ARGUMENT_TYPES:
+            links.into.setdefault(dst, []).append(src)
+        if table[src].type in _ARGUMENT_TYPES:
+            links.out_of.setdefault(src, []).append(dst)
+
+
+def _argument(
+    nid: str,
+    node: _Node,
+    table: dict[str, _Node],
+    links: _Links,
+    flavour: _Flavour,
+    where: str,
+    map_id: str,
+    used: set[str],
+) -> ArgumentRecord | Rejected:
+    """The argument of one RA/CA node, or why it cannot be one; adds its I-nodes to ``used``."""
+    assert node.type is not None  # only ok RA/CA nodes come here
+    at = f"{where}#node {nid}"
+    label = f"{node.type} node"
+    if nid in links.broken:
+        return Rejected(at, "edges", f"incomplete: {links.broken[nid]}; argument skipped")
+    into = list(dict.fromkeys(links.into.get(nid, ())))
+    out_of = list(dict.fromkeys(links.out_of.get(nid, ())))
+    for side, ids in (("premises", into), ("conclusion", out_of)):
+        for other in ids:
+            neighbour = table[other]
+            if neighbour.type is None:
+                return Rejected(at, side, f"neighbour node {other} has no valid type (rejected)")
+            if neighbour.type == "I" and not neighbour.ok:
+                return Rejected(at, side, f"I-node {other} has no usable text (rejected)")
+    conclusions = [c for c in out_of if table[c].type == "I"]
+    if not conclusions:
+        targets = [f"{table[t].type} node {t}" for t in out_of if table[t].type in _ARGUMENT_TYPES]
+        if targets:
+            reason = (
+                f"{label} points at {', '.join(targets)}, not at an I-node (an undercut); "
+                "attacks on inferences are not modelled"
+            )
+        else:
+            reason = f"{label} has no outgoing edge to an I-node (no conclusion)"
+        return Rejected(at, "conclusion", reason)
+    if len(conclusions) > 1:
+        return Rejected(
+            at,
+            "conclusion",
+            f"{label} points at {len(conclusions)} I-nodes ({', '.join(conclusions)}); "
+            "an AIF inference has one conclusion",
+        )
+    premises = [p for p in into if table[p].type == "I"]
+    if not premises:
+        return Rejected(at, "premises", f"{label} has no incoming edge from an I-node (no premise)")
+    target = conclusions[0]
+    conclusion = _unit(table[target])
+    for p in premises:
+        if _unit(table[p]).uid == conclusion.uid:  # rejected here, so its I-nodes stay units
+            same = "is" if p == target else f"has the same text as I-node {target}, which is"
+            return Rejected(at, "premises", f"premise I-node {p} {same} the conclusion (self-loop)")
+
+    used.update(premises)
+    used.update(conclusions)
+    return ArgumentRecord(
+        aid=f"aif:{map_id}:{nid}",
+        conclusion=conclusion,
+        premises=tuple(_unit(table[p]) for p in premises),
+        stance=_ARGUMENT_TYPES[node.type],
+        source=f"aif:{map_id}",
+        properties=_scheme(node, flavour),
+        where=at,
+    )
+
+
+def _unit(node: _Node) -> UnitRef:
+    assert node.text is not None
+    return UnitRef(node.text)
+
+
+def _scheme(node: _Node, flavour: _Flavour) -> Properties:
+    """``scheme`` (a name) and ``scheme_id``, from where each flavour keeps them."""
+    if flavour is _AIFDB:
+        name, scheme_id = node.raw.get("scheme"), node.raw.get("schemeID")
+        if not isinstance(name, str) or not name.strip():
+            name = node.text
+    else:
+        name, scheme_id = node.text, node.raw.get("scheme")
+    props: list[tuple[str, Scalar]] = []
+    if isinstance(name, str) and name.strip():
+        props.append(("scheme", name.strip()))
+    scheme_key = _node_id(scheme_id)
+    if scheme_key is not None:
+        props.append(("scheme_id", scheme_key))
+    return tuple(props)
+
+
+def _node_id(value: Any) -> str | None:
+    """A node or edge id as a string; ints and non-empty strings qualify, nothing else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    return None
+
+
+def _missing(raw: dict[str, Any], key: str, expected: str) -> str:
+    if key not in raw:
+        return "missing"
+    return f"expected {expected}, got {raw[key]!r:.60}"
+
+
+def _kind(value: Any) -> str:
+    return "nothing" if value is None else type(value).__name__

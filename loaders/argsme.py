@@ -1,0 +1,154 @@
+"""args.me corpus (Ajjour et al. 2019): the JSON dump and its JSONL variant, streamed.
+
+Format::
+
+    {"arguments": [
+      {"id": "c67482ba-...-00000-000",
+       "conclusion": "Abortion should be legal",
+       "premises": [{"text": "...", "stance": "PRO"}],
+       "context": {"sourceId": "c67482ba-...", "sourceTitle": "...", "sourceUrl": "...",
+                   "discussionTitle": "...", ...}},
+      ...]}
+
+The JSONL variant has one argument object per line. The real JSON file is about 1 GB, so it is
+read with ``ijson`` (C backend, yajl2) item by item and never held in memory.
+
+Mapping: one :class:`ArgumentRecord` per (argument, stance): an args.me argument's premises of one
+stance form one inference (in the dump almost every argument has exactly one premise). Its aid is
+``argsme:<id>``, or ``argsme:<id>:pro`` / ``:con`` when one args.me argument holds premises of both
+stances. ``context.sourceId`` becomes the source ``argsme:<sourceId>`` (a debate), with title, URL
+and discussion title as properties.
+
+Bad input: a record missing a field, with an empty text or an unknown stance becomes a
+:class:`Rejected` naming file, record and field; the next record is read. Malformed JSON in the
+dump ends that file (the parser cannot resynchronise) with one :class:`Rejected` that says after
+which record it happened; in JSONL only the bad line is lost. Files must be UTF-8 (a UTF-8 BOM is
+accepted); UTF-16/32 files raise :class:`~argkb.errors.LoadError` naming the encoding.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from argkb.errors import LoadError
+from argkb.loaders.common import open_utf8, parse_stance
+from argkb.loaders.records import (
+    ArgumentRecord,
+    Record,
+    Rejected,
+    SourceRecord,
+    Stance,
+    UnitRef,
+)
+
+FORMAT = "argsme"
+
+
+def read(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Record | Rejected]:
+    """Records of args.me files: ``.json`` dumps or ``.jsonl``/``.ndjson`` (one argument a line)."""
+    for raw in paths:
+        path = Path(raw)
+        if not path.is_file():
+            raise LoadError(str(path), "<file>", "no such file")
+        if path.suffix.lower() in (".jsonl", ".ndjson"):
+            yield from _read_jsonl(path)
+        else:
+            yield from _read_dump(path)
+
+
+def _read_dump(path: Path) -> Iterator[Record | Rejected]:
+    import ijson
+
+    seen_sources: set[str] = set()
+    index = -1
+    with open_utf8(path) as handle:
+        try:
+            for index, obj in enumerate(ijson.items(handle, "arguments.item", use_float=True)):
+                yield from argument_records(obj, f"{path.name}#{index}", seen_sources)
+        except (ijson.JSONError, UnicodeDecodeError) as err:
+            after = f"after record {index}" if index >= 0 else "before the first record"
+            yield Rejected(path.name, "<json>", f"malformed JSON {after}: {err}; rest of file lost")
+    if index < 0:
+        yield Rejected(path.name, "arguments", "no arguments found (expected {'arguments': [...]})")
+
+
+def _read_jsonl(path: Path) -> Iterator[Record | Rejected]:
+    seen_sources: set[str] = set()
+    with open_utf8(path) as handle:
+        for number, line in enumerate(handle, start=1):
+            where = f"{path.name}:{number}"
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line.decode("utf-8"))
+            except UnicodeDecodeError as err:
+                yield Rejected(where, "<encoding>", f"not UTF-8: {err}")
+                continue
+            except json.JSONDecodeError as err:
+                yield Rejected(where, "<json>", f"malformed JSON: {err}")
+                continue
+            yield from argument_records(obj, where, seen_sources)
+
+
+def argument_records(
+    obj: Any, where: str, seen_sources: set[str]
+) -> Iterator[ArgumentRecord | SourceRecord | Rejected]:
+    """The records of one args.me argument object (shared with the generic JSONL loader)."""
+    if not isinstance(obj, Mapping):
+        yield Rejected(where, "<record>", f"expected an object, got {type(obj).__name__}")
+        return
+    arg_id = obj.get("id")
+    if not isinstance(arg_id, str) or not arg_id.strip():
+        yield Rejected(where, "id", "missing or empty")
+        return
+    where = f"{where} (id {arg_id})"
+    conclusion = obj.get("conclusion")
+    if not isinstance(conclusion, str) or not conclusion.strip():
+        yield Rejected(where, "conclusion", "missing or empty")
+        return
+    groups = _premises_by_stance(obj.get("premises"), where)
+    if isinstance(groups, Rejected):
+        yield groups
+        return
+    source = None
+    context = obj.get("context")
+    if isinstance(context, Mapping) and context.get("sourceId"):
+        source = f"argsme:{context['sourceId']}"
+        if source not in seen_sources:
+            seen_sources.add(source)
+            props = tuple(
+                (key, str(context[name]))
+                for key, name in (
+                    ("title", "sourceTitle"),
+                    ("url", "sourceUrl"),
+                    ("discussion", "discussionTitle"),
+                )
+                if context.get(name)
+            )
+            yield SourceRecord(source, props, where)
+    for stance, texts in groups.items():
+        aid = f"argsme:{arg_id}" if len(groups) == 1 else f"argsme:{arg_id}:{stance}"
+        premises = tuple(UnitRef(text) for text in texts)
+        yield ArgumentRecord(aid, UnitRef(conclusion), premises, stance, source, (), where)
+
+
+def _premises_by_stance(premises: Any, where: str) -> dict[Stance, list[str]] | Rejected:
+    if not isinstance(premises, list) or not premises:
+        return Rejected(where, "premises", "missing or empty list")
+    groups: dict[Stance, list[str]] = {}
+    for position, premise in enumerate(premises):
+        field = f"premises[{position}]"
+        if not isinstance(premise, Mapping):
+            return Rejected(where, field, "expected an object with text and stance")
+        text = premise.get("text")
+        if not isinstance(text, str) or not text.strip():
+            return Rejected(where, f"{field}.text", "missing or empty")
+        stance = parse_stance(premise.get("stance"))
+        if stance is None:
+            return Rejected(where, f"{field}.stance", f"unknown stance {premise.get('stance')!r}")
+        groups.setdefault(stance, []).append(text)
+    return groups

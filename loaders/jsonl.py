@@ -1,0 +1,126 @@
+"""Generic JSONL: users' own arguments, one JSON object per line (see docs/formats.md).
+
+Each line::
+
+    {"id": "a1",                                   # optional; default: a hash of the content
+     "conclusion": "We should abandon fossil fuels",  # or {"text", "id"}
+     "premises": [{"text": "Burning them warms the planet", "stance": "pro", "id": "p7"}],
+     "source": "debate-42"}          # optional; or {"id", "title", "url", "pagerank"}
+
+``stance`` is ``pro``/``con`` (any case; ``+1``/``-1``, ``support``/``attack`` also accepted).
+A unit with an ``id`` is identified by it (``id:<id>``), otherwise by its normalised text, so the
+same sentence in two lines is one unit. Premises of both stances in one line become two arguments
+(``<id>:pro``, ``<id>:con``), as in the args.me loader. Arguments are ``jsonl:<id>``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from argkb.errors import LoadError
+from argkb.loaders.common import open_utf8, parse_stance
+from argkb.loaders.records import (
+    ArgumentRecord,
+    Record,
+    Rejected,
+    SourceRecord,
+    Stance,
+    UnitRef,
+)
+
+FORMAT = "jsonl"
+
+
+def read(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Record | Rejected]:
+    for raw in paths:
+        path = Path(raw)
+        if not path.is_file():
+            raise LoadError(str(path), "<file>", "no such file")
+        seen_sources: set[str] = set()
+        with open_utf8(path) as handle:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                where = f"{path.name}:{number}"
+                try:
+                    obj = json.loads(line.decode("utf-8"))
+                except UnicodeDecodeError as err:
+                    yield Rejected(where, "<encoding>", f"not UTF-8: {err}")
+                    continue
+                except json.JSONDecodeError as err:
+                    yield Rejected(where, "<json>", f"malformed JSON: {err}")
+                    continue
+                yield from _records(obj, where, seen_sources)
+
+
+def _unit(value: Any, where: str, field: str) -> UnitRef | Rejected:
+    if isinstance(value, Mapping):
+        text, unit_id = value.get("text"), value.get("id")
+    else:
+        text, unit_id = value, None
+    if not isinstance(text, str) or not text.strip():
+        return Rejected(where, field, "missing or empty text")
+    return UnitRef(text, f"id:{unit_id}" if unit_id not in (None, "") else None)
+
+
+def _records(
+    obj: Any, where: str, seen_sources: set[str]
+) -> Iterator[ArgumentRecord | SourceRecord | Rejected]:
+    if not isinstance(obj, Mapping):
+        yield Rejected(where, "<record>", f"expected an object, got {type(obj).__name__}")
+        return
+    conclusion = _unit(obj.get("conclusion"), where, "conclusion")
+    if isinstance(conclusion, Rejected):
+        yield conclusion
+        return
+    raw_premises = obj.get("premises")
+    if not isinstance(raw_premises, list) or not raw_premises:
+        yield Rejected(where, "premises", "missing or empty list")
+        return
+    groups: dict[Stance, list[UnitRef]] = {}
+    for position, premise in enumerate(raw_premises):
+        field = f"premises[{position}]"
+        if not isinstance(premise, Mapping):
+            yield Rejected(where, field, "expected an object with text and stance")
+            return
+        unit = _unit(premise, where, f"{field}.text")
+        if isinstance(unit, Rejected):
+            yield unit
+            return
+        stance = parse_stance(premise.get("stance"))
+        if stance is None:
+            yield Rejected(where, f"{field}.stance", f"unknown stance {premise.get('stance')!r}")
+            return
+        groups.setdefault(stance, []).append(unit)
+    source = yield from _source(obj.get("source"), where, seen_sources)
+    base = obj.get("id")
+    if base in (None, ""):
+        content = "|".join([conclusion.uid, *sorted(u.uid for g in groups.values() for u in g)])
+        base = hashlib.blake2b(content.encode(), digest_size=10).hexdigest()
+    for stance, units in groups.items():
+        aid = f"jsonl:{base}" if len(groups) == 1 else f"jsonl:{base}:{stance}"
+        yield ArgumentRecord(aid, conclusion, tuple(units), stance, source, (), where)
+
+
+def _source(value: Any, where: str, seen: set[str]) -> Iterator[SourceRecord]:
+    """Yield the source record the first time a source is seen; return its sid (or None)."""
+    if value in (None, ""):
+        return None
+    if isinstance(value, Mapping):
+        sid = f"jsonl:{value.get('id') or value.get('title') or value.get('url')}"
+        props = tuple(
+            (key, value[key])
+            for key in ("title", "url", "pagerank")
+            if isinstance(value.get(key), str | int | float)
+        )
+    else:
+        sid, props = f"jsonl:{value}", ()
+    if sid not in seen:
+        seen.add(sid)
+        yield SourceRecord(sid, props, where)
+    return sid

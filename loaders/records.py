@@ -1,0 +1,121 @@
+"""The typed records every loader yields, and the unit identity they share.
+
+A loader turns one corpus format into a stream of these frozen records; :mod:`argkb.ingest`
+writes them to Neo4j in batches. Nothing here knows Neo4j.
+
+Unit identity
+-------------
+Two units are the same node when their *keys* are equal. By default the key is the normalised
+text (:func:`normalise_text`), so the exact reuse of a conclusion as a premise anywhere, in any
+corpus, becomes graph structure (as in Wachsmuth et al., EACL 2017, who matched units by exact
+text). A corpus whose units carry their own identity and no text (Webis-ArgRank-17) passes an
+explicit ``key`` instead.
+
+Normalisation, in order: Unicode NFKC; case folding; every run of whitespace becomes one space;
+leading and trailing whitespace, quotes and the sentence punctuation ``. ! ? ; :`` are stripped.
+So "Fossil fuels harm us." and " fossil  FUELS harm us" are one unit; "fossil fuels harm us?"
+(a question) is the same unit too, by design: a trailing mark does not change the proposition.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+Stance: TypeAlias = Literal["pro", "con"]
+Scalar: TypeAlias = str | int | float | bool | None
+Properties: TypeAlias = tuple[tuple[str, Scalar], ...]
+
+_SPACE = re.compile(r"\s+")
+# quotes (straight, curly, guillemets) and sentence punctuation stripped from both ends
+_EDGE = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb .!?;:"
+
+
+def normalise_text(text: str) -> str:
+    """The documented normalisation behind unit identity (see the module docstring)."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return _SPACE.sub(" ", folded).strip(_EDGE + "\t\n")
+
+
+def text_key(text: str) -> str:
+    """A short stable key of the normalised text: ``t:`` + 24 hex digits of BLAKE2b."""
+    digest = hashlib.blake2b(normalise_text(text).encode("utf-8"), digest_size=12).hexdigest()
+    return "t:" + digest
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRef:
+    """A unit as a record mentions it: its text, and optionally an explicit identity."""
+
+    text: str
+    key: str | None = None
+
+    @property
+    def uid(self) -> str:
+        return self.key if self.key is not None else text_key(self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class ArgumentRecord:
+    """One inference: premises that support (``pro``) or attack (``con``) a conclusion.
+
+    ``aid`` is unique within the corpus; loaders prefix it with the corpus format
+    (``argsme:...``, ``aif:...``) so ids from different corpora never collide.
+    """
+
+    aid: str
+    conclusion: UnitRef
+    premises: tuple[UnitRef, ...]
+    stance: Stance
+    source: str | None = None
+    properties: Properties = ()
+    where: str = ""  # file and record/line, for error messages and the reject report
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRecord:
+    """A unit that exists on its own, with extra labels or properties (e.g. an ArgKP key point)."""
+
+    unit: UnitRef
+    labels: tuple[str, ...] = ()
+    properties: Properties = ()
+    source: str | None = None
+    where: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRecord:
+    """A typed relationship between two units that is not an argument (e.g. key-point match)."""
+
+    start: UnitRef
+    end: UnitRef
+    type: str
+    properties: Properties = ()
+    where: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRecord:
+    """Where arguments come from: a debate, document or argument map (``pagerank`` = p(d))."""
+
+    sid: str
+    properties: Properties = ()
+    where: str = ""
+
+
+Record: TypeAlias = ArgumentRecord | UnitRecord | LinkRecord | SourceRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """A record a loader could not use: where it is, which field, and why."""
+
+    where: str
+    field: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: field {self.field!r}: {self.reason}"

@@ -1,0 +1,236 @@
+"""The Neo4j round trip of argument PageRank: export the unit graph, compute, write back.
+
+Export is one streaming read per kind (units, arguments with their premises, and ``SAME_AS``
+pairs for semantic reuse), turned into integer arrays; Neo4j's internal ids are mapped to a dense
+``0 .. n-1`` range with ``numpy.unique``. The algorithm (:mod:`argkb.rank.pagerank`) never sees
+Neo4j. Scores go back as ``Unit.pagerank`` and ``Argument.relevance_{min,avg,max,sum}`` in
+batched ``UNWIND`` writes.
+
+Semantic reuse (``reuse="semantic"``): units joined by ``SAME_AS`` edges are merged into one
+graph node (connected components), so a paraphrased conclusion counts as reused; every unit of a
+component gets the component's score.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from argkb.db import cypher
+
+if TYPE_CHECKING:
+    import neo4j
+    import numpy as np
+    from numpy.typing import NDArray
+
+Reuse = Literal["exact", "semantic"]
+Variant = Literal["adapted", "classic"]
+WRITE_BATCH = 10_000
+
+
+@dataclass
+class UnitGraph:
+    """The argument graph as arrays; ``unit_ids``/``argument_ids`` are Neo4j internal ids."""
+
+    unit_ids: NDArray[np.int64]
+    argument_ids: NDArray[np.int64]
+    conclusions: NDArray[np.int64]  # dense unit index per argument
+    premise_indptr: NDArray[np.int64]
+    premise_units: NDArray[np.int64]
+    previous: NDArray[np.float64] | None  # stored pagerank, for warm starts
+    node_of_unit: NDArray[np.int64]  # graph node per unit (identity unless semantic reuse)
+    n_nodes: int
+
+
+@dataclass
+class PageRankRun:
+    """What ``argkb pagerank`` did, with seconds per phase."""
+
+    variant: str
+    reuse: str
+    alpha: float
+    units: int
+    arguments: int
+    graph_nodes: int
+    iterations: int
+    residual: float
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def _stream(driver: neo4j.Driver, database: str | None, name: str) -> Any:
+    """Yield the records of a read query without collecting them all first."""
+    with driver.session(database=database, default_access_mode="READ", fetch_size=20_000) as s:
+        yield from s.run(cypher.load(name))
+
+
+def export_graph(
+    driver: neo4j.Driver, database: str | None = None, *, reuse: Reuse = "exact"
+) -> UnitGraph:
+    """Read the unit graph from Neo4j as arrays (one pass per query, no per-node queries)."""
+    import numpy as np
+
+    raw_units: list[int] = []
+    previous: list[float] = []
+    for record in _stream(driver, database, "rank/export_units"):
+        raw_units.append(record["id"])
+        previous.append(record["pagerank"] if record["pagerank"] is not None else np.nan)
+    unit_ids = np.asarray(raw_units, dtype=np.int64)
+    order = np.argsort(unit_ids)
+    unit_ids = unit_ids[order]
+    prev = np.asarray(previous, dtype=np.float64)[order]
+
+    arg_ids: list[int] = []
+    conclusions: list[int] = []
+    lengths: list[int] = []
+    premises: list[int] = []
+    for record in _stream(driver, database, "rank/export_arguments"):
+        arg_ids.append(record["id"])
+        conclusions.append(record["conclusion"])
+        found = record["premises"]
+        lengths.append(len(found))
+        premises.extend(found)
+    indptr = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(np.asarray(lengths, dtype=np.int64), out=indptr[1:])
+
+    def dense(ids: list[int]) -> NDArray[np.int64]:
+        return np.searchsorted(unit_ids, np.asarray(ids, dtype=np.int64)).astype(np.int64)
+
+    node_of_unit = np.arange(len(unit_ids), dtype=np.int64)
+    n_nodes = len(unit_ids)
+    if reuse == "semantic":
+        node_of_unit, n_nodes = _same_as_components(driver, database, unit_ids, dense)
+    return UnitGraph(
+        unit_ids=unit_ids,
+        argument_ids=np.asarray(arg_ids, dtype=np.int64),
+        conclusions=dense(conclusions),
+        premise_indptr=indptr,
+        premise_units=dense(premises),
+        previous=None if np.isnan(prev).all() else np.nan_to_num(prev, nan=0.0),
+        node_of_unit=node_of_unit,
+        n_nodes=n_nodes,
+    )
+
+
+def _same_as_components(
+    driver: neo4j.Driver,
+    database: str | None,
+    unit_ids: NDArray[np.int64],
+    dense: Callable[[list[int]], NDArray[np.int64]],
+) -> tuple[NDArray[np.int64], int]:
+    import numpy as np
+    from scipy.sparse import coo_array
+    from scipy.sparse.csgraph import connected_components
+
+    starts: list[int] = []
+    ends: list[int] = []
+    for record in _stream(driver, database, "rank/export_same_as"):
+        starts.append(record["a"])
+        ends.append(record["b"])
+    n = len(unit_ids)
+    pairs = coo_array((np.ones(len(starts)), (dense(starts), dense(ends))), shape=(n, n))
+    count, labels = connected_components(pairs, directed=False)
+    return labels.astype(np.int64), int(count)
+
+
+def write_scores(
+    driver: neo4j.Driver,
+    database: str | None,
+    graph: UnitGraph,
+    unit_scores: NDArray[np.float64],
+    relevance: dict[str, NDArray[np.float64]],
+    *,
+    batch: int = WRITE_BATCH,
+) -> None:
+    """``Unit.pagerank`` and ``Argument.relevance_*``, ``batch`` rows per transaction.
+
+    Rows are built one batch at a time, so memory stays at one batch whatever the graph size.
+    """
+    unit_query, arg_query = cypher.load("rank/write_units"), cypher.load("rank/write_arguments")
+    for start in range(0, len(graph.unit_ids), batch):
+        ids, scores = graph.unit_ids[start : start + batch], unit_scores[start : start + batch]
+        rows = [{"id": int(i), "score": float(v)} for i, v in zip(ids, scores, strict=True)]
+        driver.execute_query(unit_query, {"rows": rows}, database_=database)
+    methods = list(relevance)
+    for start in range(0, len(graph.argument_ids), batch):
+        stop = min(start + batch, len(graph.argument_ids))
+        rows = [
+            {"id": int(graph.argument_ids[k]), **{m: float(relevance[m][k]) for m in methods}}
+            for k in range(start, stop)
+        ]
+        driver.execute_query(arg_query, {"rows": rows}, database_=database)
+
+
+def run_pagerank(
+    driver: neo4j.Driver,
+    database: str | None = None,
+    *,
+    alpha: float = 0.85,
+    tol: float = 1e-10,
+    max_iter: int = 200,
+    reuse: Reuse = "exact",
+    variant: Variant = "adapted",
+    warm: bool = False,
+    echo: Callable[[str], None] = lambda _msg: None,
+) -> PageRankRun:
+    """Export, compute (adapted EACL 2017 PageRank, or classic for comparison), write back."""
+    import numpy as np
+
+    from argkb.rank.aggregate import aggregate_all
+    from argkb.rank.pagerank import (
+        build_argument_transition,
+        build_transition,
+        power_iteration,
+        unit_edges,
+    )
+
+    seconds: dict[str, float] = {}
+    clock = time.perf_counter()
+    graph = export_graph(driver, database, reuse=reuse)
+    seconds["export"] = time.perf_counter() - clock
+    echo(f"exported {len(graph.unit_ids):,} units, {len(graph.argument_ids):,} arguments")
+
+    clock = time.perf_counter()
+    # arguments over graph nodes (units, or SAME_AS components of units)
+    conclusions = graph.node_of_unit[graph.conclusions]
+    premise_nodes = graph.node_of_unit[graph.premise_units]
+    if variant == "adapted":
+        transition = build_argument_transition(
+            graph.n_nodes, conclusions, graph.premise_indptr, premise_nodes
+        )
+        dangling: Any = "teleport"
+    else:
+        edges = unit_edges(graph.n_nodes, conclusions, graph.premise_indptr, premise_nodes)
+        transition = build_transition(graph.n_nodes, edges.sources, edges.targets)
+        dangling = "teleport"
+    seconds["build"] = time.perf_counter() - clock
+
+    start = None
+    if warm and graph.previous is not None and graph.previous.sum() > 0:
+        start = np.bincount(graph.node_of_unit, weights=graph.previous, minlength=graph.n_nodes)
+    clock = time.perf_counter()
+    result = power_iteration(
+        transition, alpha=alpha, dangling=dangling, tol=tol, max_iter=max_iter, start=start
+    )
+    seconds["iterate"] = time.perf_counter() - clock
+
+    clock = time.perf_counter()
+    unit_scores = np.asarray(result.scores)[graph.node_of_unit]
+    relevance = aggregate_all(unit_scores, graph.premise_indptr, graph.premise_units)
+    write_scores(driver, database, graph, unit_scores, relevance)
+    seconds["write"] = time.perf_counter() - clock
+    return PageRankRun(
+        variant, reuse, alpha, len(graph.unit_ids), len(graph.argument_ids), graph.n_nodes,
+        result.iterations, result.residual, seconds,
+    )  # fmt: skip
+
+
+def top_units(driver: neo4j.Driver, database: str | None = None, limit: int = 10) -> list[dict]:
+    from neo4j import RoutingControl
+
+    records, _, _ = driver.execute_query(
+        cypher.load("rank/top_units"), {"limit": limit},
+        database_=database, routing_=RoutingControl.READ,
+    )  # fmt: skip
+    return [record.data() for record in records]

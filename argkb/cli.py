@@ -505,9 +505,9 @@ def pagerank_cmd(
         alpha=alpha,
         tol=tol,
         max_iter=max_iter,
-        reuse=reuse,
-        variant=variant,
-        warm=warm,  # type: ignore[arg-type]
+        reuse=reuse,  # type: ignore[arg-type]  # click.Choice guarantees the literal
+        variant=variant,  # type: ignore[arg-type]
+        warm=warm,
         echo=lambda m: None if as_json else _echo_err(m),
     )
     best = top_units(driver, conn.database, top)

@@ -526,5 +526,58 @@ def pagerank_cmd(
         )
 
 
+# -- embed -------------------------------------------------------------------------------------
+
+
+@main.command("embed")
+@connection_options
+@click.option(
+    "--model",
+    "model_path",
+    type=click.Path(exists=True, file_okay=False),
+    help="A local sentence-transformers folder (default: all-MiniLM-L6-v2, bundled).",
+)
+@click.option(
+    "--long-text",
+    type=click.Choice(["truncate", "window", "sentences"]),
+    default="truncate",
+    show_default=True,
+    help="How texts longer than the model are embedded.",
+)
+@click.option("--all", "all_units", is_flag=True, help="Re-embed units that have a vector.")
+@click.option("--device", help="cpu, cuda, ... (default: a GPU when present).")
+@json_option
+@handle_errors
+def embed_cmd(
+    conn: Connection,
+    model_path: str | None,
+    long_text: str,
+    all_units: bool,
+    device: str | None,
+    as_json: bool,
+) -> None:
+    """Embed unit texts (cached by text hash) and store vectors for the vector indexes."""
+    from tqdm import tqdm
+
+    from argkb.db.schema import init_schema
+    from argkb.embed.model import Embedder
+    from argkb.embed.store import count_pending, embed_units
+
+    driver = conn.driver()
+    embedder = Embedder(model_path, long_text=long_text, device=device)  # type: ignore[arg-type]
+    init_schema(driver, conn.database, dimensions=embedder.dimensions)
+    total = count_pending(driver, conn.database, all_units=all_units)
+    with tqdm(total=total, unit=" units", desc="embed", disable=as_json, file=sys.stderr) as bar:
+        run = embed_units(driver, embedder, conn.database, all_units=all_units, progress=bar.update)
+    if as_json:
+        click.echo(_to_json(run))
+        return
+    rate = run.units / run.seconds if run.seconds else 0.0
+    click.echo(
+        f"embedded {run.units:,} units with {run.model} on {run.device} "
+        f"in {run.seconds:.1f} s ({rate:,.0f} units/s)"
+    )
+
+
 if __name__ == "__main__":
     main()

@@ -27,4 +27,5 @@ def reader(fmt: str) -> Callable[[Sequence[str | os.PathLike[str]]], Iterator[An
     if fmt not in FORMATS:
         raise KeyError(f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")
     module = importlib.import_module(f"argkb.loaders.{FORMATS[fmt][0]}")
-    return module.read  # type: ignore[no-any-return]
+    read: Callable[[Sequence[str | os.PathLike[str]]], Iterator[Any]] = module.read
+    return read

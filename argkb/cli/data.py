@@ -1,0 +1,250 @@
+"""``argkb init|status|load|embed``: schema, state, corpora and embeddings."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from argkb.cli.app import (
+    Connection,
+    connection_options,
+    handle_errors,
+    json_option,
+    main,
+    to_json,
+)
+
+# -- database ----------------------------------------------------------------------------------
+
+
+@main.command("init")
+@connection_options
+@click.option(
+    "--dimensions",
+    type=int,
+    default=384,
+    show_default=True,
+    help="Embedding size for the vector indexes (384 = all-MiniLM-L6-v2).",
+)
+@json_option
+@handle_errors
+def init_cmd(conn: Connection, dimensions: int, as_json: bool) -> None:
+    """Create constraints, full-text and vector indexes (idempotent)."""
+    from argkb.db.schema import init_schema
+
+    report = init_schema(conn.driver(), conn.database, dimensions=dimensions)
+    if as_json:
+        click.echo(to_json(report))
+        return
+    click.echo(
+        f"schema ready: {report.created} created now, "
+        f"{len(report.constraints)} constraints, {len(report.indexes)} indexes"
+    )
+
+
+@main.command("status")
+@connection_options
+@json_option
+@handle_errors
+def status_cmd(conn: Connection, as_json: bool) -> None:
+    """Server version, plugins, node/relationship counts, and every index with its state."""
+    from argkb.db.schema import constraints, graph_counts, indexes, server_info
+
+    driver = conn.driver()
+    info = server_info(driver, conn.database)
+    counts = graph_counts(driver, conn.database)
+    found_constraints = constraints(driver, conn.database)
+    found_indexes = indexes(driver, conn.database)
+    if as_json:
+        payload = {
+            "server": info,
+            "counts": counts,
+            "constraints": found_constraints,
+            "indexes": found_indexes,
+        }
+        click.echo(to_json(payload))
+        return
+    click.echo(f"Neo4j {info.version} {info.edition}")
+    for name, version in info.plugins.items():
+        click.echo(f"  plugin {name}: {version or 'not loaded'}")
+    for title, table in (("nodes", counts["labels"]), ("relationships", counts["relationships"])):
+        listed = ", ".join(f"{key} {value}" for key, value in table.items()) or "none"
+        click.echo(f"{title + ':':<15}{listed}")
+    click.echo(f"{'constraints:':<15}{len(found_constraints)}")
+    click.echo("indexes:")
+    for index in found_indexes:
+        on = f"{','.join(index['labelsOrTypes'] or [])}({','.join(index['properties'] or [])})"
+        click.echo(
+            f"  {index['name']:<20} {index['type']:<9} {on:<24} {index['state']} "
+            f"{index['populationPercent']:.0f}%"
+        )
+
+
+# -- load --------------------------------------------------------------------------------------
+
+
+def _format_choice() -> click.Choice:
+    from argkb.loaders import FORMATS
+
+    return click.Choice(sorted(FORMATS))
+
+
+@main.command("load")
+@connection_options
+@click.argument("fmt", metavar="FORMAT", type=_format_choice())
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option(
+    "--on-error",
+    type=click.Choice(["fail", "skip"]),
+    default="fail",
+    show_default=True,
+    help="fail: stop at the first bad record; skip: report bad records, load the rest.",
+)
+@click.option(
+    "--reject-report",
+    type=click.Path(dir_okay=False),
+    help="Where --on-error skip writes rejected records (JSONL).",
+)
+@click.option(
+    "--batch-size", type=int, default=1000, show_default=True, help="Records per write transaction."
+)
+@click.option(
+    "--max-text",
+    type=int,
+    default=100_000,
+    show_default=True,
+    help="Reject units longer than this many characters.",
+)
+@click.option("--force", is_flag=True, help="Write again even if this content was loaded.")
+@click.option("--no-init", is_flag=True, help="Do not create the schema first.")
+@json_option
+@handle_errors
+def load_cmd(
+    conn: Connection,
+    fmt: str,
+    paths: tuple[str, ...],
+    on_error: str,
+    reject_report: str | None,
+    batch_size: int,
+    max_text: int,
+    force: bool,
+    no_init: bool,
+    as_json: bool,
+) -> None:
+    """Load a corpus into Neo4j: FORMAT is one of the loaders, PATHS its files or folders.
+
+    \b
+    Formats:
+      argsme      args.me corpus: JSON dump or JSONL
+      jsonl       generic JSONL, one argument per line (docs/formats.md)
+      aif         AIF argument maps: AIFdb or OVA JSON; file, directory or zip
+      argkp       IBM ArgKP-2021 directory (arguments, key points, labels)
+      argquality  Webis-ArgQuality-20 directory
+      argrank     Webis-ArgRank-17 directory (graph + benchmark)
+
+    Loading the same files again changes nothing; a load that was interrupted is completed by
+    running it again.
+    """
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from argkb.db.schema import init_schema
+    from argkb.ingest import load_records
+    from argkb.loaders import reader
+
+    driver = conn.driver()
+    if not no_init:
+        init_schema(driver, conn.database)
+    records = reader(fmt)(list(paths))
+    with tqdm(
+        unit=" rec",
+        desc=f"load {fmt}",
+        disable=as_json,
+        file=sys.stderr,
+        mininterval=0.5,
+    ) as bar:
+        summary = load_records(
+            driver,
+            fmt,
+            list(paths),
+            records,
+            database=conn.database,
+            on_error=on_error,  # type: ignore[arg-type]
+            batch_size=batch_size,
+            max_text=max_text,
+            reject_report=Path(reject_report) if reject_report else None,
+            force=force,
+            progress=bar.update,
+        )
+    if as_json:
+        click.echo(to_json(summary))
+        return
+    if summary.already_loaded:
+        click.echo(f"{summary.corpus}: already loaded (use --force to write again)")
+    click.echo(
+        f"corpus {summary.corpus}: {summary.arguments:,} arguments, {summary.units:,} units, "
+        f"{summary.reuse_edges:,} reuse edges, {summary.sources:,} sources, "
+        f"{summary.links:,} links, {summary.rejected:,} rejected"
+    )
+    if summary.rejected:
+        click.echo(f"rejected records written to {summary.reject_report}; first ones:")
+        for line in summary.rejected_examples:
+            click.echo(f"  {line}")
+    if summary.seconds.get("total"):
+        timing = ", ".join(f"{k} {v:.1f}s" for k, v in summary.seconds.items())
+        click.echo(f"time: {timing}")
+
+
+# -- embed -------------------------------------------------------------------------------------
+
+
+@main.command("embed")
+@connection_options
+@click.option(
+    "--model",
+    "model_path",
+    type=click.Path(exists=True, file_okay=False),
+    help="A local sentence-transformers folder (default: all-MiniLM-L6-v2, bundled).",
+)
+@click.option(
+    "--long-text",
+    type=click.Choice(["truncate", "window", "sentences"]),
+    default="truncate",
+    show_default=True,
+    help="How texts longer than the model are embedded.",
+)
+@click.option("--all", "all_units", is_flag=True, help="Re-embed units that have a vector.")
+@click.option("--device", help="cpu, cuda, ... (default: a GPU when present).")
+@json_option
+@handle_errors
+def embed_cmd(
+    conn: Connection,
+    model_path: str | None,
+    long_text: str,
+    all_units: bool,
+    device: str | None,
+    as_json: bool,
+) -> None:
+    """Embed unit texts (cached by text hash) and store vectors for the vector indexes."""
+    from tqdm import tqdm
+
+    from argkb.db.schema import init_schema
+    from argkb.embed.model import Embedder
+    from argkb.embed.store import count_pending, embed_units
+
+    driver = conn.driver()
+    embedder = Embedder(model_path, long_text=long_text, device=device)  # type: ignore[arg-type]
+    init_schema(driver, conn.database, dimensions=embedder.dimensions)
+    total = count_pending(driver, conn.database, all_units=all_units)
+    with tqdm(total=total, unit=" units", desc="embed", disable=as_json, file=sys.stderr) as bar:
+        run = embed_units(driver, embedder, conn.database, all_units=all_units, progress=bar.update)
+    if as_json:
+        click.echo(to_json(run))
+        return
+    rate = run.units / run.seconds if run.seconds else 0.0
+    click.echo(
+        f"embedded {run.units:,} units with {run.model} on {run.device} "
+        f"in {run.seconds:.1f} s ({rate:,.0f} units/s)"
+    )

@@ -31,7 +31,11 @@ demo: neo4j
 	$(ARGKB) server start
 	$(ARGKB) init
 	$(ARGKB) load argsme examples/debates.json
+	$(ARGKB) embed
+	$(ARGKB) cluster
+	$(ARGKB) pagerank --top 5
 	$(ARGKB) status
+	$(ARGKB) query "We should abandon fossil fuels" --k 5
 
 test: neo4j
 	$(BIN)/pytest

@@ -101,7 +101,12 @@ def driver(neo4j_uri: str) -> Iterator[neo4j.Driver]:
     auth = None
     if os.environ.get("ARGKB_TEST_BACKEND") == "uri" and os.environ.get("NEO4J_PASSWORD"):
         auth = (os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ["NEO4J_PASSWORD"])
-    with GraphDatabase.driver(neo4j_uri, auth=auth) as drv:
+    from neo4j import NotificationDisabledClassification
+
+    quiet = [NotificationDisabledClassification.DEPRECATION]  # argkb maps nodes by id()
+    with GraphDatabase.driver(
+        neo4j_uri, auth=auth, notifications_disabled_classifications=quiet
+    ) as drv:
         drv.verify_connectivity()
         yield drv
 

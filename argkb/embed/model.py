@@ -100,7 +100,12 @@ class Embedder:
 
     @property
     def dimensions(self) -> int:
-        return int(self.model.get_sentence_embedding_dimension())
+        model = self.model
+        # sentence-transformers 6 renamed the method; keep both working
+        getter = getattr(model, "get_embedding_dimension", None) or (
+            model.get_sentence_embedding_dimension
+        )
+        return int(getter())
 
     @property
     def max_words(self) -> int:

@@ -1,0 +1,100 @@
+"""``argkb query``: ranked, deduplicated pro and con premise clusters for a claim."""
+
+from __future__ import annotations
+
+import click
+
+from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
+
+
+@main.command("query")
+@connection_options
+@click.argument("claim")
+@click.option("--k", type=int, default=10, show_default=True, help="Clusters per stance.")
+@click.option(
+    "--ranker",
+    type=click.Choice(["pfidf", "coreset"]),
+    default="pfidf",
+    show_default=True,
+    help="pfidf: Dumani et al. 2020 (frequency x specificity); coreset: Fromm et al. 2021.",
+)
+@click.option(
+    "--stance", type=click.Choice(["pro", "con", "both"]), default="both", show_default=True
+)
+@click.option(
+    "--representative",
+    type=click.Choice(["longest", "centroid", "pagerank"]),
+    default="longest",
+    show_default=True,
+    help="Which premise shows a cluster.",
+)
+@click.option(
+    "--alpha",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="Coreset trade-off: 1 = relevance only, 0 = coverage only.",
+)
+@click.option("--explain", is_flag=True, help="Show the numbers behind each rank.")
+@json_option
+@handle_errors
+def query_cmd(
+    conn: Connection,
+    claim: str,
+    k: int,
+    ranker: str,
+    stance: str,
+    representative: str,
+    alpha: float,
+    explain: bool,
+    as_json: bool,
+) -> None:
+    """Ask CLAIM; get the distinct reasons for and against it, each once, best first."""
+    from argkb.embed.model import Embedder
+    from argkb.retrieve.engine import QueryEngine, Settings
+
+    settings = Settings(representative=representative, coreset_alpha=alpha)  # type: ignore[arg-type]
+    engine = QueryEngine(conn.driver(), Embedder(), conn.database, settings=settings)
+    result = engine.query(
+        claim,
+        k=k,
+        ranker=ranker,  # type: ignore[arg-type]  # click.Choice guarantees the literal
+        stance=stance,  # type: ignore[arg-type]
+        explain=explain,
+    )
+    if as_json:
+        click.echo(to_json(result))
+        return
+    if result.message:
+        click.echo(result.message)
+        return
+    click.echo(f"query: {result.query}")
+    click.echo(
+        "similar claims: "
+        + "; ".join(f"{c['text'][:60]} (P={c['p']:.2f})" for c in result.claims[:3])
+    )
+    for stance_name, clusters in (("PRO", result.pro), ("CON", result.con)):
+        if stance == "both" or stance_name.lower() == stance:
+            click.echo(f"\n{stance_name} ({len(clusters)} clusters)")
+            if not clusters:
+                click.echo("  (none found)")
+        for cluster in clusters:
+            rep = cluster.representative
+            click.echo(f"{cluster.rank:>3}. [{cluster.score:.3f}] {rep.text}")
+            click.echo(
+                f"     {cluster.size} premise(s): "
+                + ", ".join(m.key for m in cluster.members[:6])
+                + (" ..." if cluster.size > 6 else "")
+            )
+            if cluster.explain:
+                ex = cluster.explain
+                if ex.get("pagerank") is not None:
+                    click.echo(f"     pagerank {ex['pagerank']:.5f}")
+                for row in ex.get("claims", []):
+                    click.echo(
+                        f"     via '{row['claim'][:60]}': P(c|q)={row['p_claim']:.3f} "
+                        f"pf={row['pf']:.0f} icf={row['icf']:.2f} "
+                        f"P(p|c)={row['p_premise_given_claim']:.3f}"
+                    )
+    timing = ", ".join(f"{k} {v * 1000:.0f}ms" for k, v in result.seconds.items())
+    click.echo(f"\n({timing})")

@@ -1,0 +1,1 @@
+"""Clustering units that mean the same: claims (average linkage) and premises (complete)."""

@@ -1,0 +1,208 @@
+"""Offline clustering in Neo4j: claim clusters, premise clusters and SAME_AS edges.
+
+1. Export the embeddings of all claims (or premises) page by page.
+2. Ask the vector index for each unit's ``k`` nearest neighbours above the similarity the cut
+   allows (batched ``db.index.vector.queryNodes``; no all-pairs comparison).
+3. Cluster each connected component exactly (:mod:`argkb.cluster.hierarchy`).
+4. Replace the ``(:Cluster {kind})`` nodes and ``IN_CLUSTER`` edges of that kind; for premise
+   clusters also store their claim frequencies ``cf_pro`` / ``cf_con``.
+
+``SAME_AS`` edges (semantic reuse) link a claim to premises whose embedding is within the
+``same_as`` similarity: a conclusion reused as a premise in other words.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from argkb.cluster.hierarchy import Linkage, cluster_graph
+from argkb.db import cypher
+
+if TYPE_CHECKING:
+    import neo4j
+    import numpy as np
+    from numpy.typing import NDArray
+
+Kind = Literal["claim", "premise"]
+# Defaults tuned on ArgKP train (docs/evaluation.md); cosine distances.
+DEFAULT_CUT: dict[str, float] = {"claim": 0.25, "premise": 0.35}
+DEFAULT_LINKAGE: dict[str, Linkage] = {"claim": "average", "premise": "complete"}
+DEFAULT_SAME_AS = 0.85
+_INDEX = {"claim": "claim_embedding", "premise": "premise_embedding"}
+_LABEL = {"claim": "Claim", "premise": "Premise"}
+
+
+@dataclass
+class ClusterRun:
+    kind: str
+    method: str
+    stats: dict[str, int]
+    pairs: int
+    seconds: dict[str, float]
+
+
+def export_vectors(
+    driver: neo4j.Driver, database: str | None, label: str, page: int = 5000
+) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+    """Internal ids and embeddings of every unit with ``label`` that has an embedding."""
+    import numpy as np
+    from neo4j import RoutingControl
+
+    query = cypher.render("cluster/export_vectors", label=label)
+    ids: list[int] = []
+    chunks: list[NDArray[np.float32]] = []
+    after = -1
+    while True:
+        records, _, _ = driver.execute_query(
+            query, {"after": after, "limit": page}, database_=database,
+            routing_=RoutingControl.READ,
+        )  # fmt: skip
+        if not records:
+            break
+        ids.extend(r["id"] for r in records)
+        chunks.append(np.asarray([r["vector"] for r in records], dtype=np.float32))
+        after = records[-1]["id"]
+    if not ids:
+        return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
+    return np.asarray(ids, dtype=np.int64), np.vstack(chunks)
+
+
+def knn_pairs(
+    driver: neo4j.Driver,
+    database: str | None,
+    ids: NDArray[np.int64],
+    index: str,
+    *,
+    k: int,
+    min_score: float,
+    batch: int = 500,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
+    """(a, b, cosine) for each unit's ``k`` nearest neighbours in ``index`` above ``min_score``."""
+    import numpy as np
+    from neo4j import RoutingControl
+
+    query = cypher.load("cluster/knn")
+    a: list[int] = []
+    b: list[int] = []
+    score: list[float] = []
+    for start in range(0, len(ids), batch):
+        chunk = [int(x) for x in ids[start : start + batch]]
+        records, _, _ = driver.execute_query(
+            query, {"ids": chunk, "index": index, "k": k + 1, "min_score": min_score},
+            database_=database, routing_=RoutingControl.READ,
+        )  # fmt: skip
+        for r in records:
+            a.append(r["a"])
+            b.append(r["b"])
+            # Neo4j reports cosine as (1 + cos) / 2 in [0, 1]; convert back to cos
+            score.append(2.0 * r["score"] - 1.0)
+        if progress:
+            progress(len(chunk))
+    return np.asarray(a, np.int64), np.asarray(b, np.int64), np.asarray(score, np.float64)
+
+
+def cluster_units(
+    driver: neo4j.Driver,
+    database: str | None = None,
+    *,
+    kind: Kind,
+    cut: float | None = None,
+    linkage: Linkage | None = None,
+    k: int = 30,
+    progress: Callable[[int], None] | None = None,
+) -> ClusterRun:
+    """Cluster all claims or all premises and store the clusters (replacing earlier ones)."""
+    import numpy as np
+
+    cut = DEFAULT_CUT[kind] if cut is None else cut
+    linkage = linkage or DEFAULT_LINKAGE[kind]
+    seconds: dict[str, float] = {}
+    clock = time.perf_counter()
+    ids, vectors = export_vectors(driver, database, _LABEL[kind])
+    seconds["export"] = time.perf_counter() - clock
+    clock = time.perf_counter()
+    # Neo4j's cosine score is (1 + cos) / 2; a pair within distance `cut` has cos >= 1 - cut
+    a, b, sim = knn_pairs(driver, database, ids, _INDEX[kind], k=k,
+                          min_score=(2.0 - cut) / 2.0, progress=progress)  # fmt: skip
+    seconds["knn"] = time.perf_counter() - clock
+    clock = time.perf_counter()
+    position = {int(x): i for i, x in enumerate(ids)}
+    pi = np.asarray([position.get(int(x), -1) for x in a], dtype=np.int64)
+    pj = np.asarray([position.get(int(x), -1) for x in b], dtype=np.int64)
+    ok = (pi >= 0) & (pj >= 0)
+    labels, stats = cluster_graph(vectors, pi[ok], pj[ok], sim[ok], linkage=linkage, cut=cut)
+    seconds["cluster"] = time.perf_counter() - clock
+    clock = time.perf_counter()
+    method = f"{linkage}@{cut:g}"
+    write_clusters(driver, database, kind, method, ids, labels)
+    seconds["write"] = time.perf_counter() - clock
+    return ClusterRun(kind, method, asdict(stats), int(ok.sum()), seconds)
+
+
+def write_clusters(
+    driver: neo4j.Driver,
+    database: str | None,
+    kind: Kind,
+    method: str,
+    ids: NDArray[np.int64],
+    labels: NDArray[np.int64],
+    *,
+    batch: int = 2000,
+) -> None:
+    import numpy as np
+
+    with driver.session(database=database) as session:
+        session.run(cypher.load("cluster/drop_clusters"), {"kind": kind}).consume()
+    order = np.argsort(labels, kind="stable")
+    bounds = np.searchsorted(labels[order], np.arange(labels.max() + 2 if len(labels) else 1))
+    rows: list[dict[str, Any]] = []
+    query = cypher.load("cluster/write_clusters")
+    for label in range(len(bounds) - 1):
+        members = ids[order[bounds[label] : bounds[label + 1]]]
+        rows.append({"cid": f"{kind}:{label}", "ids": [int(m) for m in members]})
+        if len(rows) >= batch:
+            driver.execute_query(query, {"rows": rows, "kind": kind, "method": method},
+                                 database_=database)  # fmt: skip
+            rows = []
+    if rows:
+        driver.execute_query(query, {"rows": rows, "kind": kind, "method": method},
+                             database_=database)  # fmt: skip
+    if kind == "premise" or _has_premise_clusters(driver, database):
+        with driver.session(database=database) as session:
+            session.run(cypher.load("cluster/premise_cluster_stats")).consume()
+
+
+def _has_premise_clusters(driver: neo4j.Driver, database: str | None) -> bool:
+    records, _, _ = driver.execute_query(
+        cypher.load("cluster/has_premise_clusters"), database_=database
+    )
+    return bool(records[0]["any"])
+
+
+def link_same_as(
+    driver: neo4j.Driver,
+    database: str | None = None,
+    *,
+    threshold: float = DEFAULT_SAME_AS,
+    k: int = 10,
+    progress: Callable[[int], None] | None = None,
+) -> int:
+    """``(:Claim)-[:SAME_AS]->(:Premise)`` for premises within cosine ``threshold`` of a claim."""
+    method = "embedding"
+    with driver.session(database=database) as session:
+        session.run(cypher.load("cluster/same_as_delete"), {"method": method}).consume()
+    ids, _ = export_vectors(driver, database, "Claim")
+    a, b, sim = knn_pairs(driver, database, ids, "premise_embedding", k=k,
+                          min_score=(1.0 + threshold) / 2.0, progress=progress)  # fmt: skip
+    query = cypher.load("cluster/same_as_write")
+    rows = [
+        {"a": int(x), "b": int(y), "score": float(s)} for x, y, s in zip(a, b, sim, strict=True)
+    ]
+    for start in range(0, len(rows), 5000):
+        driver.execute_query(query, {"rows": rows[start : start + 5000], "method": method},
+                             database_=database)  # fmt: skip
+    return len(rows)

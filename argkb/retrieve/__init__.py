@@ -1,0 +1,1 @@
+"""Query answering: similar claims, their clustered premises, ranked pro and con."""

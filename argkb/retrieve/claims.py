@@ -1,0 +1,87 @@
+"""First stage: claims similar to the query, with P(c|q) (Dumani et al., ECIR 2020, Sec. 4.2).
+
+Two retrievers run against Neo4j's indexes: BM25 over claim texts (Lucene full-text index) and
+cosine over claim embeddings (vector index). Their union is scored by
+
+    s(c) = w * cos(q, c) + (1 - w) * bm25(c) / max bm25,
+
+claims with ``cos < min_similarity`` are dropped (so an unrelated corpus answers "no similar
+claim" instead of noise), the top ``k`` are kept and ``P(c|q) = s(c) / sum s`` over them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from argkb.db import cypher
+
+if TYPE_CHECKING:
+    import neo4j
+    import numpy as np
+    from numpy.typing import NDArray
+
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
+_OPERATORS = re.compile(r"\b(AND|OR|NOT|TO)\b")
+
+
+def lucene_escape(text: str) -> str:
+    """Query text safe for ``db.index.fulltext.queryNodes``: special characters escaped and
+    Lucene's upper-case operators lowered to plain words."""
+    escaped = _LUCENE_SPECIAL.sub(r"\\\1", text)
+    return _OPERATORS.sub(lambda m: m.group(1).lower(), escaped)
+
+
+@dataclass(frozen=True)
+class RetrievedClaim:
+    id: int  # Neo4j internal id
+    cosine: float
+    bm25: float
+    score: float
+    p: float  # P(c|q)
+
+
+def retrieve_claims(
+    driver: neo4j.Driver,
+    database: str | None,
+    text: str,
+    vector: NDArray[np.float32],
+    *,
+    k: int = 10,
+    pool: int = 50,
+    weight: float = 0.7,
+    min_similarity: float = 0.4,
+) -> list[RetrievedClaim]:
+    """The top ``k`` claims for the query with their P(c|q), best first."""
+    import numpy as np
+    from neo4j import RoutingControl
+
+    def read(name: str, **params: object) -> list:
+        records, _, _ = driver.execute_query(
+            cypher.load(name), params, database_=database, routing_=RoutingControl.READ
+        )
+        return records
+
+    query_vector = [float(x) for x in vector]
+    cosine = {r["id"]: 2.0 * r["score"] - 1.0 for r in read("query/claims_vector", k=pool,
+                                                             vector=query_vector)}  # fmt: skip
+    escaped = lucene_escape(text).strip()
+    bm25 = {r["id"]: float(r["score"]) for r in read("query/claims_fulltext", k=pool,
+                                                      text=escaped)} if escaped else {}  # fmt: skip
+    missing = [cid for cid in bm25 if cid not in cosine]
+    if missing:
+        for r in read("query/units", ids=missing, vectors=True):
+            if r["embedding"] is not None:
+                cosine[r["id"]] = float(np.dot(np.asarray(r["embedding"]), vector))
+    top_bm25 = max(bm25.values(), default=0.0)
+    scored = []
+    for cid, cos in cosine.items():
+        if cos < min_similarity:
+            continue
+        lexical = bm25.get(cid, 0.0) / top_bm25 if top_bm25 > 0 else 0.0
+        scored.append((weight * cos + (1.0 - weight) * lexical, cid, cos, bm25.get(cid, 0.0)))
+    scored.sort(key=lambda row: (-row[0], row[1]))
+    best = scored[:k]
+    total = sum(row[0] for row in best)
+    return [RetrievedClaim(cid, cos, b, s, s / total) for s, cid, cos, b in best]

@@ -1,0 +1,458 @@
+"""Answer a query claim with ranked, deduplicated pro and con premise clusters.
+
+The pipeline (Dumani et al., ECIR 2020, Sec. 4-5; Fromm et al., ECIR 2021, Sec. 3):
+
+1. embed the query; retrieve similar claims with P(c|q) (:mod:`argkb.retrieve.claims`);
+2. widen each retrieved claim to its claim cluster gamma (``argkb cluster``); P(gamma|q) is the sum
+   of its retrieved claims' P(c|q), shared equally by the cluster's claims that have premises;
+3. candidates: every premise used for those claims, with its stance and premise cluster pi;
+4. rank, with one of two rankers:
+   * ``pfidf``: P(pi^+|q) and P(pi^-|q) from pf * icf (Eq. 2-5, :mod:`argkb.retrieve.pfidf`);
+   * ``coreset``: the biased coreset (Algorithm 1 of Fromm et al.) over the candidate premises of
+     each stance, relevance = cosine to the query (or P(p|q) of pfidf), then each candidate is
+     assigned to its nearest selected premise to form the clusters;
+5. one representative per cluster: the longest text (Dumani 2020), the premise nearest the
+   cluster centroid (Dumani 2019), or the highest PageRank.
+
+Stance alignment P(q aligned c) is pluggable (:class:`StanceAlignment`); the default treats every
+retrieved claim as aligned with the query, as Dumani et al. do.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from argkb.db import cypher
+from argkb.errors import ArgKBError
+from argkb.retrieve.claims import RetrievedClaim, retrieve_claims
+
+if TYPE_CHECKING:
+    import neo4j
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from argkb.embed.model import Embedder
+    from argkb.retrieve.pfidf import EdgeTerms
+
+RankerName = Literal["pfidf", "coreset"]
+StanceChoice = Literal["pro", "con", "both"]
+Representative = Literal["longest", "centroid", "pagerank"]
+
+
+class QueryError(ArgKBError):
+    """The query cannot be answered (empty graph, missing embeddings, ...)."""
+
+
+class StanceAlignment(Protocol):
+    """P(q aligned c): the probability that query and claim take the same stance."""
+
+    def __call__(self, query: str, claims: list[str]) -> list[float]: ...
+
+
+def always_aligned(query: str, claims: list[str]) -> list[float]:
+    """Dumani et al.'s experimental choice: every retrieved claim shares the query's stance."""
+    return [1.0] * len(claims)
+
+
+@dataclass(frozen=True)
+class Settings:
+    claims_k: int = 10  # retrieved claims
+    claim_pool: int = 50  # candidates asked of each claim retriever
+    claim_weight: float = 0.7  # weight of cosine vs BM25 in claim retrieval
+    min_similarity: float = 0.4  # cosine below which a claim is not "similar"
+    representative: Representative = "longest"
+    coreset_alpha: float = 0.5
+    coreset_relevance: Literal["cosine", "pfidf"] = "cosine"
+
+
+@dataclass
+class Member:
+    key: str
+    text: str
+    pagerank: float | None
+    arguments: list[str]
+
+
+@dataclass
+class ResultCluster:
+    rank: int
+    stance: str
+    score: float
+    representative: Member
+    size: int
+    members: list[Member]
+    explain: dict[str, Any] | None = None
+
+
+@dataclass
+class QueryResult:
+    query: str
+    ranker: str
+    claims: list[dict[str, Any]]
+    pro: list[ResultCluster] = field(default_factory=list)
+    con: list[ResultCluster] = field(default_factory=list)
+    message: str | None = None
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class _Candidates:
+    """Candidate edges premise -> claim (arrays aligned by edge)."""
+
+    premise: NDArray[np.int64]
+    claim: NDArray[np.int64]
+    claim_cluster: NDArray[np.int64]
+    premise_cluster: NDArray[np.int64]
+    pro: NDArray[np.bool_]
+    cf_pro: NDArray[np.float64]
+    cf_con: NDArray[np.float64]
+    p_claim: NDArray[np.float64]
+    argument: list[str]
+    cluster_names: list[str]
+
+
+class QueryEngine:
+    """Query answering over one database; holds the embedder (model loaded once)."""
+
+    def __init__(
+        self,
+        driver: neo4j.Driver,
+        embedder: Embedder,
+        database: str | None = None,
+        *,
+        settings: Settings | None = None,
+        alignment: StanceAlignment = always_aligned,
+    ) -> None:
+        self.driver = driver
+        self.embedder = embedder
+        self.database = database
+        self.settings = settings or Settings()
+        self.alignment = alignment
+        self._counts: dict[str, int] | None = None
+
+    def _read(self, name: str, **params: Any) -> list[Any]:
+        from neo4j import RoutingControl
+
+        records, _, _ = self.driver.execute_query(
+            cypher.load(name), params, database_=self.database, routing_=RoutingControl.READ
+        )
+        return records
+
+    def counts(self) -> dict[str, int]:
+        if self._counts is None:
+            self._counts = dict(self._read("query/counts")[0].data())
+        return self._counts
+
+    # -- the query -----------------------------------------------------------------------------
+
+    def query(
+        self,
+        text: str,
+        *,
+        k: int = 10,
+        ranker: RankerName = "pfidf",
+        stance: StanceChoice = "both",
+        explain: bool = False,
+    ) -> QueryResult:
+        import numpy as np
+
+        result = QueryResult(text, ranker, [])
+        if not text.strip():
+            result.message = (
+                "The query is empty: ask a claim, e.g. 'We should abandon fossil fuels'."
+            )
+            return result
+        if self.counts()["claims"] == 0:
+            result.message = "The graph has no claims yet: load a corpus first (argkb load ...)."
+            return result
+        clock = time.perf_counter()
+        vector = self.embedder.embed([text])[0]
+        result.seconds["embed"] = time.perf_counter() - clock
+
+        clock = time.perf_counter()
+        s = self.settings
+        claims = retrieve_claims(
+            self.driver, self.database, text, vector, k=s.claims_k, pool=s.claim_pool,
+            weight=s.claim_weight, min_similarity=s.min_similarity,
+        )  # fmt: skip
+        result.seconds["claims"] = time.perf_counter() - clock
+        if not claims:
+            result.message = (
+                f"No claim in the graph is similar to this query (cosine >= {s.min_similarity}); "
+                "try other words, or check the query's language (the default model is English)."
+            )
+            return result
+
+        clock = time.perf_counter()
+        candidates = self._candidates(claims)
+        result.seconds["candidates"] = time.perf_counter() - clock
+        claim_info = {r["id"]: r for r in self._read(
+            "query/units", ids=[c.id for c in claims], vectors=False)}  # fmt: skip
+        result.claims = [
+            {"text": claim_info[c.id]["text"], "key": claim_info[c.id]["key"], "p": c.p,
+             "cosine": c.cosine, "bm25": c.bm25}
+            for c in claims
+        ]  # fmt: skip
+        if candidates is None:
+            result.message = "The similar claims have no premises."
+            return result
+
+        clock = time.perf_counter()
+        wanted = ("pro", "con") if stance == "both" else (stance,)
+        terms = self._pfidf_terms(candidates)
+        if ranker == "pfidf":
+            ranked = self._rank_pfidf(candidates, terms, k, wanted)
+        elif ranker == "coreset":
+            ranked = self._rank_coreset(candidates, terms, vector, k, wanted)
+        else:
+            raise QueryError(f"unknown ranker {ranker!r}: use pfidf or coreset")
+        result.seconds["rank"] = time.perf_counter() - clock
+
+        clock = time.perf_counter()
+        self._materialise(result, ranked, candidates, terms if explain else None)
+        result.seconds["fetch"] = time.perf_counter() - clock
+        result.seconds["total"] = float(np.sum(list(result.seconds.values())))
+        return result
+
+    # -- stage 2 and 3: claim clusters and candidate premises ------------------------------------
+
+    def _candidates(self, claims: list[RetrievedClaim]) -> _Candidates | None:
+        import numpy as np
+
+        p_cluster: dict[str, float] = defaultdict(float)
+        claim_p = {c.id: c.p for c in claims}
+        cluster_of_claim: dict[int, str] = {}
+        for row in self._read("query/claim_clusters", ids=[c.id for c in claims]):
+            name = row["cluster"] or f"claim:{row['claim']}"
+            p_cluster[name] += claim_p[row["claim"]]
+            for member in row["members"]:
+                cluster_of_claim[member] = name
+        edges = self._read("query/premises_of_claims", claims=sorted(cluster_of_claim))
+        if not edges:
+            return None
+        # P(gamma|q) shared by the cluster's claims that have premises
+        with_premises: dict[str, set[int]] = defaultdict(set)
+        for e in edges:
+            with_premises[cluster_of_claim[e["claim"]]].add(e["claim"])
+        p_claim = {
+            claim: p_cluster[name] / len(with_premises[name])
+            for name, claims_in in with_premises.items()
+            for claim in claims_in
+        }
+        # premise clusters; an unclustered premise is a cluster of its own
+        names: dict[str, int] = {}
+        gammas: dict[str, int] = {}
+        n = len(edges)
+        out = _Candidates(
+            premise=np.empty(n, np.int64), claim=np.empty(n, np.int64),
+            claim_cluster=np.empty(n, np.int64), premise_cluster=np.empty(n, np.int64),
+            pro=np.empty(n, bool), cf_pro=np.empty(n), cf_con=np.empty(n), p_claim=np.empty(n),
+            argument=[], cluster_names=[],
+        )  # fmt: skip
+        for i, e in enumerate(edges):
+            name = e["cluster"] or f"unit:{e['premise']}"
+            if name not in names:
+                names[name] = len(names)
+                out.cluster_names.append(name)
+            out.premise[i] = e["premise"]
+            out.claim[i] = e["claim"]
+            out.claim_cluster[i] = gammas.setdefault(cluster_of_claim[e["claim"]], len(gammas))
+            out.premise_cluster[i] = names[name]
+            out.pro[i] = e["stance"] == "pro"
+            out.cf_pro[i] = e["cf_pro"] if e["cf_pro"] is not None else np.nan
+            out.cf_con[i] = e["cf_con"] if e["cf_con"] is not None else np.nan
+            out.p_claim[i] = p_claim[e["claim"]]
+            out.argument.append(e["argument"])
+        # without offline clusters, cf is counted over the candidates (documented approximation)
+        for flag, cf in ((True, out.cf_pro), (False, out.cf_con)):
+            missing = np.isnan(cf)
+            if missing.any():
+                for cluster in np.unique(out.premise_cluster[missing]):
+                    rows = (out.premise_cluster == cluster) & (out.pro == flag)
+                    cf[missing & (out.premise_cluster == cluster)] = len(
+                        np.unique(out.claim_cluster[rows])
+                    )
+        return out
+
+    # -- stage 4: rankers ------------------------------------------------------------------------
+
+    def _alignment(self, candidates: _Candidates) -> NDArray[np.float64]:
+        import numpy as np
+
+        if self.alignment is always_aligned:
+            return np.ones(len(candidates.claim))
+        ids = sorted(set(int(c) for c in candidates.claim))
+        texts = {r["id"]: r["text"] for r in self._read("query/units", ids=ids, vectors=False)}
+        values = dict(zip(ids, self.alignment("", [texts[i] for i in ids]), strict=True))
+        return np.asarray([values[int(c)] for c in candidates.claim])
+
+    def _pfidf_terms(self, candidates: _Candidates) -> EdgeTerms:
+        from argkb.retrieve.pfidf import edge_terms
+
+        n_gamma = max(self.counts()["claim_clusters"], int(candidates.claim_cluster.max()) + 1)
+        return edge_terms(
+            candidates.premise_cluster, candidates.claim, candidates.claim_cluster,
+            candidates.pro, candidates.cf_pro, candidates.cf_con, n_gamma, candidates.p_claim,
+        )  # fmt: skip
+
+    def _rank_pfidf(
+        self, candidates: _Candidates, terms: EdgeTerms, k: int, wanted: tuple[str, ...]
+    ) -> dict[str, list[tuple[float, list[int], Any]]]:
+        """Per stance: (score, candidate premise ids of the cluster, cluster label), best first."""
+        import numpy as np
+
+        from argkb.retrieve.pfidf import cluster_scores
+
+        scores = cluster_scores(candidates.premise_cluster, candidates.pro, terms,
+                                self._alignment(candidates))  # fmt: skip
+        ranked: dict[str, list[tuple[float, list[int], Any]]] = {}
+        for stance in wanted:
+            values = scores.pro if stance == "pro" else scores.con
+            order = np.lexsort((scores.clusters, -values))
+            rows = []
+            for index in order[:k]:
+                if values[index] <= 0:
+                    break
+                label = scores.clusters[index]
+                in_cluster = candidates.premise_cluster == label
+                side = in_cluster & (candidates.pro == (stance == "pro"))
+                premises = sorted(set(candidates.premise[side].tolist()))
+                rows.append((float(values[index]), premises, int(label)))
+            ranked[stance] = rows
+        return ranked
+
+    def _rank_coreset(
+        self, candidates: _Candidates, terms: EdgeTerms, vector: NDArray[np.float32], k: int,
+        wanted: tuple[str, ...],
+    ) -> dict[str, list[tuple[float, list[int], Any]]]:  # fmt: skip
+        import numpy as np
+
+        from argkb.retrieve.coreset import assign_to_nearest, biased_coreset
+
+        use_pfidf = self.settings.coreset_relevance == "pfidf"
+        ranked: dict[str, list[tuple[float, list[int], Any]]] = {}
+        for stance in wanted:
+            side = candidates.pro == (stance == "pro")
+            premises = sorted(set(candidates.premise[side].tolist()))
+            if not premises:
+                ranked[stance] = []
+                continue
+            vectors = self._vectors(premises)
+            if use_pfidf:
+                per_premise: dict[int, float] = defaultdict(float)
+                for p, value in zip(
+                    candidates.premise[side], terms.contribution[side], strict=True
+                ):
+                    per_premise[int(p)] += float(value)
+                relevance = np.asarray([per_premise[p] for p in premises])
+                relevance = relevance / relevance.max() if relevance.max() > 0 else relevance
+            else:
+                relevance = vectors @ vector
+            similarity = vectors @ vectors.T
+            chosen, gains = biased_coreset(relevance, similarity, k, self.settings.coreset_alpha)
+            owner = assign_to_nearest(similarity, chosen)
+            rows = []
+            for position, index in enumerate(chosen):
+                group = [premises[i] for i in np.flatnonzero(owner == position)]
+                rep = premises[int(index)]
+                group = [rep] + [p for p in group if p != rep]
+                rows.append((float(gains[position]), group, rep))
+            ranked[stance] = rows
+        return ranked
+
+    def _vectors(self, ids: list[int]) -> NDArray[np.float32]:
+        import numpy as np
+
+        rows = {r["id"]: r["embedding"] for r in self._read("query/units", ids=ids, vectors=True)}
+        dims = self.embedder.dimensions
+        return np.asarray(
+            [rows[i] if rows.get(i) is not None else [0.0] * dims for i in ids], dtype=np.float32
+        )
+
+    # -- stage 5: representatives and output ---------------------------------------------------
+
+    def _materialise(
+        self,
+        result: QueryResult,
+        ranked: dict[str, list[tuple[float, list[int], Any]]],
+        candidates: _Candidates,
+        terms: EdgeTerms | None,
+    ) -> None:
+        """Fill ``result.pro`` / ``result.con``; ``terms`` given means explain the ranks."""
+        ids = sorted({p for stance in ("pro", "con") for _, ps, _ in ranked.get(stance, [])
+                      for p in ps})  # fmt: skip
+        need_vectors = self.settings.representative == "centroid"
+        info = {r["id"]: r for r in self._read("query/units", ids=ids, vectors=need_vectors)}
+        arguments: dict[int, list[str]] = defaultdict(list)
+        for p, aid in zip(candidates.premise.tolist(), candidates.argument, strict=True):
+            arguments[p].append(aid)
+        claim_text: dict[int, str] = {}
+        if terms is not None:
+            claim_ids = sorted(set(candidates.claim.tolist()))
+            claim_text = {r["id"]: r["text"] for r in self._read("query/units", ids=claim_ids,
+                                                                  vectors=False)}  # fmt: skip
+        for stance in ("pro", "con"):
+            clusters = []
+            for rank, (score, premises, label) in enumerate(ranked.get(stance, []), start=1):
+                members = [
+                    Member(info[p]["key"], info[p]["text"], info[p]["pagerank"],
+                           sorted(set(arguments[p])))
+                    for p in premises
+                ]  # fmt: skip
+                if result.ranker == "coreset":
+                    representative = members[0]
+                else:
+                    representative = self._representative(premises, members, info)
+                detail = None
+                if terms is not None:
+                    detail = self._explain(stance, label, candidates, terms, claim_text,
+                                           representative, result.ranker)  # fmt: skip
+                clusters.append(ResultCluster(rank, stance, score, representative, len(members),
+                                              members, detail))  # fmt: skip
+            setattr(result, stance, clusters)
+
+    def _representative(
+        self, premises: list[int], members: list[Member], info: dict[int, Any]
+    ) -> Member:
+        import numpy as np
+
+        choice = self.settings.representative
+        if choice == "pagerank":
+            return max(members, key=lambda m: (m.pagerank or 0.0, len(m.text)))
+        if choice == "centroid":
+            vectors = np.asarray([info[p]["embedding"] or [0.0] for p in premises], dtype=float)
+            if vectors.ndim == 2 and vectors.shape[1] > 1:
+                centre = vectors.mean(axis=0)
+                return members[int(np.argmax(vectors @ centre))]
+        return max(members, key=lambda m: (len(m.text), m.key))
+
+    def _explain(
+        self, stance: str, label: Any, candidates: _Candidates, terms: EdgeTerms,
+        claim_text: dict[int, str], representative: Member, ranker: str,
+    ) -> dict[str, Any]:  # fmt: skip
+        import numpy as np
+
+        detail: dict[str, Any] = {"pagerank": representative.pagerank}
+        if ranker == "coreset":
+            return detail
+        rows = np.flatnonzero(
+            (candidates.premise_cluster == label) & (candidates.pro == (stance == "pro"))
+        )
+        by_claim: dict[int, list[int]] = defaultdict(list)
+        for i in rows:
+            by_claim[int(candidates.claim[i])].append(int(i))
+        # one line per claim: its total contribution, with the pf/icf of its edges (equal within
+        # a claim cluster and premise cluster, so the first edge speaks for all)
+        lines = sorted(by_claim.items(), key=lambda kv: -terms.contribution[kv[1]].sum())[:3]
+        detail["cluster"] = candidates.cluster_names[int(label)]
+        detail["claims"] = [
+            {"claim": claim_text.get(claim, ""), "p_claim": float(candidates.p_claim[edges[0]]),
+             "pf": float(terms.pf[edges[0]]), "icf": float(terms.icf[edges[0]]),
+             "p_premise_given_claim": float(terms.p_premise_given_claim[edges].sum()),
+             "contribution": float(terms.contribution[edges].sum())}
+            for claim, edges in lines
+        ]  # fmt: skip
+        return detail

@@ -1,0 +1,2 @@
+// Whether premise clusters exist (claim frequencies then need refreshing).
+MATCH (c:PremiseCluster) RETURN count(c) > 0 AS any

@@ -1,0 +1,114 @@
+"""`argkb query` end to end on the demo corpus: load -> embed -> cluster -> pagerank -> query."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from argkb.cli import main
+from argkb.db.schema import init_schema
+from argkb.ingest import load_records
+from argkb.loaders import reader
+
+pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
+DEMO = Path(__file__).resolve().parents[2] / "examples" / "debates.json"
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    from argkb.embed.model import Embedder
+
+    return Embedder()
+
+
+@pytest.fixture(scope="module")
+def demo_db(db, embedder):
+    from argkb.cluster.store import cluster_units, link_same_as
+    from argkb.embed.store import embed_units
+    from argkb.rank.store import run_pagerank
+
+    init_schema(db)
+    load_records(db, "argsme", [DEMO], reader("argsme")([DEMO]))
+    embed_units(db, embedder)
+    cluster_units(db, kind="claim")
+    cluster_units(db, kind="premise")
+    link_same_as(db)
+    run_pagerank(db)
+    return db
+
+
+@pytest.fixture(scope="module")
+def engine(demo_db, embedder):
+    from argkb.retrieve.engine import QueryEngine
+
+    return QueryEngine(demo_db, embedder)
+
+
+@pytest.mark.parametrize("ranker", ["pfidf", "coreset"])
+def test_distinct_pro_and_con_clusters(engine, ranker: str) -> None:
+    result = engine.query("We should abandon fossil fuels", k=5, ranker=ranker)
+    assert result.message is None
+    assert result.claims[0]["text"] == "We should abandon fossil fuels"
+    assert 0 < len(result.pro) <= 5 and 0 < len(result.con) <= 5
+    for clusters in (result.pro, result.con):
+        keys = [m.key for c in clusters for m in c.members]
+        assert len(keys) == len(set(keys)), "a premise appears in two clusters"
+        scores = [c.score for c in clusters]
+        assert scores == sorted(scores, reverse=True)
+        for cluster in clusters:
+            assert cluster.representative.key in {m.key for m in cluster.members}
+    # the demo corpus states the cost argument in several words; pfidf merges them
+    if ranker == "pfidf":
+        assert any(c.size >= 2 for c in result.pro)
+
+
+def test_stance_filter_and_representatives(engine) -> None:
+    from argkb.retrieve.engine import Settings
+
+    only_pro = engine.query("School uniforms should be mandatory", k=3, stance="pro")
+    assert only_pro.pro and not only_pro.con
+    longest = only_pro.pro[0]
+    assert len(longest.representative.text) == max(len(m.text) for m in longest.members)
+    engine.settings = Settings(representative="pagerank")
+    by_rank = engine.query("School uniforms should be mandatory", k=3, stance="pro").pro[0]
+    assert by_rank.representative.pagerank == max(m.pagerank for m in by_rank.members)
+    engine.settings = Settings()
+
+
+def test_explain_gives_the_numbers(engine) -> None:
+    result = engine.query("Social media does more harm than good", k=3, explain=True)
+    detail = result.pro[0].explain
+    assert detail["claims"] and {"p_claim", "pf", "icf"} <= set(detail["claims"][0])
+    assert detail["claims"][0]["pf"] >= 1
+
+
+def test_clear_answers_instead_of_tracebacks(engine) -> None:
+    assert "empty" in engine.query("   ").message
+    unrelated = engine.query("Der Quantencomputer rechnet mit Qubits im Labor")
+    assert unrelated.message and "No claim" in unrelated.message
+
+
+def test_cli_json_has_documented_fields(demo_db, neo4j_uri: str) -> None:
+    result = CliRunner().invoke(
+        main,
+        ["query", "Nuclear energy should be expanded", "--k", "3", "--json", "--explain"],
+        env={"NEO4J_URI": neo4j_uri},
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert set(payload) >= {"query", "ranker", "claims", "pro", "con", "message", "seconds"}
+    first = payload["pro"][0]
+    assert set(first) >= {"rank", "stance", "score", "representative", "size", "members"}
+    assert set(first["representative"]) >= {"key", "text", "pagerank", "arguments"}
+
+
+def test_empty_graph_message(db, wipe_db, embedder) -> None:
+    from argkb.retrieve.engine import QueryEngine
+
+    wipe_db(db)
+    init_schema(db)
+    result = QueryEngine(db, embedder).query("We should abandon fossil fuels")
+    assert result.message and "no claims" in result.message

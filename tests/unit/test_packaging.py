@@ -1,0 +1,29 @@
+"""The wheel ships every argkb package, the Cypher files, the loaders and the server recipes."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_every_package_is_listed_in_pyproject() -> None:
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(config["packages"])
+    found = {
+        ".".join(init.parent.relative_to(REPO).parts)
+        for init in (REPO / "argkb").rglob("__init__.py")
+    }
+    assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"
+    mapped = config["package-dir"]
+    assert mapped["argkb.cypher"] == "cypher" and mapped["argkb.loaders"] == "loaders"
+    assert mapped["argkb.docker"] == "docker"
+
+
+def test_cypher_and_docker_files_are_package_data() -> None:
+    from importlib import resources
+
+    assert resources.files("argkb.cypher").joinpath("schema.cypher").is_file()
+    assert resources.files("argkb.docker").joinpath("neo4j.conf.template").is_file()
+    assert resources.files("argkb.docker").joinpath("neo4j-server.pom.xml").is_file()

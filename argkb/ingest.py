@@ -158,16 +158,55 @@ class _BatchWriter:
         rows = self.buffers[kind]
         if not rows:
             return
-        _, summary, _ = self.driver.execute_query(
-            cypher.load(f"ingest/{kind}"), {"rows": rows, "cid": self.cid}, database_=self.database
-        )
-        self.nodes_created += summary.counters.nodes_created
-        self.relationships_created += summary.counters.relationships_created
+        if kind == "arguments":
+            statements = _argument_statements(rows)
+        else:
+            statements = [(f"ingest/{kind}", {"rows": rows})]
+        with self.driver.session(database=self.database) as session:
+            created = session.execute_write(_run_all, statements, self.cid)
+        self.nodes_created += created[0]
+        self.relationships_created += created[1]
         self.buffers[kind] = []
 
     def flush_all(self) -> None:
         for kind in _KINDS:
             self.flush(kind)
+
+
+def _argument_statements(rows: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """An argument batch as five simple statements (one transaction): units once, role labels,
+    argument nodes, edges, sources. Simple statements keep Neo4j's planner free of Eager
+    barriers that one combined query needs."""
+    units: dict[str, str] = {}
+    for row in rows:
+        for unit in (row["conclusion"], *row["premises"]):
+            if unit["uid"] not in units or not units[unit["uid"]]:
+                units[unit["uid"]] = unit["text"]
+    claims = sorted({row["conclusion"]["uid"] for row in rows})
+    premises = sorted({p["uid"] for row in rows for p in row["premises"]})
+    return [
+        ("ingest/arg_units", {"rows": [{"uid": u, "text": t} for u, t in units.items()]}),
+        ("ingest/arg_labels", {"claims": claims, "premises": premises}),
+        ("ingest/arg_nodes", {"rows": [
+            {"aid": r["aid"], "stance": r["stance"], "props": r["props"]} for r in rows]}),
+        ("ingest/arg_edges", {"rows": [
+            {"aid": r["aid"], "stance": r["stance"], "conclusion": r["conclusion"]["uid"],
+             "premises": [p["uid"] for p in r["premises"]]} for r in rows]}),
+        ("ingest/arg_sources", {"rows": [
+            {"aid": r["aid"], "source": r["source"]} for r in rows if r["source"]]}),
+    ]  # fmt: skip
+
+
+def _run_all(
+    tx: neo4j.ManagedTransaction, statements: list[tuple[str, dict[str, Any]]], cid: str
+) -> tuple[int, int]:
+    """Run the statements of one batch in one transaction; (nodes, relationships) created."""
+    nodes = relationships = 0
+    for name, params in statements:
+        counters = tx.run(cypher.load(name), {**params, "cid": cid}).consume().counters
+        nodes += counters.nodes_created
+        relationships += counters.relationships_created
+    return nodes, relationships
 
 
 # -- corpus identity ---------------------------------------------------------------------------

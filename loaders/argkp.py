@@ -37,8 +37,6 @@ labels file without its arguments and key points raises :class:`~argkb.errors.Lo
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 import re
 from collections import defaultdict
@@ -49,7 +47,7 @@ from typing import TypeVar
 
 from argkb.errors import LoadError
 
-from .common import open_utf8
+from .common import csv_rows, required_fields
 from .records import (
     ArgumentRecord,
     LinkRecord,
@@ -308,8 +306,8 @@ def _source(sid: str, split: str, topic: str, where: str) -> SourceRecord:
 
 def _read_arguments(path: Path, split: str) -> Iterator[ArgKPArgument | Rejected]:
     first_seen: dict[str, str] = {}
-    for where, row in _csv_rows(path, ARGUMENT_COLUMNS):
-        values = _fields(where, row, ARGUMENT_COLUMNS)
+    for where, row in csv_rows(path, ARGUMENT_COLUMNS):
+        values = required_fields(where, row, ARGUMENT_COLUMNS)
         if isinstance(values, Rejected):
             yield values
             continue
@@ -328,8 +326,8 @@ def _read_arguments(path: Path, split: str) -> Iterator[ArgKPArgument | Rejected
 
 def _read_key_points(path: Path, split: str) -> Iterator[KeyPoint | Rejected]:
     first_seen: dict[str, str] = {}
-    for where, row in _csv_rows(path, KEY_POINT_COLUMNS):
-        values = _fields(where, row, KEY_POINT_COLUMNS)
+    for where, row in csv_rows(path, KEY_POINT_COLUMNS):
+        values = required_fields(where, row, KEY_POINT_COLUMNS)
         if isinstance(values, Rejected):
             yield values
             continue
@@ -350,8 +348,8 @@ def _read_labels(
     path: Path, arguments: Mapping[str, ArgKPArgument], key_points: Mapping[str, KeyPoint]
 ) -> Iterator[Match | Rejected]:
     first_seen: dict[tuple[str, str], str] = {}
-    for where, row in _csv_rows(path, LABEL_COLUMNS):
-        values = _fields(where, row, LABEL_COLUMNS)
+    for where, row in csv_rows(path, LABEL_COLUMNS):
+        values = required_fields(where, row, LABEL_COLUMNS)
         if isinstance(values, Rejected):
             yield values
             continue
@@ -376,37 +374,3 @@ def _group(items: Iterable[_Item]) -> dict[tuple[str, Stance], tuple[_Item, ...]
     for item in items:
         out[(item.topic, item.stance)].append(item)
     return {key: tuple(group) for key, group in out.items()}
-
-
-def _fields(where: str, row: Mapping[str, str], names: Sequence[str]) -> list[str] | Rejected:
-    """The stripped values of ``names``, or a Rejected for the first one missing or empty."""
-    values = []
-    for name in names:
-        value = row.get(name, "")
-        if not value.strip():
-            return Rejected(where, name, "missing or empty")
-        values.append(value.strip())
-    return values
-
-
-def _csv_rows(path: Path, required: Sequence[str]) -> Iterator[tuple[str, dict[str, str]]]:
-    """``(where, row)`` per non-blank row; ``where`` is ``file:line N``, the row's first line."""
-    if not path.is_file():
-        raise LoadError(str(path), "<file>", "no such file")
-    with open_utf8(path) as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as text:
-        reader = csv.reader(text)
-        try:
-            header = [name.strip() for name in next(reader, [])]
-            missing = [name for name in required if name not in header]
-            if missing:
-                raise LoadError(str(path), missing[0], f"missing column (header: {header})")
-            line = reader.line_num
-            for row in reader:
-                start, line = line + 1, reader.line_num
-                if any(value.strip() for value in row):
-                    cells = dict(zip(header, row + [""] * (len(header) - len(row)), strict=False))
-                    yield f"{path.name}:line {start}", cells
-        except UnicodeDecodeError as err:
-            raise LoadError(str(path), "<encoding>", f"not UTF-8: {err}") from err
-        except csv.Error as err:
-            raise LoadError(f"{path.name}:line {reader.line_num}", "<csv>", str(err)) from err

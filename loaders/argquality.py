@@ -40,8 +40,6 @@ reading goes on. A missing file or column, or a file that is not UTF-8, raises
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import os
 from collections import defaultdict
@@ -51,7 +49,7 @@ from pathlib import Path
 
 from argkb.errors import LoadError
 
-from .common import open_utf8
+from .common import csv_rows, required_fields
 from .records import ArgumentRecord, Record, Rejected, SourceRecord, Stance, UnitRef
 
 FORMAT = "argquality"
@@ -224,8 +222,8 @@ def _find_files(paths: Sequence[str | os.PathLike[str]]) -> tuple[Path, Path]:
 
 def _read_topics(path: Path) -> Iterator[Topic | Rejected]:
     first_seen: dict[int, str] = {}
-    for where, row in _csv_rows(path, TOPIC_COLUMNS):
-        values = _fields(where, row, TOPIC_COLUMNS)
+    for where, row in csv_rows(path, TOPIC_COLUMNS):
+        values = required_fields(where, row, TOPIC_COLUMNS)
         if isinstance(values, Rejected):
             yield values
             continue
@@ -241,7 +239,7 @@ def _read_topics(path: Path) -> Iterator[Topic | Rejected]:
 
 def _read_premises(path: Path, topics: Mapping[int, Topic]) -> Iterator[JudgedPremise | Rejected]:
     first_seen: dict[tuple[int, int, int], str] = {}
-    for where, row in _csv_rows(path, ARGUMENT_COLUMNS):
+    for where, row in csv_rows(path, ARGUMENT_COLUMNS):
         item = _premise(where, row, topics)
         if isinstance(item, JudgedPremise):
             key = (item.topic_id, item.discussion_id, item.argument_id)
@@ -255,7 +253,7 @@ def _read_premises(path: Path, topics: Mapping[int, Topic]) -> Iterator[JudgedPr
 def _premise(
     where: str, row: Mapping[str, str], topics: Mapping[int, Topic]
 ) -> JudgedPremise | Rejected:
-    values = _fields(where, row, ARGUMENT_COLUMNS)
+    values = required_fields(where, row, ARGUMENT_COLUMNS)
     if isinstance(values, Rejected):
         return values
     cells = dict(zip(ARGUMENT_COLUMNS, values, strict=True))
@@ -310,37 +308,3 @@ def _real(where: str, name: str, value: str) -> float | Rejected:
     if not math.isfinite(number):
         return Rejected(where, name, f"not a finite number: {value!r}")
     return number
-
-
-def _fields(where: str, row: Mapping[str, str], names: Sequence[str]) -> list[str] | Rejected:
-    """The stripped values of ``names``, or a Rejected for the first one missing or empty."""
-    values = []
-    for name in names:
-        value = row.get(name, "")
-        if not value.strip():
-            return Rejected(where, name, "missing or empty")
-        values.append(value.strip())
-    return values
-
-
-def _csv_rows(path: Path, required: Sequence[str]) -> Iterator[tuple[str, dict[str, str]]]:
-    """``(where, row)`` per non-blank row; ``where`` is ``file:line N``, the row's first line."""
-    if not path.is_file():
-        raise LoadError(str(path), "<file>", "no such file")
-    with open_utf8(path) as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as text:
-        reader = csv.reader(text)
-        try:
-            header = [name.strip() for name in next(reader, [])]
-            missing = [name for name in required if name not in header]
-            if missing:
-                raise LoadError(str(path), missing[0], f"missing column (header: {header})")
-            line = reader.line_num
-            for row in reader:
-                start, line = line + 1, reader.line_num
-                if any(value.strip() for value in row):
-                    cells = dict(zip(header, row + [""] * (len(header) - len(row)), strict=False))
-                    yield f"{path.name}:line {start}", cells
-        except UnicodeDecodeError as err:
-            raise LoadError(str(path), "<encoding>", f"not UTF-8: {err}") from err
-        except csv.Error as err:
-            raise LoadError(f"{path.name}:line {reader.line_num}", "<csv>", str(err)) from err

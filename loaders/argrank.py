@@ -76,7 +76,6 @@ edges[i]``). A missing file or column, an undecodable file or a graph without ``
 
 from __future__ import annotations
 
-import csv
 import html
 import io
 import json
@@ -91,7 +90,7 @@ from typing import Any
 
 from argkb.errors import LoadError
 
-from .common import open_utf8
+from .common import csv_table, open_utf8
 from .records import (
     ArgumentRecord,
     Properties,
@@ -380,7 +379,7 @@ def _read_graph(path: Path) -> Iterator[int | tuple[int, int, str] | Rejected]:
 
 def _read_unit_sources(path: Path) -> Iterator[tuple[int, UnitSource] | Rejected]:
     id_columns = (UNIT_SOURCE_COLUMNS[0], UNIT_SOURCE_COLUMNS[2], UNIT_SOURCE_COLUMNS[3])
-    for where, columns, row in _csv_rows(path, UNIT_SOURCE_COLUMNS):
+    for where, columns, row in csv_table(path, UNIT_SOURCE_COLUMNS):
         ids = _integers(where, columns, row, id_columns)
         corpus = _cell(row, columns, "Corpus Name")
         if isinstance(ids, Rejected):
@@ -394,7 +393,7 @@ def _read_unit_sources(path: Path) -> Iterator[tuple[int, UnitSource] | Rejected
 
 def _read_benchmark(path: Path) -> Iterator[BenchmarkArgument | Rejected]:
     first_seen: dict[int, str] = {}
-    for where, columns, row in _csv_rows(path, BENCHMARK_COLUMNS):
+    for where, columns, row in csv_table(path, BENCHMARK_COLUMNS):
         item = _benchmark_argument(where, columns, row)
         if isinstance(item, BenchmarkArgument):
             if item.argument_id in first_seen:
@@ -530,30 +529,3 @@ def _as_pair(value: Any) -> tuple[int, int] | None:
 def _cell(row: Sequence[str], columns: Mapping[str, int], name: str) -> str:
     index = columns[name]
     return row[index].strip() if index < len(row) else ""
-
-
-def _csv_rows(
-    path: Path, required: Sequence[str]
-) -> Iterator[tuple[str, dict[str, int], list[str]]]:
-    """``(where, column index by name, row)`` per non-blank row; ``where`` is ``file:line N``."""
-    if not path.is_file():
-        raise LoadError(str(path), "<file>", "no such file")
-    with open_utf8(path) as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as text:
-        reader = csv.reader(text)
-        try:
-            header = [name.strip() for name in next(reader, [])]
-            columns: dict[str, int] = {}
-            for index, name in enumerate(header):
-                columns.setdefault(name, index)
-            missing = [name for name in required if name not in columns]
-            if missing:
-                raise LoadError(str(path), missing[0], f"missing column (header: {header})")
-            line = reader.line_num
-            for row in reader:
-                start, line = line + 1, reader.line_num
-                if any(value.strip() for value in row):
-                    yield f"{path.name}:line {start}", columns, row
-        except UnicodeDecodeError as err:
-            raise LoadError(str(path), "<encoding>", f"not UTF-8: {err}") from err
-        except csv.Error as err:
-            raise LoadError(f"{path.name}:line {reader.line_num}", "<csv>", str(err)) from err

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import csv
+import io
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from argkb.errors import LoadError
-from argkb.loaders.records import Stance
+from argkb.loaders.records import Rejected, Stance
 
 STANCE_WORDS: dict[str, Stance] = {
     "pro": "pro", "con": "con", "+1": "pro", "1": "pro", "-1": "con",
@@ -36,3 +39,54 @@ def open_utf8(path: Path) -> BinaryIO:
             raise LoadError(str(path), "<encoding>", f"file is {name}; convert it to UTF-8")
     handle.seek(3 if head.startswith(b"\xef\xbb\xbf") else 0)
     return handle
+
+
+def csv_table(
+    path: Path, required: Sequence[str]
+) -> Iterator[tuple[str, dict[str, int], list[str]]]:
+    """``(where, column index by name, row)`` per non-blank CSV row, streamed.
+
+    ``where`` is ``file:line N``, the row's first physical line (quoted fields may span lines).
+    Header names are stripped; a repeated name maps to its first column. A missing file or
+    required column, bytes that are not UTF-8 and unparsable CSV raise :class:`LoadError`.
+    """
+    if not path.is_file():
+        raise LoadError(str(path), "<file>", "no such file")
+    with open_utf8(path) as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as text:
+        reader = csv.reader(text)
+        try:
+            header = [name.strip() for name in next(reader, [])]
+            columns: dict[str, int] = {}
+            for index, name in enumerate(header):
+                columns.setdefault(name, index)
+            missing = [name for name in required if name not in columns]
+            if missing:
+                raise LoadError(str(path), missing[0], f"missing column (header: {header})")
+            line = reader.line_num
+            for row in reader:
+                start, line = line + 1, reader.line_num
+                if any(value.strip() for value in row):
+                    yield f"{path.name}:line {start}", columns, row
+        except UnicodeDecodeError as err:
+            raise LoadError(str(path), "<encoding>", f"not UTF-8: {err}") from err
+        except csv.Error as err:
+            raise LoadError(f"{path.name}:line {reader.line_num}", "<csv>", str(err)) from err
+
+
+def csv_rows(path: Path, required: Sequence[str]) -> Iterator[tuple[str, dict[str, str]]]:
+    """``(where, {column: value})`` per non-blank CSV row (see :func:`csv_table`)."""
+    for where, columns, row in csv_table(path, required):
+        yield where, {name: row[i] if i < len(row) else "" for name, i in columns.items()}
+
+
+def required_fields(
+    where: str, row: Mapping[str, str], names: Sequence[str]
+) -> list[str] | Rejected:
+    """The stripped values of ``names``, or a Rejected for the first one missing or empty."""
+    values = []
+    for name in names:
+        value = row.get(name, "")
+        if not value.strip():
+            return Rejected(where, name, "missing or empty")
+        values.append(value.strip())
+    return values

@@ -28,14 +28,13 @@ accepted); UTF-16/32 files raise :class:`~argkb.errors.LoadError` naming the enc
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from argkb.errors import LoadError
-from argkb.loaders.common import open_utf8, parse_stance
+from argkb.loaders.common import json_lines, open_utf8, parse_stance
 from argkb.loaders.records import (
     ArgumentRecord,
     Record,
@@ -78,19 +77,10 @@ def _read_dump(path: Path) -> Iterator[Record | Rejected]:
 
 def _read_jsonl(path: Path) -> Iterator[Record | Rejected]:
     seen_sources: set[str] = set()
-    with open_utf8(path) as handle:
-        for number, line in enumerate(handle, start=1):
-            where = f"{path.name}:{number}"
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line.decode("utf-8"))
-            except UnicodeDecodeError as err:
-                yield Rejected(where, "<encoding>", f"not UTF-8: {err}")
-                continue
-            except json.JSONDecodeError as err:
-                yield Rejected(where, "<json>", f"malformed JSON: {err}")
-                continue
+    for where, obj in json_lines(path):
+        if isinstance(obj, Rejected):
+            yield obj
+        else:
             yield from argument_records(obj, where, seen_sources)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -90,3 +91,19 @@ def required_fields(
             return Rejected(where, name, "missing or empty")
         values.append(value.strip())
     return values
+
+
+def json_lines(path: Path) -> Iterator[tuple[str, Any]]:
+    """``(where, object)`` per non-blank line of a JSONL file; a line that is not UTF-8 or not
+    JSON comes as ``(where, Rejected)`` and the next line is read. ``where`` is ``file:line``."""
+    with open_utf8(path) as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            where = f"{path.name}:{number}"
+            try:
+                yield where, json.loads(line.decode("utf-8"))
+            except UnicodeDecodeError as err:
+                yield where, Rejected(where, "<encoding>", f"not UTF-8: {err}")
+            except json.JSONDecodeError as err:
+                yield where, Rejected(where, "<json>", f"malformed JSON: {err}")

@@ -16,14 +16,13 @@ same sentence in two lines is one unit. Premises of both stances in one line bec
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from argkb.errors import LoadError
-from argkb.loaders.common import open_utf8, parse_stance
+from argkb.loaders.common import json_lines, parse_stance
 from argkb.loaders.records import (
     ArgumentRecord,
     Record,
@@ -42,19 +41,10 @@ def read(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Record | Rejected]
         if not path.is_file():
             raise LoadError(str(path), "<file>", "no such file")
         seen_sources: set[str] = set()
-        with open_utf8(path) as handle:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                where = f"{path.name}:{number}"
-                try:
-                    obj = json.loads(line.decode("utf-8"))
-                except UnicodeDecodeError as err:
-                    yield Rejected(where, "<encoding>", f"not UTF-8: {err}")
-                    continue
-                except json.JSONDecodeError as err:
-                    yield Rejected(where, "<json>", f"malformed JSON: {err}")
-                    continue
+        for where, obj in json_lines(path):
+            if isinstance(obj, Rejected):
+                yield obj
+            else:
                 yield from _records(obj, where, seen_sources)
 
 

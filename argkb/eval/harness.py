@@ -1,0 +1,725 @@
+"""The evaluation harness: the Ranker protocol, a registry of rankers, and scoring runs.
+
+Plugging in a ranker
+--------------------
+A ranker is any object with a ``name`` and a ``rank(query, k)`` method (:class:`Ranker`)::
+
+    from argkb.eval.harness import Query, Ranking, register_ranker
+
+    class PfIcfRanker:
+        name = "pfidf"
+
+        def __init__(self, driver, database, embedder):
+            self.driver, self.database, self.embedder = driver, database, embedder
+
+        def rank(self, query: Query, k: int) -> Ranking:
+            clusters = ...  # at most k premise clusters, best first, each best premise first
+            return Ranking([[u.uid for u in c.premises] for c in clusters],
+                           [c.score for c in clusters])
+
+    register_ranker("pfidf", PfIcfRanker)            # or, without importing it here:
+    RANKERS["pfidf"] = RankerSpec("argkb.retrieve.pfidf:PfIcfRanker")
+
+and ``argkb eval argkp --ranker pfidf`` scores it next to the baselines. ``--ranker
+package.module:factory`` works without any registration. A factory is called as
+``factory(driver, database, embedder)`` and returns one ranker, or a list of rankers whose
+scores are averaged (the random baseline: one ranker per seed).
+
+What a ranker receives and returns
+----------------------------------
+* :class:`Query` ``(qid, text, stance, collection)``: ``stance`` is ``"pro"``, ``"con"`` or None
+  (both), relative to ``text``; ``collection`` is an optional ``Source.sid`` prefix naming the
+  benchmark's documents (``argkp:dev:``, ``argquality:discussion:``), which a ranker may use to
+  restrict its candidates (results outside it simply gain nothing).
+* ``k`` is the number of *clusters* wanted (the harness asks for a deep list, 200 by default,
+  and cuts at 5 and 10 itself; the clustering metrics use the whole list).
+* :class:`Ranking`: clusters of ``Unit.uid`` s, best first; a cluster's first uid is its
+  representative. Task B (and nDCG, P@k, mnDCG) score the representatives, Task A the clusters.
+  A ranker without clustering returns singletons (``Ranking.from_ids(uids, scores)``).
+  A uid repeated later in the ranking is ignored where it repeats.
+
+The harness maps uids to the benchmark's document ids (ArgKP ``arg_id``, Webis-ArgQuality-20
+``argquality:<topic>:<discussion>:<argument>``) through the premise texts: a unit's uid is the key
+of its normalised text (:func:`argkb.loaders.records.text_key`), so the mapping needs no Neo4j.
+
+Scoring (Dumani et al., ECIR 2020, sec. 6.2; Fromm et al., ECIR 2021, Table 1)
+----------------------------------------------------------------------------
+Per query and cutoff k in (5, 10), over the *shown list* (the representatives, in cluster order;
+for a run without clusters, all documents):
+
+``ndcg@k``   standard nDCG, graded qrels as gains, ``1/log2(i+1)``; ideal = all judged grades.
+``p@k``      precision, relevant = grade > 0, denominator k.
+``task_b@k`` simplified alpha-nDCG: only a ground-truth cluster's first document gains
+             ``rel(cluster)``; the paper's discount (rank 1 and 2 undiscounted).
+``mndcg@k``  the same gains with the standard discount (Fromm et al.'s modified nDCG).
+``task_a_{avg,min,max}@k``  Task A over the returned clusters (all result lists that pick one
+             document per cluster), only for a run with clusters.
+
+Task B, mnDCG and Task A need ground-truth clusters. A cluster's relevance is the largest grade of
+its members in the qrels; a relevant document that is in no cluster is a cluster of its own.
+With ground-truth clusters and a run that clusters, the harness also compares the run's partition
+of the ground-truth documents with the ground truth (``ari``, ``nmi``, ``bcubed_{p,r,f1}``): a
+document the run did not return is a singleton, ``coverage`` is the share it returned.
+
+Queries are averaged with equal weight over the topics that have at least one relevant judged
+document (others are listed as skipped); a query missing from a run scores 0.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
+
+from argkb.errors import ArgKBError, ConfigError
+from argkb.eval.trec import Clusters, Qrels, Query, Ranking, Run
+
+if TYPE_CHECKING:
+    import neo4j
+
+    from argkb.embed.model import Embedder
+
+__all__ = [
+    "KS",
+    "RANKERS",
+    "Benchmark",
+    "EvalError",
+    "Query",
+    "Ranker",
+    "RankerFactory",
+    "RankerSpec",
+    "Ranking",
+    "RunScores",
+    "SystemResult",
+    "average_scores",
+    "evaluate",
+    "make_rankers",
+    "markdown_tables",
+    "register_ranker",
+    "score_files",
+    "score_ranking",
+    "score_run",
+    "write_outputs",
+]
+
+KS: tuple[int, ...] = (5, 10)
+DEFAULT_DEPTH = 200
+
+
+class EvalError(ArgKBError):
+    """An evaluation cannot run as asked (unknown ranker, inconsistent inputs, ...)."""
+
+
+# -- the protocol and the registry -------------------------------------------------------------
+
+
+@runtime_checkable
+class Ranker(Protocol):
+    """What the harness scores: ``rank(query, k)`` returns at most ``k`` ranked clusters."""
+
+    name: str
+
+    def rank(self, query: Query, k: int) -> Ranking: ...
+
+
+RankerFactory: TypeAlias = Callable[
+    ["neo4j.Driver", "str | None", "Embedder | None"], "Ranker | Sequence[Ranker]"
+]
+"""``factory(driver, database, embedder)`` -> a ranker, or replicas whose scores are averaged."""
+
+
+@dataclass(frozen=True)
+class RankerSpec:
+    """A registered ranker: its factory (callable or ``"module:attribute"``) and needs.
+
+    ``needs_embeddings``: the harness loads the embedding model, stores ``Unit.embedding`` for the
+    benchmark's premises and claims (model id in ``Unit.embedding_model``) and passes the embedder;
+    otherwise the factory gets ``embedder=None``.
+    """
+
+    factory: str | RankerFactory
+    needs_embeddings: bool = True
+    description: str = ""
+
+
+_B = "argkb.eval.baselines"
+RANKERS: dict[str, RankerSpec] = {
+    "bm25": RankerSpec(f"{_B}:bm25", False, "Lucene BM25 over premise_text, query stance"),
+    "bm25-nostance": RankerSpec(f"{_B}:bm25_nostance", False, "BM25, both stances"),
+    "cosine": RankerSpec(f"{_B}:cosine", True, "exact cosine, default model, query stance"),
+    "cosine-nostance": RankerSpec(f"{_B}:cosine_nostance", True, "cosine, both stances"),
+    "random": RankerSpec(f"{_B}:random_collection", False, "shuffled collection, 10 seeds"),
+    "random-claim": RankerSpec(
+        f"{_B}:random_claim", False, "shuffled premises of the query claim, 10 seeds"
+    ),
+    "random-claim-nostance": RankerSpec(
+        f"{_B}:random_claim_nostance", False, "random-claim, both stances"
+    ),
+}
+"""Rankers by name. Add one with :func:`register_ranker` or by assigning a :class:`RankerSpec`."""
+
+
+def register_ranker(
+    name: str,
+    factory: str | RankerFactory,
+    *,
+    needs_embeddings: bool = True,
+    description: str = "",
+) -> None:
+    """Make ``name`` available to ``--ranker`` (replaces an existing entry of that name)."""
+    RANKERS[name] = RankerSpec(factory, needs_embeddings, description)
+
+
+def ranker_spec(name: str) -> RankerSpec:
+    """The spec of a registered name, or of ``module:attribute`` (assumed to need embeddings)."""
+    if name in RANKERS:
+        return RANKERS[name]
+    if ":" in name:
+        return RankerSpec(name, True, "")
+    known = ", ".join(sorted(RANKERS))
+    raise EvalError(f"unknown ranker {name!r}; known: {known}, or give package.module:factory")
+
+
+def _resolve(factory: str | RankerFactory) -> RankerFactory:
+    if not isinstance(factory, str):
+        return factory
+    module_name, _, attribute = factory.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+        resolved: RankerFactory = getattr(module, attribute)
+    except (ImportError, AttributeError) as err:
+        raise EvalError(f"cannot load ranker factory {factory!r}: {err}") from err
+    return resolved
+
+
+def make_rankers(
+    name: str, driver: neo4j.Driver, database: str | None, embedder: Embedder | None
+) -> list[Ranker]:
+    """The ranker(s) that ``name`` stands for; several are replicas to average (random seeds)."""
+    made = _resolve(ranker_spec(name).factory)(driver, database, embedder)
+    if isinstance(made, Ranker):
+        rankers = [made]
+    elif isinstance(made, Sequence | Iterator):
+        rankers = list(made)
+    else:
+        rankers = []
+    if not rankers or not all(isinstance(r, Ranker) for r in rankers):
+        raise EvalError(f"factory of {name!r} returned no Ranker (needs .name and .rank)")
+    return rankers
+
+
+# -- scoring one ranking ----------------------------------------------------------------------
+
+
+def _truth_clusters(
+    judged: Mapping[str, float], clusters: Mapping[str, str]
+) -> tuple[dict[str, str], dict[str, float]]:
+    """``(doc -> cluster, cluster -> relevance)``: relevance = largest member grade (>= 0)."""
+    premise_cluster: dict[str, str] = {}
+    relevance: dict[str, float] = {}
+    for doc, cluster in clusters.items():
+        key = f"g:{cluster}"
+        premise_cluster[doc] = key
+        relevance[key] = max(relevance.get(key, 0.0), max(0.0, float(judged.get(doc, 0.0))))
+    for doc, grade in judged.items():
+        if grade > 0 and doc not in premise_cluster:
+            premise_cluster[doc] = f"d:{doc}"  # a relevant document in no cluster: its own
+            relevance[f"d:{doc}"] = float(grade)
+    return premise_cluster, relevance
+
+
+def score_ranking(
+    ranking: Ranking,
+    judged: Mapping[str, float],
+    clusters: Mapping[str, str] | None = None,
+    *,
+    ks: Sequence[int] = KS,
+    task_a: bool = False,
+    clustering: bool = False,
+) -> dict[str, float]:
+    """Every metric of one query's ranking (document ids as in ``judged``); see module doc.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        The returned clusters (repeated documents are dropped where they repeat).
+    judged : mapping
+        This query's qrels, docid -> grade; unjudged documents have grade 0.
+    clusters : mapping, optional
+        This query's ground-truth clusters, docid -> cluster id; enables Task B, mnDCG, Task A.
+    ks : sequence of int
+        Cutoffs.
+    task_a : bool
+        Score Task A (the run returns clusters).
+    clustering : bool
+        Compare the ranking's partition with ``clusters`` (ARI, NMI, B-cubed, coverage).
+    """
+    from argkb.eval.metrics import (
+        modified_ndcg_at_k,
+        ndcg_at_k,
+        precision_at_k,
+        task_a_ndcg_at_k,
+        task_b_ndcg_at_k,
+    )
+
+    clean = ranking.deduplicated()
+    shown = clean.representatives
+    grades = [max(0.0, float(judged.get(doc, 0.0))) for doc in shown]
+    ideal = [max(0.0, float(g)) for g in judged.values()]
+    scores: dict[str, float] = {}
+    for k in ks:
+        scores[f"ndcg@{k}"] = ndcg_at_k(grades, ideal, k)
+        scores[f"p@{k}"] = precision_at_k(grades, k)
+    if clusters is None:
+        return scores
+    premise_cluster, relevance = _truth_clusters(judged, clusters)
+    for k in ks:
+        scores[f"task_b@{k}"] = task_b_ndcg_at_k(shown, premise_cluster, relevance, k)
+        scores[f"mndcg@{k}"] = modified_ndcg_at_k(shown, premise_cluster, relevance, k)
+        if task_a:
+            result = task_a_ndcg_at_k(clean.clusters, premise_cluster, relevance, k)
+            scores[f"task_a_avg@{k}"] = result.average
+            scores[f"task_a_min@{k}"] = result.minimum
+            scores[f"task_a_max@{k}"] = result.maximum
+    if clustering and clusters:
+        scores.update(_partition_scores(clean, clusters))
+    return scores
+
+
+def _partition_scores(ranking: Ranking, clusters: Mapping[str, str]) -> dict[str, float]:
+    from argkb.eval.metrics import adjusted_rand_index, bcubed, normalized_mutual_information
+
+    position = {doc: i for i, cluster in enumerate(ranking.clusters) for doc in cluster}
+    items = list(clusters)
+    truth = [clusters[doc] for doc in items]
+    # an unreturned document is a singleton: a label no returned cluster has
+    predicted: list[object] = [position.get(doc, f"missing:{doc}") for doc in items]
+    b3 = bcubed(truth, predicted)
+    return {
+        "ari": adjusted_rand_index(truth, predicted),
+        "nmi": normalized_mutual_information(truth, predicted),
+        "bcubed_p": b3.precision,
+        "bcubed_r": b3.recall,
+        "bcubed_f1": b3.f1,
+        "coverage": sum(1 for doc in items if doc in position) / len(items),
+    }
+
+
+# -- scoring runs ------------------------------------------------------------------------------
+
+
+@dataclass
+class RunScores:
+    """Scores of one run: per query, and their means over the evaluated queries."""
+
+    tag: str
+    clustered: bool
+    per_query: dict[str, dict[str, float]]
+    mean: dict[str, float]
+    skipped: dict[str, str] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
+    replicas: int = 1
+    unknown: list[str] = field(default_factory=list)
+
+
+def _means(per_query: Mapping[str, Mapping[str, float]]) -> dict[str, float]:
+    totals: dict[str, list[float]] = {}
+    for scores in per_query.values():
+        for metric, value in scores.items():
+            totals.setdefault(metric, []).append(value)
+    return {metric: sum(values) / len(values) for metric, values in totals.items()}
+
+
+def score_run(
+    run: Run,
+    qrels: Qrels,
+    clusters: Clusters | None = None,
+    *,
+    qids: Iterable[str] | None = None,
+    ks: Sequence[int] = KS,
+    clustering: bool = False,
+) -> RunScores:
+    """Score ``run`` on the queries ``qids`` (default: every query in the qrels).
+
+    A query without a relevant judged document is skipped; a query the run lacks scores 0; run
+    queries that are not in ``qids`` are ignored (listed in ``unknown``).
+    Task A is scored when ``run.clustered`` and ground-truth clusters are given; the partition
+    metrics additionally need ``clustering``.
+    """
+    wanted = list(qids) if qids is not None else list(qrels)
+    per_query: dict[str, dict[str, float]] = {}
+    skipped: dict[str, str] = {}
+    missing: list[str] = []
+    for qid in wanted:
+        judged = qrels.get(qid, {})
+        if not any(grade > 0 for grade in judged.values()):
+            skipped[qid] = "no relevant document in the qrels"
+            continue
+        ranking = run.rankings.get(qid)
+        if ranking is None:
+            missing.append(qid)
+            ranking = Ranking(())
+        truth = None if clusters is None else clusters.get(qid, {})
+        per_query[qid] = score_ranking(
+            ranking,
+            judged,
+            truth,
+            ks=ks,
+            task_a=run.clustered,
+            clustering=clustering and run.clustered,
+        )
+    unknown = sorted(set(run.rankings) - set(wanted))
+    return RunScores(
+        run.tag, run.clustered, per_query, _means(per_query), skipped, missing, 1, unknown
+    )
+
+
+def average_scores(replicas: Sequence[RunScores]) -> RunScores:
+    """Average replicated runs (random seeds) per query and metric."""
+    if not replicas:
+        raise EvalError("nothing to average")
+    first = replicas[0]
+    per_query: dict[str, dict[str, float]] = {}
+    for qid, scores in first.per_query.items():
+        per_query[qid] = {
+            metric: sum(r.per_query[qid][metric] for r in replicas) / len(replicas)
+            for metric in scores
+        }
+    return RunScores(
+        first.tag,
+        first.clustered,
+        per_query,
+        _means(per_query),
+        first.skipped,
+        first.missing,
+        len(replicas),
+        first.unknown,
+    )
+
+
+def score_files(
+    topics: str | Path,
+    qrels: str | Path,
+    runs: Sequence[str | Path],
+    clusters: str | Path | None = None,
+    *,
+    ks: Sequence[int] = KS,
+) -> list[RunScores]:
+    """``argkb eval run``: score TREC/JSON run files against qrels (and ground-truth clusters)."""
+    from argkb.eval import trec
+
+    queries = trec.read_topics(topics)
+    judged = trec.read_qrels(qrels)
+    truth = trec.read_clusters(clusters) if clusters is not None else None
+    qids = [query.qid for query in queries]
+    results = []
+    for path in runs:
+        run = trec.read_run(path)
+        results.append(score_run(run, judged, truth, qids=qids, ks=ks, clustering=True))
+    return results
+
+
+# -- benchmarks over Neo4j ---------------------------------------------------------------------
+
+
+@dataclass
+class Benchmark:
+    """Queries, judgements, and the map from the rankers' unit ids to the judged document ids.
+
+    ``doc_ids[qid][uid]`` names the document of ``uid`` in this query's own pool (it wins when a
+    text occurs in several pools); ``fallback_doc_ids[uid]`` any judged document with that text.
+    A uid in neither stays as it is (an unjudged document, grade 0).
+    """
+
+    name: str
+    queries: list[Query]
+    qrels: Qrels
+    clusters: Clusters | None
+    doc_ids: dict[str, dict[str, str]]
+    fallback_doc_ids: dict[str, str]
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    def to_documents(self, qid: str, ranking: Ranking) -> Ranking:
+        """``ranking`` (unit ids) in document ids, without repeats."""
+        own = self.doc_ids.get(qid, {})
+        mapped = (
+            [own.get(uid) or self.fallback_doc_ids.get(uid) or uid for uid in cluster]
+            for cluster in ranking.clusters
+        )
+        return Ranking(mapped, ranking.scores).deduplicated()
+
+
+@dataclass
+class SystemResult:
+    """One ranker (or its replicas) on a benchmark: scores, its run, and timing."""
+
+    name: str
+    scores: RunScores
+    run: Run
+    seconds: float
+    queries: int
+
+    @property
+    def ms_per_query(self) -> float:
+        return 1000.0 * self.seconds / max(1, self.queries)
+
+
+def evaluate(
+    benchmark: Benchmark,
+    systems: Mapping[str, Sequence[Ranker]],
+    *,
+    depth: int = DEFAULT_DEPTH,
+    ks: Sequence[int] = KS,
+    on_query: Callable[[int], None] | None = None,
+) -> list[SystemResult]:
+    """Rank every query with every system (replicas averaged) and score the runs."""
+    depth = max(depth, *ks)
+    qids = [query.qid for query in benchmark.queries]
+    results = []
+    for name, replicas in systems.items():
+        replica_scores = []
+        first_run: Run | None = None
+        seconds = 0.0
+        for ranker in replicas:
+            run = Run(name)
+            for query in benchmark.queries:
+                started = time.perf_counter()
+                ranking = ranker.rank(query, depth)
+                seconds += time.perf_counter() - started
+                if not isinstance(ranking, Ranking):
+                    raise EvalError(
+                        f"ranker {name!r} returned {type(ranking).__name__}, not Ranking"
+                    )
+                run.rankings[query.qid] = benchmark.to_documents(query.qid, ranking)
+                if on_query:
+                    on_query(1)
+            run.clustered = any(r.clustered for r in run.rankings.values())
+            first_run = first_run or run
+            replica_scores.append(
+                score_run(
+                    run, benchmark.qrels, benchmark.clusters, qids=qids, ks=ks, clustering=True
+                )
+            )
+        assert first_run is not None
+        scores = average_scores(replica_scores)
+        scores.tag = name
+        results.append(SystemResult(name, scores, first_run, seconds, len(qids) * len(replicas)))
+    return results
+
+
+# -- output ------------------------------------------------------------------------------------
+
+_HEADERS = {
+    "ndcg": "nDCG",
+    "p": "P",
+    "task_b": "TaskB",
+    "mndcg": "mnDCG",
+    "task_a_avg": "TaskA-avg",
+    "task_a_min": "TaskA-min",
+    "task_a_max": "TaskA-max",
+}
+_PARTITION = ("ari", "nmi", "bcubed_p", "bcubed_r", "bcubed_f1", "coverage")
+_PARTITION_HEADERS = ("ARI", "NMI", "B3-P", "B3-R", "B3-F1", "coverage")
+
+
+def ranking_metrics(ks: Sequence[int] = KS) -> list[str]:
+    """Metric names in table order."""
+    names: list[str] = []
+    for family in ("ndcg", "p", "task_b", "mndcg"):
+        names.extend(f"{family}@{k}" for k in ks)
+    for k in ks:  # Task A as in Table 2 of Dumani et al.: average, minimum, maximum per cutoff
+        names.extend(f"task_a_{aggregate}@{k}" for aggregate in ("avg", "min", "max"))
+    return names
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines.extend("| " + " | ".join(row) + " |" for row in rows)
+    return "\n".join(lines)
+
+
+def markdown_tables(results: Sequence[RunScores], *, ks: Sequence[int] = KS) -> str:
+    """The ranking table (one row per run) and, when a run clusters, the partition table.
+
+    A metric no run has is left out; a run without a metric others have shows ``-``.
+    """
+    present = [m for m in ranking_metrics(ks) if any(m in r.mean for r in results)]
+    header = ["system", *(f"{_HEADERS[m.split('@')[0]]}@{m.split('@')[1]}" for m in present)]
+    header.append("queries")
+    rows = []
+    for r in results:
+        cells = [r.tag + (f" (x{r.replicas})" if r.replicas > 1 else "")]
+        cells.extend(f"{r.mean[m]:.4f}" if m in r.mean else "-" for m in present)
+        cells.append(str(len(r.per_query)))
+        rows.append(cells)
+    text = _table(header, rows)
+    partitioned = [r for r in results if "ari" in r.mean]
+    if partitioned:
+        part_rows = [[r.tag, *(f"{r.mean[m]:.4f}" for m in _PARTITION)] for r in partitioned]
+        text += "\n\nClustering of each query's ground-truth documents:\n\n"
+        text += _table(["system", *_PARTITION_HEADERS], part_rows)
+    return text
+
+
+def scores_json(result: RunScores) -> dict[str, Any]:
+    return {
+        "tag": result.tag,
+        "clustered": result.clustered,
+        "replicas": result.replicas,
+        "queries": len(result.per_query),
+        "mean": result.mean,
+        "per_query": result.per_query,
+        "skipped": result.skipped,
+        "missing": result.missing,
+        "unknown": result.unknown,
+    }
+
+
+def write_outputs(
+    out: str | os.PathLike[str],
+    benchmark: Benchmark,
+    results: Sequence[SystemResult],
+    *,
+    table: str,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, str]:
+    """Write inputs, runs, ``results.json`` and ``results.md`` under ``out``; returns the paths.
+
+    ``topics.tsv``, ``qrels.txt`` and ``clusters.txt`` let ``argkb eval run`` score any other run
+    on the same benchmark; ``runs/<system>.trec`` and ``.json`` hold each system's run in document
+    ids (for replicated systems: the first replica).
+    """
+    from argkb.eval import trec
+
+    root = Path(out)
+    (root / "runs").mkdir(parents=True, exist_ok=True)
+    paths = {
+        "topics": root / "topics.tsv",
+        "qrels": root / "qrels.txt",
+        "results_json": root / "results.json",
+        "results_md": root / "results.md",
+    }
+    trec.write_topics(paths["topics"], benchmark.queries)
+    trec.write_qrels(paths["qrels"], benchmark.qrels)
+    if benchmark.clusters is not None:
+        paths["clusters"] = root / "clusters.txt"
+        trec.write_clusters(paths["clusters"], benchmark.clusters)
+    for result in results:
+        stem = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in result.name)
+        run = Run(stem, result.run.rankings, result.run.clustered)
+        trec.write_run(root / "runs" / f"{stem}.trec", run)
+        trec.write_run(root / "runs" / f"{stem}.json", run)
+    payload = {
+        "benchmark": benchmark.name,
+        "notes": benchmark.notes,
+        **(extra or {}),
+        "systems": [
+            {
+                **scores_json(r.scores),
+                "seconds": r.seconds,
+                "ms_per_query": r.ms_per_query,
+            }
+            for r in results
+        ],
+    }
+    paths["results_json"].write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+    paths["results_md"].write_text(table + "\n", encoding="utf-8")
+    return {key: str(path) for key, path in paths.items()}
+
+
+# -- the whole flow ----------------------------------------------------------------------------
+
+
+def prepare_schema(driver: neo4j.Driver, database: str | None) -> None:
+    """``init_schema`` with the dimensions of an existing premise vector index (idempotent).
+
+    A database set up for another embedding size keeps it instead of failing the load.
+    """
+    from argkb.db.schema import DEFAULT_DIMENSIONS, indexes, init_schema
+
+    dimensions = DEFAULT_DIMENSIONS
+    for index in indexes(driver, database):
+        if index.get("name") == "premise_embedding":
+            have = (index.get("config") or {}).get("vector.dimensions")
+            dimensions = int(have) if have is not None else dimensions
+    init_schema(driver, database, dimensions=dimensions)
+
+
+@dataclass
+class HarnessReport:
+    """What ``argkb eval argkp|argquality`` did: the table, results, timings and files."""
+
+    benchmark: str
+    table: str
+    results: list[SystemResult]
+    seconds: dict[str, float]
+    files: dict[str, str]
+    load: dict[str, Any]
+    embedded: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "benchmark": self.benchmark,
+            "seconds": self.seconds,
+            "files": self.files,
+            "load": self.load,
+            "embedded_units": self.embedded,
+            "systems": [
+                {**scores_json(r.scores), "seconds": r.seconds, "ms_per_query": r.ms_per_query}
+                for r in self.results
+            ],
+        }
+
+
+def run_benchmark(
+    driver: neo4j.Driver,
+    database: str | None,
+    benchmark: Benchmark,
+    ranker_names: Sequence[str],
+    *,
+    collection: str,
+    out: str | os.PathLike[str],
+    make_embedder: Callable[[], Embedder] | None = None,
+    depth: int = DEFAULT_DEPTH,
+    load: Mapping[str, Any] | None = None,
+    on_query: Callable[[int], None] | None = None,
+    on_embed: Callable[[int], None] | None = None,
+    timings: Mapping[str, float] | None = None,
+) -> HarnessReport:
+    """Embed what the rankers need, build them, evaluate, write the outputs."""
+    seconds = dict(timings or {})
+    names = list(dict.fromkeys(ranker_names))
+    if not names:
+        raise EvalError("no ranker to evaluate")
+    specs = {name: ranker_spec(name) for name in names}
+    embedder = None
+    embedded = 0
+    if any(spec.needs_embeddings for spec in specs.values()):
+        if make_embedder is None:
+            raise ConfigError("these rankers need an embedding model, and none was given")
+        from argkb.eval.baselines import ensure_embeddings
+
+        started = time.perf_counter()
+        embedder = make_embedder()
+        # load the model here, so that its start-up is not charged to the first ranker's query
+        getattr(embedder, "dimensions", None)
+        embedded = ensure_embeddings(driver, database, embedder, collection, progress=on_embed)
+        seconds["embed"] = time.perf_counter() - started
+    systems = {name: make_rankers(name, driver, database, embedder) for name in names}
+    started = time.perf_counter()
+    results = evaluate(benchmark, systems, depth=depth, on_query=on_query)
+    seconds["rank_and_score"] = time.perf_counter() - started
+    table = markdown_tables([r.scores for r in results])
+    extra = {
+        "depth": depth,
+        "seconds": seconds,
+        "embedded_units": embedded,
+        "load": dict(load or {}),
+    }
+    files = write_outputs(out, benchmark, results, table=table, extra=extra)
+    return HarnessReport(benchmark.name, table, results, seconds, files, dict(load or {}), embedded)

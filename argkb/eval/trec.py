@@ -1,0 +1,570 @@
+"""Evaluation files: topics, TREC qrels, ground-truth clusters and runs (read and write).
+
+Every reader streams its file line by line and raises :class:`EvalFileError` naming the file, the
+line and what is wrong; nothing here touches Neo4j. The in-memory types a run is made of,
+:class:`Query` and :class:`Ranking`, live here too (files and rankers share them); the harness
+(:mod:`argkb.eval.harness`) re-exports them.
+
+Formats (docs/eval/harness.md has examples)
+-------------------------------------------
+topics
+    TSV ``qid<TAB>text[<TAB>stance]``, one query per line; an optional header line whose first
+    cell is ``qid``/``id``/``topic``/``number`` is skipped. ``stance`` is ``pro``/``con`` (also
+    ``1``/``+1``/``-1``), empty or ``-`` for none. Or JSON (``.json``: a list of objects, or
+    ``{"topics": [...]}``; ``.jsonl``: one object per line) with keys ``qid`` (or ``id``),
+    ``text`` (or ``query``) and optional ``stance``.
+qrels
+    TREC ``qid iter docid rel`` (whitespace-separated; ``iter`` is ignored). ``rel`` is a number;
+    a grade <= 0 is not relevant and gains nothing.
+clusters (ground truth)
+    ``qid docid cluster_id``: the documents of one ``(qid, cluster_id)`` are one ground-truth
+    cluster (one information nugget, Dumani et al., ECIR 2020, sec. 6.2). A document is in at most
+    one cluster per query.
+run
+    TREC ``qid Q0 docid rank score tag`` with an optional 7th column ``cluster_id``. argkb orders
+    a query's lines by ``rank`` (ties: higher ``score`` first, then file order), unlike trec_eval,
+    which orders by ``score``; write both consistently. Lines of one query sharing a
+    ``cluster_id`` form one returned cluster; its best-ranked line is its representative, and
+    clusters are ordered by their representatives' ranks. A line without a 7th column is a
+    cluster of its own. A run is *clustered* when any line has a 7th column.
+    Or JSON (``.json``)::
+
+        {"tag": "bm25",
+         "queries": {"q1": {"clusters": [["d3", "d9"], ["d1"]], "scores": [2.5, 1.0]},
+                     "q2": [["d4"], ["d2", "d8"]],
+                     "q3": ["d5", "d6"]}}
+
+    a query maps to ``{"clusters": [...], "scores": [...]}`` (scores optional, one per cluster), to
+    a list of clusters, or to a flat list of document ids (singleton clusters). ``clustered`` may
+    be given; otherwise it is true when any cluster has more than one document.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, TypeAlias
+
+from argkb.errors import ArgKBError
+
+__all__ = [
+    "Clusters",
+    "EvalFileError",
+    "Qrels",
+    "Query",
+    "Ranking",
+    "Run",
+    "parse_stance",
+    "read_clusters",
+    "read_qrels",
+    "read_run",
+    "read_topics",
+    "write_clusters",
+    "write_qrels",
+    "write_run",
+    "write_topics",
+]
+
+Stance: TypeAlias = Literal["pro", "con"]
+Qrels: TypeAlias = dict[str, dict[str, float]]
+"""qid -> docid -> relevance grade."""
+Clusters: TypeAlias = dict[str, dict[str, str]]
+"""qid -> docid -> ground-truth cluster id."""
+
+_STANCES: dict[str, Stance | None] = {
+    "pro": "pro",
+    "1": "pro",
+    "+1": "pro",
+    "con": "con",
+    "-1": "con",
+    "": None,
+    "-": None,
+    "none": None,
+}
+_TOPIC_HEADERS = {"qid", "id", "topic", "topic_id", "number"}
+
+
+class EvalFileError(ArgKBError, ValueError):
+    """An evaluation file (topics, qrels, clusters, run) is malformed; says file, line, problem."""
+
+    def __init__(self, path: str | os.PathLike[str], line: int | str | None, reason: str) -> None:
+        where = str(path) if line is None else f"{path}:line {line}"
+        if isinstance(line, str):
+            where = f"{path}: {line}"
+        super().__init__(f"{where}: {reason}")
+        self.path = str(path)
+        self.line = line
+        self.reason = reason
+
+
+# -- in-memory types ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Query:
+    """One evaluation query, as a ranker receives it.
+
+    Attributes
+    ----------
+    qid : str
+        Query id, as in the topics and qrels files.
+    text : str
+        The query text (for ArgKP the topic, for Webis-ArgQuality-20 the topic's long query).
+    stance : {"pro", "con"} or None
+        Wanted stance of the results towards ``text``; None asks for both.
+    collection : str or None
+        Optional scope: a prefix of ``Source.sid`` naming the benchmark's documents (``argkp:dev:``,
+        ``argquality:``). A ranker may restrict its candidates to premises of arguments
+        ``-[:FROM]->`` such sources (the baselines do); results outside are scored as not relevant.
+    """
+
+    qid: str
+    text: str
+    stance: Stance | None = None
+    collection: str | None = None
+
+
+@dataclass(frozen=True, init=False)
+class Ranking:
+    """A ranked list of clusters of document ids; each cluster's first id is its representative.
+
+    Task B scores the list of representatives, Task A the clusters (Dumani et al., ECIR 2020,
+    sec. 6.2). A ranker that does not cluster returns singleton clusters
+    (:meth:`from_ids`). For argkb's own rankers a document id is a ``Unit.uid``.
+
+    Parameters
+    ----------
+    clusters : iterable of iterables of str
+        Best cluster first; each cluster best document first.
+    scores : iterable of float, optional
+        One score per cluster (informative only; the order of ``clusters`` is the ranking).
+    """
+
+    clusters: tuple[tuple[str, ...], ...]
+    scores: tuple[float, ...] | None
+
+    def __init__(
+        self, clusters: Iterable[Iterable[str]], scores: Iterable[float] | None = None
+    ) -> None:
+        frozen = tuple(tuple(str(doc) for doc in cluster) for cluster in clusters)
+        if any(not cluster for cluster in frozen):
+            raise ValueError("a ranking cannot contain an empty cluster")
+        object.__setattr__(self, "clusters", frozen)
+        score_tuple = None if scores is None else tuple(float(s) for s in scores)
+        if score_tuple is not None and len(score_tuple) != len(frozen):
+            raise ValueError(f"{len(score_tuple)} scores for {len(frozen)} clusters")
+        object.__setattr__(self, "scores", score_tuple)
+
+    @classmethod
+    def from_ids(cls, ids: Iterable[str], scores: Iterable[float] | None = None) -> Ranking:
+        """A ranking of singleton clusters (a ranker without clustering)."""
+        return cls(((doc,) for doc in ids), scores)
+
+    @property
+    def representatives(self) -> list[str]:
+        """The Task B list: the first document of every cluster."""
+        return [cluster[0] for cluster in self.clusters]
+
+    @property
+    def documents(self) -> list[str]:
+        """Every document in rank order (clusters in order, members in order)."""
+        return [doc for cluster in self.clusters for doc in cluster]
+
+    @property
+    def clustered(self) -> bool:
+        """True when some cluster has more than one document."""
+        return any(len(cluster) > 1 for cluster in self.clusters)
+
+    def deduplicated(self) -> Ranking:
+        """The ranking without repeated documents: a document counts where it first appears.
+
+        Later repeats are removed (trec_eval refuses them, and a repeat must not gain twice);
+        clusters left empty are dropped with their scores.
+        """
+        seen: set[str] = set()
+        clusters: list[tuple[str, ...]] = []
+        scores: list[float] = []
+        for i, cluster in enumerate(self.clusters):
+            kept = tuple(doc for doc in dict.fromkeys(cluster) if doc not in seen)
+            seen.update(kept)
+            if kept:
+                clusters.append(kept)
+                if self.scores is not None:
+                    scores.append(self.scores[i])
+        return Ranking(clusters, scores if self.scores is not None else None)
+
+    def head(self, k: int) -> Ranking:
+        """The first ``k`` clusters."""
+        return Ranking(self.clusters[:k], None if self.scores is None else self.scores[:k])
+
+
+@dataclass
+class Run:
+    """A run: one :class:`Ranking` per query id, a tag, and whether it returns clusters."""
+
+    tag: str
+    rankings: dict[str, Ranking] = field(default_factory=dict)
+    clustered: bool = False
+
+
+def parse_stance(value: str | None) -> Stance | None:
+    """``pro``/``con`` from the spellings topics files use; raises ValueError otherwise."""
+    key = "" if value is None else str(value).strip().lower()
+    if key not in _STANCES:
+        raise ValueError(f"unknown stance {value!r} (expected pro, con, 1, -1 or empty)")
+    return _STANCES[key]
+
+
+# -- line reading ------------------------------------------------------------------------------
+
+
+def _lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
+    """``(line number, stripped line)`` for every non-blank line that is not a ``#`` comment."""
+    file = Path(path)
+    if not file.is_file():
+        raise EvalFileError(path, None, "no such file")
+    try:
+        with file.open(encoding="utf-8") as handle:
+            for number, raw in enumerate(handle, start=1):
+                line = raw.rstrip("\r\n")
+                if line.strip() and not line.lstrip().startswith("#"):
+                    yield number, line
+    except UnicodeDecodeError as err:
+        raise EvalFileError(path, None, f"not UTF-8: {err}") from err
+
+
+def _number(path: str | os.PathLike[str], line: int, name: str, value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise EvalFileError(path, line, f"{name} is not a number: {value!r}") from None
+    if not math.isfinite(number):
+        raise EvalFileError(path, line, f"{name} is not a finite number: {value!r}")
+    return number
+
+
+def _integer(path: str | os.PathLike[str], line: int, name: str, value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise EvalFileError(path, line, f"{name} is not an integer: {value!r}") from None
+
+
+# -- topics ------------------------------------------------------------------------------------
+
+
+def read_topics(path: str | os.PathLike[str]) -> list[Query]:
+    """Queries of a topics file (TSV, ``.json`` or ``.jsonl``; see the module docstring)."""
+    suffix = Path(path).suffix.lower()
+    if suffix in (".json", ".jsonl"):
+        queries = list(_json_topics(path, jsonl=suffix == ".jsonl"))
+    else:
+        queries = list(_tsv_topics(path))
+    if not queries:
+        raise EvalFileError(path, None, "no topics")
+    return queries
+
+
+def _tsv_topics(path: str | os.PathLike[str]) -> Iterator[Query]:
+    seen: dict[str, int] = {}
+    first = True
+    for number, line in _lines(path):
+        cells = [cell.strip() for cell in line.split("\t")]
+        if first and cells[0].lower() in _TOPIC_HEADERS and len(cells) > 1:
+            first = False
+            continue
+        first = False
+        if len(cells) not in (2, 3):
+            raise EvalFileError(
+                path,
+                number,
+                f"expected 2 or 3 tab-separated columns `qid text [stance]`, got {len(cells)}",
+            )
+        qid, text = cells[0], cells[1]
+        if not qid or not text:
+            raise EvalFileError(path, number, "empty qid or text")
+        try:
+            stance = parse_stance(cells[2] if len(cells) == 3 else None)
+        except ValueError as err:
+            raise EvalFileError(path, number, str(err)) from None
+        if qid in seen:
+            raise EvalFileError(path, number, f"duplicate qid {qid!r} (first at line {seen[qid]})")
+        seen[qid] = number
+        yield Query(qid, text, stance)
+
+
+def _json_topics(path: str | os.PathLike[str], *, jsonl: bool) -> Iterator[Query]:
+    entries: list[tuple[str, Any]] = []
+    if jsonl:
+        for number, line in _lines(path):
+            try:
+                entries.append((f"line {number}", json.loads(line)))
+            except json.JSONDecodeError as err:
+                raise EvalFileError(path, number, f"invalid JSON: {err.msg}") from None
+    else:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise EvalFileError(path, None, "no such file") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as err:
+            raise EvalFileError(path, None, f"invalid JSON: {err}") from None
+        if isinstance(data, dict) and isinstance(data.get("topics"), list):
+            data = data["topics"]
+        if not isinstance(data, list):
+            raise EvalFileError(path, None, 'expected a list of topics or {"topics": [...]}')
+        entries = [(f"entry {i}", item) for i, item in enumerate(data)]
+    seen: set[str] = set()
+    for where, item in entries:
+        if not isinstance(item, dict):
+            raise EvalFileError(path, where, "a topic must be an object")
+        qid = item.get("qid", item.get("id"))
+        text = item.get("text", item.get("query"))
+        if qid is None or str(qid).strip() == "":
+            raise EvalFileError(path, where, "missing 'qid' (or 'id')")
+        if not isinstance(text, str) or not text.strip():
+            raise EvalFileError(path, where, "missing 'text' (or 'query')")
+        try:
+            stance = parse_stance(item.get("stance"))
+        except ValueError as err:
+            raise EvalFileError(path, where, str(err)) from None
+        qid = str(qid).strip()
+        if qid in seen:
+            raise EvalFileError(path, where, f"duplicate qid {qid!r}")
+        seen.add(qid)
+        yield Query(qid, text.strip(), stance)
+
+
+def write_topics(path: str | os.PathLike[str], queries: Iterable[Query]) -> None:
+    """Write queries as TSV ``qid<TAB>text<TAB>stance`` with a header line."""
+    with Path(path).open("w", encoding="utf-8") as out:
+        out.write("qid\ttext\tstance\n")
+        for query in queries:
+            text = " ".join(query.text.split())  # no tabs or newlines inside a cell
+            out.write(f"{query.qid}\t{text}\t{query.stance or ''}\n")
+
+
+# -- qrels and clusters ------------------------------------------------------------------------
+
+
+def read_qrels(path: str | os.PathLike[str]) -> Qrels:
+    """TREC qrels ``qid iter docid rel`` -> ``{qid: {docid: rel}}``."""
+    qrels: Qrels = {}
+    seen: dict[tuple[str, str], int] = {}
+    for number, line in _lines(path):
+        cells = line.split()
+        if len(cells) != 4:
+            raise EvalFileError(
+                path, number, f"expected 4 columns `qid iter docid rel`, got {len(cells)}"
+            )
+        qid, _, docid, rel = cells
+        grade = _number(path, number, "rel", rel)
+        key = (qid, docid)
+        if key in seen:
+            raise EvalFileError(
+                path, number, f"document {docid!r} judged twice for {qid!r} (line {seen[key]})"
+            )
+        seen[key] = number
+        qrels.setdefault(qid, {})[docid] = grade
+    return qrels
+
+
+def write_qrels(path: str | os.PathLike[str], qrels: Mapping[str, Mapping[str, float]]) -> None:
+    """Write TREC qrels; integral grades are written as integers."""
+    with Path(path).open("w", encoding="utf-8") as out:
+        for qid, docs in qrels.items():
+            for docid, rel in docs.items():
+                out.write(f"{qid} 0 {docid} {_grade(rel)}\n")
+
+
+def _grade(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def read_clusters(path: str | os.PathLike[str]) -> Clusters:
+    """Ground-truth clusters ``qid docid cluster_id`` -> ``{qid: {docid: cluster_id}}``."""
+    clusters: Clusters = {}
+    seen: dict[tuple[str, str], int] = {}
+    for number, line in _lines(path):
+        cells = line.split()
+        if len(cells) != 3:
+            raise EvalFileError(
+                path, number, f"expected 3 columns `qid docid cluster_id`, got {len(cells)}"
+            )
+        qid, docid, cluster = cells
+        key = (qid, docid)
+        if key in seen:
+            raise EvalFileError(
+                path,
+                number,
+                f"document {docid!r} is in two clusters for {qid!r} (line {seen[key]}); "
+                "a document belongs to at most one ground-truth cluster",
+            )
+        seen[key] = number
+        clusters.setdefault(qid, {})[docid] = cluster
+    return clusters
+
+
+def write_clusters(path: str | os.PathLike[str], clusters: Mapping[str, Mapping[str, str]]) -> None:
+    """Write ground-truth clusters ``qid docid cluster_id``."""
+    with Path(path).open("w", encoding="utf-8") as out:
+        for qid, docs in clusters.items():
+            for docid, cluster in docs.items():
+                out.write(f"{qid} {docid} {cluster}\n")
+
+
+# -- runs --------------------------------------------------------------------------------------
+
+
+def read_run(path: str | os.PathLike[str]) -> Run:
+    """A TREC run (6 or 7 columns) or a JSON run (``.json``); see the module docstring."""
+    if Path(path).suffix.lower() == ".json":
+        return _json_run(path)
+    return _trec_run(path)
+
+
+@dataclass
+class _Line:
+    order: int
+    docid: str
+    rank: int
+    score: float
+    cluster: str | None
+
+
+def _trec_run(path: str | os.PathLike[str]) -> Run:
+    by_query: dict[str, list[_Line]] = {}
+    seen: dict[tuple[str, str], int] = {}
+    tag: str | None = None
+    tag_line = 0
+    clustered = False
+    for number, line in _lines(path):
+        cells = line.split()
+        if len(cells) not in (6, 7):
+            raise EvalFileError(
+                path,
+                number,
+                f"expected 6 or 7 columns `qid Q0 docid rank score tag [cluster_id]`, "
+                f"got {len(cells)}",
+            )
+        qid, _, docid, rank, score, line_tag = cells[:6]
+        if tag is None:
+            tag, tag_line = line_tag, number
+        elif line_tag != tag:
+            raise EvalFileError(
+                path,
+                number,
+                f"run tag {line_tag!r} differs from {tag!r} (line {tag_line}); "
+                "one file holds one run",
+            )
+        key = (qid, docid)
+        if key in seen:
+            raise EvalFileError(
+                path, number, f"document {docid!r} returned twice for {qid!r} (line {seen[key]})"
+            )
+        seen[key] = number
+        cluster = cells[6] if len(cells) == 7 else None
+        clustered = clustered or cluster is not None
+        by_query.setdefault(qid, []).append(
+            _Line(
+                number,
+                docid,
+                _integer(path, number, "rank", rank),
+                _number(path, number, "score", score),
+                cluster,
+            )
+        )
+    if tag is None:
+        raise EvalFileError(path, None, "empty run")
+    rankings: dict[str, Ranking] = {}
+    for qid, lines in by_query.items():
+        lines.sort(key=lambda item: (item.rank, -item.score, item.order))
+        groups: dict[str, list[_Line]] = {}
+        for item in lines:
+            # a line without a cluster id is a cluster of its own (a key no cluster id can have)
+            group = item.cluster if item.cluster is not None else f"\0{item.order}"
+            groups.setdefault(group, []).append(item)
+        ordered = list(groups.values())  # insertion order = order of the representatives
+        rankings[qid] = Ranking(
+            (tuple(item.docid for item in group) for group in ordered),
+            (group[0].score for group in ordered),
+        )
+    return Run(tag, rankings, clustered)
+
+
+def _json_run(path: str | os.PathLike[str]) -> Run:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise EvalFileError(path, None, "no such file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise EvalFileError(path, None, f"invalid JSON: {err}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("queries"), dict):
+        raise EvalFileError(path, None, 'expected {"tag": ..., "queries": {qid: ranking}}')
+    tag = str(data.get("tag") or Path(path).stem)
+    rankings: dict[str, Ranking] = {}
+    for qid, value in data["queries"].items():
+        where = f"query {qid!r}"
+        scores = None
+        if isinstance(value, dict):
+            clusters, scores = value.get("clusters"), value.get("scores")
+        else:
+            clusters = value
+        if not isinstance(clusters, list):
+            raise EvalFileError(path, where, "expected a list of clusters or of document ids")
+        members = [[item] if isinstance(item, str) else item for item in clusters]
+        if not all(
+            isinstance(m, list) and m and all(isinstance(d, str) for d in m) for m in members
+        ):
+            raise EvalFileError(path, where, "a cluster must be a non-empty list of document ids")
+        try:
+            ranking = Ranking(members, scores)
+        except (TypeError, ValueError) as err:
+            raise EvalFileError(path, where, str(err)) from None
+        if len(set(ranking.documents)) != len(ranking.documents):
+            raise EvalFileError(path, where, "a document is returned twice")
+        rankings[str(qid)] = ranking
+    clustered = data.get("clustered")
+    if clustered is None:
+        clustered = any(r.clustered for r in rankings.values())
+    return Run(tag, rankings, bool(clustered))
+
+
+def write_run(path: str | os.PathLike[str], run: Run) -> None:
+    """Write a run as TREC (7th column when ``run.clustered``) or as JSON (``.json``).
+
+    TREC scores are synthetic and strictly decreasing (``lines - rank + 1``) so trec_eval, which
+    sorts by score, keeps argkb's order; the real cluster scores are kept by the JSON format.
+    Repeated documents are dropped where they repeat (:meth:`Ranking.deduplicated`).
+    """
+    target = Path(path)
+    if not run.tag or any(ch.isspace() for ch in run.tag):
+        raise ValueError(f"a run tag must be one word, got {run.tag!r}")
+    if target.suffix.lower() == ".json":
+        payload: dict[str, Any] = {"tag": run.tag, "clustered": run.clustered, "queries": {}}
+        for qid, ranking in run.rankings.items():
+            clean = ranking.deduplicated()
+            entry: dict[str, Any] = {"clusters": [list(c) for c in clean.clusters]}
+            if clean.scores is not None:
+                entry["scores"] = list(clean.scores)
+            payload["queries"][qid] = entry
+        target.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+        return
+    with target.open("w", encoding="utf-8") as out:
+        for qid, ranking in run.rankings.items():
+            clean = ranking.deduplicated()
+            total = len(clean.documents)
+            rank = 0
+            for index, cluster in enumerate(clean.clusters, start=1):
+                for docid in cluster:
+                    rank += 1
+                    line = f"{qid} Q0 {docid} {rank} {total - rank + 1} {run.tag}"
+                    out.write(f"{line} c{index}\n" if run.clustered else f"{line}\n")
+
+
+def queries_by_id(queries: Sequence[Query]) -> dict[str, Query]:
+    """``{qid: query}`` in the given order."""
+    return {query.qid: query for query in queries}

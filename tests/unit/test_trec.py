@@ -1,0 +1,249 @@
+"""Reading and writing evaluation files: topics, qrels, ground-truth clusters, runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from argkb.eval.trec import (
+    EvalFileError,
+    Query,
+    Ranking,
+    Run,
+    read_clusters,
+    read_qrels,
+    read_run,
+    read_topics,
+    write_clusters,
+    write_qrels,
+    write_run,
+    write_topics,
+)
+
+TREC = Path(__file__).resolve().parents[1] / "fixtures" / "eval" / "trec"
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# -- topics ------------------------------------------------------------------------------------
+
+
+def test_tsv_topics_with_header_and_stances() -> None:
+    topics = read_topics(TREC / "topics.tsv")
+    assert topics == [
+        Query("q1", "We should ban school uniforms", "pro"),
+        Query("q2", "The death penalty should be abolished", None),
+        Query("q3", "An unjudged query", "con"),
+    ]
+
+
+def test_json_and_jsonl_topics(tmp_path: Path) -> None:
+    js = write(
+        tmp_path,
+        "t.json",
+        '{"topics": [{"id": 7, "query": "Ban cars", "stance": "-1"}, {"qid": "b", "text": "x"}]}',
+    )
+    assert read_topics(js) == [Query("7", "Ban cars", "con"), Query("b", "x", None)]
+    jl = write(tmp_path, "t.jsonl", '{"qid": "a", "text": "one", "stance": "+1"}\n\n')
+    assert read_topics(jl) == [Query("a", "one", "pro")]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("q1\tA text\tmaybe\n", r"t\.tsv:line 1: unknown stance 'maybe'"),
+        ("q1\tone\tpro\textra\n", r"t\.tsv:line 1: expected 2 or 3 tab-separated columns"),
+        ("q1\tone\nq1\ttwo\n", r"t\.tsv:line 2: duplicate qid 'q1' \(first at line 1\)"),
+        ("only-one-column\n", r"t\.tsv:line 1: expected 2 or 3"),
+        ("", r"t\.tsv: no topics"),
+    ],
+)
+def test_malformed_tsv_topics(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(EvalFileError, match=message):
+        read_topics(write(tmp_path, "t.tsv", text))
+
+
+def test_malformed_json_topics(tmp_path: Path) -> None:
+    with pytest.raises(EvalFileError, match=r"t\.json: entry 1: missing 'text'"):
+        read_topics(write(tmp_path, "t.json", '[{"qid": 1, "text": "a"}, {"qid": 2}]'))
+    with pytest.raises(EvalFileError, match=r"t\.jsonl:line 2: invalid JSON"):
+        read_topics(write(tmp_path, "t.jsonl", '{"qid": 1, "text": "a"}\n{oops\n'))
+
+
+def test_topics_round_trip(tmp_path: Path) -> None:
+    queries = [Query("1", "tabs\tand\nnewlines are spaces", "pro"), Query("2", "plain", None)]
+    path = tmp_path / "topics.tsv"
+    write_topics(path, queries)
+    assert read_topics(path) == [
+        Query("1", "tabs and newlines are spaces", "pro"),
+        Query("2", "plain", None),
+    ]
+
+
+# -- qrels and clusters ------------------------------------------------------------------------
+
+
+def test_qrels_and_clusters() -> None:
+    qrels = read_qrels(TREC / "qrels.txt")
+    assert qrels == {
+        "q1": {"d1": 2.0, "d2": 1.0, "d3": 1.0, "d4": 0.0, "d5": 1.0},
+        "q2": {"e1": 1.0, "e2": 0.0},
+    }
+    clusters = read_clusters(TREC / "clusters.txt")
+    assert clusters == {"q1": {"d1": "A", "d2": "B", "d3": "B", "d5": "C"}, "q2": {"e1": "X"}}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("q1 0 d1 1\nq1 0 d2\n", r"q\.txt:line 2: expected 4 columns `qid iter docid rel`, got 3"),
+        ("q1 0 d1 high\n", r"q\.txt:line 1: rel is not a number: 'high'"),
+        ("q1 0 d1 nan\n", r"q\.txt:line 1: rel is not a finite number"),
+        ("q1 0 d1 1\n# c\nq1 0 d1 2\n", r"q\.txt:line 3: document 'd1' judged twice .*line 1"),
+    ],
+)
+def test_malformed_qrels(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(EvalFileError, match=message):
+        read_qrels(write(tmp_path, "q.txt", text))
+
+
+def test_malformed_clusters(tmp_path: Path) -> None:
+    with pytest.raises(EvalFileError, match=r"c\.txt:line 1: expected 3 columns"):
+        read_clusters(write(tmp_path, "c.txt", "q1 d1\n"))
+    with pytest.raises(EvalFileError, match=r"c\.txt:line 2: document 'd1' is in two clusters"):
+        read_clusters(write(tmp_path, "c.txt", "q1 d1 A\nq1 d1 B\n"))
+
+
+def test_missing_and_non_utf8_files(tmp_path: Path) -> None:
+    with pytest.raises(EvalFileError, match=r"nope\.txt: no such file"):
+        read_qrels(tmp_path / "nope.txt")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"q1 0 d\xff 1\n")
+    with pytest.raises(EvalFileError, match=r"bad\.txt: not UTF-8"):
+        read_qrels(bad)
+
+
+def test_qrels_and_clusters_round_trip(tmp_path: Path) -> None:
+    qrels = {"q1": {"a": 2.0, "b": 0.5}, "q2": {"c": 0.0}}
+    write_qrels(tmp_path / "q.txt", qrels)
+    assert (tmp_path / "q.txt").read_text().splitlines()[0] == "q1 0 a 2"
+    assert read_qrels(tmp_path / "q.txt") == qrels
+    clusters = {"q1": {"a": "k1", "b": "k2"}}
+    write_clusters(tmp_path / "c.txt", clusters)
+    assert read_clusters(tmp_path / "c.txt") == clusters
+
+
+# -- runs --------------------------------------------------------------------------------------
+
+
+def test_flat_trec_run() -> None:
+    run = read_run(TREC / "run.trec")
+    assert run.tag == "flat" and not run.clustered
+    assert run.rankings["q1"].representatives == ["d1", "d3", "d2", "d4", "d6", "d5"]
+    assert run.rankings["q1"].scores == (9.5, 8.0, 7.5, 6.0, 5.0, 4.0)
+    assert run.rankings["q2"].clusters == (("e2",), ("e1",))
+
+
+def test_clustered_trec_run_orders_by_rank_and_groups_by_cluster() -> None:
+    run = read_run(TREC / "run_clustered.trec")
+    assert run.tag == "clus" and run.clustered
+    # c1 = {d3 (rank 1), d2 (rank 3)}, c2 = {d1 (rank 2), d5 (rank 5)}, c3 = {d4}
+    assert run.rankings["q1"].clusters == (("d3", "d2"), ("d1", "d5"), ("d4",))
+    assert run.rankings["q1"].representatives == ["d3", "d1", "d4"]
+    # a line without a 7th column is a cluster of its own
+    assert run.rankings["q2"].clusters == (("e1",), ("e2",))
+
+
+def test_json_run_forms() -> None:
+    run = read_run(TREC / "run_clustered.json")
+    assert run.tag == "clusjson" and run.clustered
+    assert run.rankings["q1"].clusters == (("d3", "d2"), ("d1", "d5"), ("d4",))
+    assert run.rankings["q1"].scores == (0.9, 0.8, 0.6)
+    assert run.rankings["q2"].clusters == (("e1",), ("e2",))
+
+
+def test_rank_ties_break_by_score_then_file_order(tmp_path: Path) -> None:
+    run = read_run(write(tmp_path, "r.trec", "q 0 a 1 1.0 t\nq 0 b 1 2.0 t\nq 0 c 1 2.0 t\n"))
+    assert run.rankings["q"].representatives == ["b", "c", "a"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("q1 Q0 d1 1 1.0\n", r"r\.trec:line 1: expected 6 or 7 columns"),
+        ("q1 Q0 d1 1 1.0 t c1 extra\n", r"r\.trec:line 1: expected 6 or 7 columns .* got 8"),
+        ("q1 Q0 d1 first 1.0 t\n", r"r\.trec:line 1: rank is not an integer: 'first'"),
+        ("q1 Q0 d1 1 x t\n", r"r\.trec:line 1: score is not a number: 'x'"),
+        ("q1 Q0 d1 1 1 a\nq1 Q0 d2 2 0 b\n", r"r\.trec:line 2: run tag 'b' differs from 'a'"),
+        ("q1 Q0 d1 1 1 a\n\nq1 Q0 d1 2 0 a\n", r"r\.trec:line 3: document 'd1' returned twice"),
+        ("\n# only a comment\n", r"r\.trec: empty run"),
+    ],
+)
+def test_malformed_trec_runs(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(EvalFileError, match=message):
+        read_run(write(tmp_path, "r.trec", text))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[1, 2]", r"r\.json: expected \{\"tag\""),
+        ('{"queries": {"q": [[]]}}', r"r\.json: query 'q': a cluster must be a non-empty list"),
+        ('{"queries": {"q": ["a", ["a"]]}}', r"r\.json: query 'q': a document is returned twice"),
+        ('{"queries": {"q": {"clusters": [["a"]], "scores": [1, 2]}}}', r"2 scores for 1"),
+        ("{not json", r"r\.json: invalid JSON"),
+    ],
+)
+def test_malformed_json_runs(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(EvalFileError, match=message):
+        read_run(write(tmp_path, "r.json", text))
+
+
+def test_run_round_trips(tmp_path: Path) -> None:
+    clustered = Run(
+        "mine",
+        {
+            "q1": Ranking([["a", "b"], ["c"], ["b", "d"]], [3.0, 2.0, 1.0]),
+            "q2": Ranking.from_ids(["x"]),
+        },
+        clustered=True,
+    )
+    write_run(tmp_path / "r.trec", clustered)
+    lines = (tmp_path / "r.trec").read_text().splitlines()
+    # the repeated "b" is dropped where it repeats; scores are synthetic and decreasing
+    assert lines[:4] == [
+        "q1 Q0 a 1 4 mine c1",
+        "q1 Q0 b 2 3 mine c1",
+        "q1 Q0 c 3 2 mine c2",
+        "q1 Q0 d 4 1 mine c3",
+    ]
+    back = read_run(tmp_path / "r.trec")
+    assert back.clustered and back.rankings["q1"].clusters == (("a", "b"), ("c",), ("d",))
+    write_run(tmp_path / "r.json", clustered)
+    back = read_run(tmp_path / "r.json")
+    assert back.tag == "mine" and back.clustered
+    assert back.rankings["q1"].clusters == (("a", "b"), ("c",), ("d",))
+    assert back.rankings["q1"].scores == (3.0, 2.0, 1.0)
+    flat = Run("flat", {"q": Ranking.from_ids(["a", "b"])})
+    write_run(tmp_path / "f.trec", flat)
+    assert (tmp_path / "f.trec").read_text() == "q Q0 a 1 2 flat\nq Q0 b 2 1 flat\n"
+    with pytest.raises(ValueError, match="one word"):
+        write_run(tmp_path / "x.trec", Run("two words", {}))
+
+
+def test_ranking_views() -> None:
+    ranking = Ranking([["a", "b"], ["c"], ["a", "e"]])
+    assert ranking.representatives == ["a", "c", "a"]
+    assert ranking.documents == ["a", "b", "c", "a", "e"]
+    assert ranking.clustered
+    assert ranking.deduplicated().clusters == (("a", "b"), ("c",), ("e",))
+    assert Ranking([["a"], ["a"]]).deduplicated().clusters == (("a",),)
+    assert not Ranking.from_ids(["a", "b"]).clustered
+    assert Ranking.from_ids(["a", "b", "c"]).head(2).clusters == (("a",), ("b",))
+    with pytest.raises(ValueError, match="empty cluster"):
+        Ranking([["a"], []])

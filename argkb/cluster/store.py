@@ -176,6 +176,12 @@ def write_clusters(
             session.run(cypher.load("cluster/premise_cluster_stats")).consume()
 
 
+def has_clusters(driver: neo4j.Driver, database: str | None = None) -> bool:
+    """Whether both claim and premise clusters exist."""
+    records, _, _ = driver.execute_query(cypher.load("cluster/has_clusters"), database_=database)
+    return bool(records[0]["claims"] and records[0]["premises"])
+
+
 def _has_premise_clusters(driver: neo4j.Driver, database: str | None) -> bool:
     records, _, _ = driver.execute_query(
         cypher.load("cluster/has_premise_clusters"), database_=database

@@ -154,6 +154,8 @@ RANKERS: dict[str, RankerSpec] = {
     "cosine": RankerSpec(f"{_B}:cosine", True, "exact cosine, default model, query stance"),
     "cosine-nostance": RankerSpec(f"{_B}:cosine_nostance", True, "cosine, both stances"),
     "random": RankerSpec(f"{_B}:random_collection", False, "shuffled collection, 10 seeds"),
+    "pfidf": RankerSpec("argkb.retrieve.ranker:pfidf", True, "argkb query, pf-icf (Dumani 2020)"),
+    "coreset": RankerSpec("argkb.retrieve.ranker:coreset", True, "argkb query, biased coreset"),
     "random-claim": RankerSpec(
         f"{_B}:random_claim", False, "shuffled premises of the query claim, 10 seeds"
     ),

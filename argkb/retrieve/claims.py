@@ -6,7 +6,11 @@ cosine over claim embeddings (vector index). Their union is scored by
     s(c) = w * cos(q, c) + (1 - w) * bm25(c) / max bm25,
 
 claims with ``cos < min_similarity`` are dropped (so an unrelated corpus answers "no similar
-claim" instead of noise), the top ``k`` are kept and ``P(c|q) = s(c) / sum s`` over them.
+claim" instead of noise) and the top ``k`` are kept. The paper asks to recalibrate retrieval
+scores into probabilities; argkb uses a softmax, ``P(c|q) = exp(s(c)/T) / sum exp(s/T)`` over the
+top ``k``: a small temperature ``T`` concentrates the mass on the claims that really match, a
+large one spreads it (``T = None`` gives the plain ``s(c) / sum s``). ``T`` is tuned on ArgKP
+train (docs/evaluation.md).
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ def retrieve_claims(
     pool: int = 50,
     weight: float = 0.7,
     min_similarity: float = 0.4,
+    temperature: float | None = 0.05,
 ) -> list[RetrievedClaim]:
     """The top ``k`` claims for the query with their P(c|q), best first."""
     import numpy as np
@@ -83,5 +88,12 @@ def retrieve_claims(
         scored.append((weight * cos + (1.0 - weight) * lexical, cid, cos, bm25.get(cid, 0.0)))
     scored.sort(key=lambda row: (-row[0], row[1]))
     best = scored[:k]
-    total = sum(row[0] for row in best)
-    return [RetrievedClaim(cid, cos, b, s, s / total) for s, cid, cos, b in best]
+    if not best:
+        return []
+    raw = np.asarray([row[0] for row in best])
+    weights = raw if temperature is None else np.exp((raw - raw.max()) / temperature)
+    p = weights / weights.sum()
+    return [
+        RetrievedClaim(cid, cos, b, s, float(prob))
+        for (s, cid, cos, b), prob in zip(best, p, strict=True)
+    ]

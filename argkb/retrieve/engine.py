@@ -63,6 +63,7 @@ class Settings:
     claim_pool: int = 50  # candidates asked of each claim retriever
     claim_weight: float = 0.7  # weight of cosine vs BM25 in claim retrieval
     min_similarity: float = 0.4  # cosine below which a claim is not "similar"
+    claim_temperature: float | None = 0.05  # softmax temperature of P(c|q); None: linear
     representative: Representative = "longest"
     coreset_alpha: float = 0.5
     coreset_relevance: Literal["cosine", "pfidf"] = "cosine"
@@ -177,6 +178,7 @@ class QueryEngine:
         claims = retrieve_claims(
             self.driver, self.database, text, vector, k=s.claims_k, pool=s.claim_pool,
             weight=s.claim_weight, min_similarity=s.min_similarity,
+            temperature=s.claim_temperature,
         )  # fmt: skip
         result.seconds["claims"] = time.perf_counter() - clock
         if not claims:

@@ -105,7 +105,21 @@ def test_cli_json_has_documented_fields(demo_db, neo4j_uri: str) -> None:
     assert set(first["representative"]) >= {"key", "text", "pagerank", "arguments"}
 
 
+def test_engine_as_harness_ranker(engine) -> None:
+    from argkb.eval.trec import Query, Ranking
+    from argkb.retrieve.ranker import EngineRanker
+
+    ranking = EngineRanker(engine, "pfidf").rank(Query("q1", "We should abandon fossil fuels"), 6)
+    assert isinstance(ranking, Ranking) and 0 < len(ranking.clusters) <= 6
+    pro = EngineRanker(engine, "pfidf").rank(
+        Query("q2", "We should abandon fossil fuels", stance="pro"), 50
+    )
+    result = engine.query("We should abandon fossil fuels", k=50, stance="pro")
+    assert [c[0] for c in pro.clusters] == [c.representative.key for c in result.pro]
+
+
 def test_empty_graph_message(db, wipe_db, embedder) -> None:
+    """Runs last in this module: it wipes the database the other tests share."""
     from argkb.retrieve.engine import QueryEngine
 
     wipe_db(db)

@@ -1,0 +1,65 @@
+"""The query engine as a :class:`argkb.eval.harness.Ranker`, for ``argkb eval ... --ranker``.
+
+Both factories make sure claim and premise clusters exist (running ``argkb cluster``'s library
+call once if the database has none), then answer each benchmark query with
+:class:`~argkb.retrieve.engine.QueryEngine`: clusters of premise unit keys, representative first.
+A query without a stance gets the pro and con lists merged by score.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import neo4j
+
+    from argkb.embed.model import Embedder
+    from argkb.eval.trec import Query, Ranking
+    from argkb.retrieve.engine import RankerName, Settings
+
+
+class EngineRanker:
+    """``rank(query, k)`` through the query engine with one ranker (pfidf or coreset)."""
+
+    def __init__(self, engine: Any, ranker: RankerName, name: str | None = None) -> None:
+        self.engine = engine
+        self.ranker: RankerName = ranker
+        self.name = name or ranker
+
+    def rank(self, query: Query, k: int) -> Ranking:
+        from argkb.eval.trec import Ranking
+
+        result = self.engine.query(query.text, k=k, ranker=self.ranker,
+                                   stance=query.stance or "both")  # fmt: skip
+        clusters = sorted(result.pro + result.con, key=lambda c: -c.score)[:k]
+        groups = []
+        for cluster in clusters:
+            rep = cluster.representative.key
+            groups.append([rep, *(m.key for m in cluster.members if m.key != rep)])
+        return Ranking(groups, [c.score for c in clusters])
+
+
+def _engine(
+    driver: neo4j.Driver, database: str | None, embedder: Embedder | None,
+    settings: Settings | None = None,
+) -> Any:  # fmt: skip
+    from argkb.cluster.store import cluster_units, has_clusters
+    from argkb.errors import ConfigError
+    from argkb.retrieve.engine import QueryEngine
+
+    if embedder is None:
+        raise ConfigError("the query engine needs an embedding model")
+    if not has_clusters(driver, database):
+        cluster_units(driver, database, kind="claim")
+        cluster_units(driver, database, kind="premise")
+    return QueryEngine(driver, embedder, database, settings=settings)
+
+
+def pfidf(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:
+    """Dumani et al. 2020: P(pi|q) from pf * icf over claim and premise clusters."""
+    return EngineRanker(_engine(driver, database, embedder), "pfidf")
+
+
+def coreset(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:
+    """Fromm et al. 2021: the biased coreset over the engine's candidate premises."""
+    return EngineRanker(_engine(driver, database, embedder), "coreset")

@@ -1,0 +1,165 @@
+"""Query latency of `argkb query` (pfidf and coreset rankers) next to BM25-only retrieval.
+
+    python bench/query.py --arguments 100000 [--queries 200] [--warmup 20] [--seed 11]
+
+Builds (or reuses, in --workdir) a synthetic args.me corpus, loads it into a managed Neo4j
+instance kept in --workdir, embeds every unit (cached by text hash), clusters claims and
+premises, computes PageRank, then times --queries distinct queries after --warmup unmeasured
+ones. The corpus has short texts by default (--sentences 1.5): embedding 100k arguments of
+args.me-length posts with all-MiniLM-L6-v2 on a 2-core CPU would take hours, and stored text
+length barely changes query latency (only the few texts fetched per answer). Query texts are
+distinct conclusions of the corpus, lower-cased, with their last word dropped, so they are near
+but not equal to stored claims. Each timing is end to end in the Python process: query
+embedding, every Cypher round trip, ranking and fetching texts. BM25-only is one full-text query
+over premise texts returning the top k texts; it needs no embedding.
+Goals (issue): p50 <= 100 ms and p95 <= 300 ms for the rankers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1))))
+    return ordered[rank]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--arguments", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/argkb-bench-query"))
+    parser.add_argument("--heap", default="4g")
+    parser.add_argument("--pagecache", default="4g")
+    parser.add_argument(
+        "--sentences",
+        type=float,
+        default=1.5,
+        help="median sentences per text of the synthetic corpus (args.me-like is 8)",
+    )
+    args = parser.parse_args()
+
+    from neo4j import GraphDatabase, NotificationDisabledClassification
+
+    from argkb.cluster.store import cluster_units
+    from argkb.db import cypher
+    from argkb.db.distribution import default_distribution
+    from argkb.db.schema import init_schema
+    from argkb.db.server import LocalServer, ServerConfig, free_port
+    from argkb.embed.model import Embedder
+    from argkb.embed.store import count_pending, embed_units
+    from argkb.ingest import load_records
+    from argkb.loaders import reader
+    from argkb.rank.store import run_pagerank
+    from argkb.retrieve.claims import lucene_escape
+    from argkb.retrieve.engine import QueryEngine
+    from argkb.synth import Shape, write_json
+
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    corpus = args.workdir / f"synth-{args.arguments}-{args.seed}-{args.sentences:g}.json"
+    setup: dict[str, float] = {}
+    if not corpus.exists():
+        clock = time.perf_counter()
+        shape = Shape(
+            sentences_median=args.sentences,
+            single_sentence_share=0.5,
+            max_sentences=max(2, int(4 * args.sentences)),
+        )
+        write_json(corpus, args.arguments, seed=args.seed, shape=shape)
+        setup["generate"] = time.perf_counter() - clock
+    config = ServerConfig(args.workdir / "instance", bolt_port=free_port(), heap=args.heap,
+                          pagecache=args.pagecache)  # fmt: skip
+    server = LocalServer(default_distribution(), config)
+    state = server.state()
+    uri = f"bolt://127.0.0.1:{_running_port(config)}" if state.running else server.start().uri
+    quiet = [NotificationDisabledClassification.DEPRECATION]
+    driver = GraphDatabase.driver(uri, auth=None, notifications_disabled_classifications=quiet)
+    try:
+        embedder = Embedder()
+        init_schema(driver, dimensions=embedder.dimensions)
+        clock = time.perf_counter()
+        summary = load_records(driver, "argsme", [corpus], reader("argsme")([corpus]))
+        setup["load"] = time.perf_counter() - clock
+        print(
+            f"corpus: {summary.arguments:,} arguments, {summary.units:,} units "
+            f"({'already loaded' if summary.already_loaded else 'loaded'})",
+            flush=True,
+        )
+        pending = count_pending(driver)
+        if pending:
+            clock = time.perf_counter()
+            run = embed_units(driver, embedder)
+            setup["embed"] = time.perf_counter() - clock
+            print(f"embedded {run.units:,} units in {run.seconds:.0f} s", flush=True)
+        has_clusters = driver.execute_query(cypher.load("cluster/has_premise_clusters")).records
+        if not has_clusters[0]["any"]:
+            for kind in ("claim", "premise"):
+                clock = time.perf_counter()
+                cluster_units(driver, kind=kind)  # type: ignore[arg-type]
+                setup[f"cluster {kind}s"] = time.perf_counter() - clock
+            clock = time.perf_counter()
+            run_pagerank(driver)
+            setup["pagerank"] = time.perf_counter() - clock
+
+        rng = random.Random(args.seed)
+        conclusions = sorted({r["text"] for r in driver.execute_query(
+            "MATCH (c:Claim) WHERE c.embedding IS NOT NULL RETURN c.text AS text LIMIT 20000"
+        ).records})  # fmt: skip
+        picked = rng.sample(conclusions, args.queries + args.warmup)
+        queries = [" ".join(text.lower().split()[:-1]) or text for text in picked]
+        engine = QueryEngine(driver, embedder)
+        bm25 = cypher.load("query/premises_fulltext")
+        timings: dict[str, list[float]] = {"pfidf": [], "coreset": [], "bm25": []}
+        for position, text in enumerate(queries):
+            measured = position >= args.warmup
+            for ranker in ("pfidf", "coreset"):
+                clock = time.perf_counter()
+                engine.query(text, k=args.k, ranker=ranker)  # type: ignore[arg-type]
+                if measured:
+                    timings[ranker].append(time.perf_counter() - clock)
+            clock = time.perf_counter()
+            driver.execute_query(bm25, {"text": lucene_escape(text), "k": args.k})
+            if measured:
+                timings["bm25"].append(time.perf_counter() - clock)
+    finally:
+        driver.close()
+        server.stop()
+
+    load = os.getloadavg()
+    print("\nsetup seconds: " + ", ".join(f"{k} {v:.0f}" for k, v in setup.items()))
+    print(
+        f"\n{args.queries} queries after {args.warmup} warm-up, k={args.k}, "
+        f"corpus {args.arguments:,} synthetic arguments; load average {load[0]:.1f}\n"
+    )
+    print("| method | p50 ms | p95 ms | mean ms | max ms | goal p50<=100, p95<=300 |")
+    print("|---|---:|---:|---:|---:|---|")
+    for name, values in timings.items():
+        ms = [v * 1000 for v in values]
+        p50, p95 = percentile(ms, 50), percentile(ms, 95)
+        goal = "baseline" if name == "bm25" else ("met" if p50 <= 100 and p95 <= 300 else "NOT met")
+        print(
+            f"| {name} | {p50:.0f} | {p95:.0f} | {statistics.mean(ms):.0f} | {max(ms):.0f} "
+            f"| {goal} |"
+        )
+    return 0
+
+
+def _running_port(config) -> int:  # type: ignore[no-untyped-def]
+    import json
+
+    return int(json.loads(config.pid_file.read_text())["port"])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

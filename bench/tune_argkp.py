@@ -1,0 +1,159 @@
+"""Tune the query engine's settings on ArgKP train (never on dev), print a table per knob.
+
+    python bench/tune_argkp.py --data ../shared/data/argkp-2021
+
+1. Same-meaning thresholds from embeddings alone: over all pairs of train arguments matched to a
+   key point, "same key point" is the positive class; the cosine threshold with the best pairwise
+   F1 is the SAME_AS default, and complete-linkage cuts are scored by ARI/NMI against the key
+   points (the premise-cluster default).
+2. The pfidf and coreset rankers through the evaluation harness on the 48 train queries, over a
+   small grid (claim temperature, claims k, coreset alpha, representative), each scored by
+   Task B alpha-nDCG@10 (Dumani et al. 2020); the best setting per knob is printed.
+
+Runs against a throw-away managed instance (or --uri).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import tempfile
+from pathlib import Path
+
+
+def pair_thresholds(vectors, labels) -> list[tuple[float, float, float, float]]:  # type: ignore[no-untyped-def]
+    """(threshold, precision, recall, F1) of "cosine >= t means same key point" over all pairs."""
+    import numpy as np
+
+    sim = vectors @ vectors.T
+    i, j = np.triu_indices(len(labels), k=1)
+    same = labels[i] == labels[j]
+    scores = sim[i, j]
+    rows = []
+    for t in np.arange(0.40, 0.96, 0.05):
+        predicted = scores >= t
+        tp = float((predicted & same).sum())
+        precision = tp / max(predicted.sum(), 1)
+        recall = tp / max(same.sum(), 1)
+        f1 = 2 * precision * recall / max(precision + recall, 1e-12)
+        rows.append((round(float(t), 2), precision, recall, f1))
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--uri")
+    args = parser.parse_args()
+
+    import numpy as np
+    from neo4j import GraphDatabase, NotificationDisabledClassification
+
+    from argkb.cluster.hierarchy import agglomerative
+    from argkb.cluster.store import cluster_units
+    from argkb.db.distribution import default_distribution
+    from argkb.db.server import LocalServer, ServerConfig, free_port
+    from argkb.embed.model import Embedder
+    from argkb.eval.argkp import build_benchmark, collection, load_argkp
+    from argkb.eval.baselines import ensure_embeddings
+    from argkb.eval.harness import evaluate
+    from argkb.eval.metrics import adjusted_rand_index, normalized_mutual_information
+    from argkb.loaders.argkp import load_split
+    from argkb.retrieve.engine import QueryEngine, Settings
+    from argkb.retrieve.ranker import EngineRanker
+
+    split = load_split(args.data, "train")
+    embedder = Embedder()
+    # -- 1. thresholds from embeddings and key points ---------------------------------------
+    clusters = split.clusters()  # key point id -> arg ids
+    first_kp: dict[str, str] = {}
+    for kp_id, arg_ids in clusters.items():
+        for arg_id in arg_ids:
+            first_kp.setdefault(arg_id, kp_id)
+    by_id = {a.arg_id: a for group in split.arguments.values() for a in group}
+    texts = {arg_id: a.text for arg_id, a in by_id.items()}
+    matched = sorted(first_kp)
+    vectors = embedder.embed([texts[a] for a in matched])
+    labels = np.asarray([first_kp[a] for a in matched])
+    print(f"## Same-meaning threshold (ArgKP train, {len(matched):,} matched arguments)\n")
+    print("| cosine >= | precision | recall | F1 |\n|---:|---:|---:|---:|")
+    best = max(pair_thresholds(vectors, labels), key=lambda r: r[3])
+    for t, p, r, f in pair_thresholds(vectors, labels):
+        mark = " **best**" if t == best[0] else ""
+        print(f"| {t:.2f} | {p:.3f} | {r:.3f} | {f:.3f}{mark} |")
+    print("\n## Premise clustering cut, complete linkage, per topic and stance (ARI / NMI)\n")
+    print("| cut | ARI | NMI | clusters per pool |\n|---:|---:|---:|---:|")
+    by_pool: dict[tuple[str, str], list[int]] = {}
+    for index, arg_id in enumerate(matched):
+        arg = by_id[arg_id]
+        by_pool.setdefault((arg.topic, arg.stance), []).append(index)
+    cut_rows = []
+    for cut in (0.2, 0.3, 0.35, 0.4, 0.5, 0.6):
+        ari, nmi, sizes = [], [], []
+        for members in by_pool.values():
+            predicted = agglomerative(vectors[members], linkage="complete", cut=cut)
+            ari.append(adjusted_rand_index(labels[members], predicted))
+            nmi.append(normalized_mutual_information(labels[members], predicted))
+            sizes.append(len(set(predicted.tolist())))
+        cut_rows.append((cut, float(np.mean(ari)), float(np.mean(nmi)), float(np.mean(sizes))))
+    best_cut = max(cut_rows, key=lambda r: r[1])
+    for cut, ari_m, nmi_m, size in cut_rows:
+        mark = " **best ARI**" if cut == best_cut[0] else ""
+        print(f"| {cut:.2f} | {ari_m:.3f} | {nmi_m:.3f} | {size:.1f}{mark} |")
+
+    # -- 2. rankers through the harness ------------------------------------------------------
+    server = None
+    uri = args.uri
+    if uri is None:
+        home = Path(tempfile.mkdtemp(prefix="argkb-tune-"))
+        server = LocalServer(
+            default_distribution(),
+            ServerConfig(home, bolt_port=free_port(), heap="2g", pagecache="1g"),
+        )
+        uri = server.start().uri
+    quiet = [
+        NotificationDisabledClassification.DEPRECATION,
+        NotificationDisabledClassification.UNRECOGNIZED,
+    ]
+    try:
+        with GraphDatabase.driver(
+            uri, auth=None, notifications_disabled_classifications=quiet
+        ) as driver:
+            load_argkp(driver, None, args.data, "train")
+            benchmark = build_benchmark(split)
+            ensure_embeddings(driver, None, embedder, collection("train"))
+            cluster_units(driver, kind="claim")
+            cluster_units(driver, kind="premise", cut=best_cut[0])
+            grid = []
+            for temperature, claims_k in itertools.product((None, 0.1, 0.05, 0.02), (3, 10)):
+                grid.append(("pfidf", Settings(claims_k=claims_k, claim_temperature=temperature)))
+            for alpha in (0.3, 0.5, 0.7, 0.9):
+                grid.append(("coreset", Settings(claim_temperature=0.05, coreset_alpha=alpha)))
+            for rep in ("longest", "centroid", "pagerank"):
+                grid.append(("pfidf", Settings(claim_temperature=0.05, representative=rep)))
+            print(f"\n## Rankers on ArgKP train (48 queries), premise cut {best_cut[0]:.2f}\n")
+            print(
+                "| ranker | claims k | temperature | alpha | representative | TaskB@10 | "
+                "TaskA avg@10 | nDCG@10 |\n|---|---:|---:|---:|---|---:|---:|---:|"
+            )
+            for ranker, settings in grid:
+                engine = QueryEngine(driver, embedder, settings=settings)
+                result = evaluate(benchmark, {ranker: [EngineRanker(engine, ranker)]})[0]
+                m = result.scores.mean
+                print(
+                    f"| {ranker} | {settings.claims_k} | {settings.claim_temperature} | "
+                    f"{settings.coreset_alpha} | {settings.representative} | "
+                    f"{m.get('task_b@10', float('nan')):.4f} | "
+                    f"{m.get('task_a_avg@10', float('nan')):.4f} | "
+                    f"{m.get('ndcg@10', float('nan')):.4f} |",
+                    flush=True,
+                )
+    finally:
+        if server is not None:
+            server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

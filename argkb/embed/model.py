@@ -115,12 +115,21 @@ class Embedder:
     # -- embedding ---------------------------------------------------------------------------
 
     def embed(
-        self, texts: Sequence[str], *, progress: Callable[[int], None] | None = None
+        self,
+        texts: Sequence[str],
+        *,
+        progress: Callable[[int], None] | None = None,
+        use_cache: bool = True,
     ) -> NDArray[np.float32]:
-        """Normalised embeddings, shape ``(len(texts), dimensions)``; cached ones are reused."""
+        """Normalised embeddings, shape ``(len(texts), dimensions)``; cached ones are reused.
+
+        ``use_cache=False`` skips the disk cache both ways: a one-off query text is faster to
+        embed than to look up and commit (SQLite commits wait for the disk).
+        """
         import numpy as np
 
-        cached = self._cache.get_many(texts) if self._cache else [None] * len(texts)
+        cache = self._cache if use_cache else None
+        cached = cache.get_many(texts) if cache else [None] * len(texts)
         missing = [i for i, vector in enumerate(cached) if vector is None]
         if missing:
             for start in range(0, len(missing), self.batch_size * 16):
@@ -128,8 +137,8 @@ class Embedder:
                 vectors = self._encode([texts[i] for i in chunk])
                 for i, vector in zip(chunk, vectors, strict=True):
                     cached[i] = vector
-                if self._cache:
-                    self._cache.put_many([texts[i] for i in chunk], vectors)
+                if cache:
+                    cache.put_many([texts[i] for i in chunk], vectors)
                 if progress:
                     progress(len(chunk))
         if progress and len(missing) < len(texts):

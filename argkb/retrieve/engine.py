@@ -170,7 +170,7 @@ class QueryEngine:
             result.message = "The graph has no claims yet: load a corpus first (argkb load ...)."
             return result
         clock = time.perf_counter()
-        vector = self.embedder.embed([text])[0]
+        vector = self.embedder.embed([text], use_cache=False)[0]
         result.seconds["embed"] = time.perf_counter() - clock
 
         clock = time.perf_counter()

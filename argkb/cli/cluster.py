@@ -25,13 +25,13 @@ from argkb.cli.app import Connection, connection_options, handle_errors, json_op
     "--premise-cut",
     type=float,
     default=None,
-    help="Cosine distance cut for premise clusters (complete linkage) [0.35].",
+    help="Cosine distance cut for premise clusters (complete linkage) [0.40].",
 )
 @click.option(
     "--same-as",
     type=float,
     default=None,
-    help="Cosine similarity for SAME_AS edges claim -> premise [0.85].",
+    help="Cosine similarity for SAME_AS edges claim -> premise [0.60].",
 )
 @click.option(
     "--k",

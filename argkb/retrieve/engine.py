@@ -65,7 +65,7 @@ class Settings:
     min_similarity: float = 0.4  # cosine below which a claim is not "similar"
     claim_temperature: float | None = 0.05  # softmax temperature of P(c|q); None: linear
     representative: Representative = "longest"
-    coreset_alpha: float = 0.5
+    coreset_alpha: float = 0.7
     coreset_relevance: Literal["cosine", "pfidf"] = "cosine"
 
 

@@ -103,7 +103,11 @@ def driver(neo4j_uri: str) -> Iterator[neo4j.Driver]:
         auth = (os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ["NEO4J_PASSWORD"])
     from neo4j import NotificationDisabledClassification
 
-    quiet = [NotificationDisabledClassification.DEPRECATION]  # argkb maps nodes by id()
+    # as argkb.db.connect.open_driver: id() lookups, and names a fresh database does not know yet
+    quiet = [
+        NotificationDisabledClassification.DEPRECATION,
+        NotificationDisabledClassification.UNRECOGNIZED,
+    ]
     with GraphDatabase.driver(
         neo4j_uri, auth=auth, notifications_disabled_classifications=quiet
     ) as drv:

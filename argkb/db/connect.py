@@ -66,12 +66,16 @@ def open_driver(target: Target) -> neo4j.Driver:
     from neo4j.exceptions import AuthError, ServiceUnavailable
 
     auth = (target.user or "neo4j", target.password) if target.password is not None else None
-    # argkb's PageRank round trip maps nodes by id(), deprecated without replacement in Neo4j 5;
-    # the server would warn on every batch.
+    # Silenced server notifications: argkb maps nodes by id() in its round trips (deprecated in
+    # Neo4j 5 without replacement), and its queries name labels, types and properties that a
+    # fresh database does not have yet (REUSES before any reuse, pagerank before `argkb
+    # pagerank`); both would print a warning on every query.
+    quiet = [
+        NotificationDisabledClassification.DEPRECATION,
+        NotificationDisabledClassification.UNRECOGNIZED,
+    ]
     driver = GraphDatabase.driver(
-        target.uri,
-        auth=auth,
-        notifications_disabled_classifications=[NotificationDisabledClassification.DEPRECATION],
+        target.uri, auth=auth, notifications_disabled_classifications=quiet
     )
     try:
         driver.verify_connectivity()

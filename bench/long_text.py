@@ -1,0 +1,71 @@
+"""Which long-text strategy to embed with: truncate, window or sentences (Dumani et al. 2020, Sec. 5).
+
+    python bench/long_text.py --data ../shared/data/webis-argquality-20
+
+Webis-ArgQuality-20's premises are args.me posts, many longer than the model's 256 word pieces.
+For each strategy the same corpus is embedded and scored with the harness's cosine baseline
+(nDCG@5/10 against the graded relevance); BM25 is printed as the reference from the same run.
+Runs against a throw-away managed instance (or --uri).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--uri")
+    args = parser.parse_args()
+
+    from neo4j import GraphDatabase, NotificationDisabledClassification
+
+    from argkb.db.distribution import default_distribution
+    from argkb.db.server import LocalServer, ServerConfig, free_port
+    from argkb.embed.model import Embedder
+    from argkb.eval.argquality import run_argquality
+
+    server = None
+    uri = args.uri
+    if uri is None:
+        home = Path(tempfile.mkdtemp(prefix="argkb-longtext-"))
+        server = LocalServer(default_distribution(),
+                             ServerConfig(home, bolt_port=free_port(), heap="2g", pagecache="1g"))
+        uri = server.start().uri
+    quiet = [NotificationDisabledClassification.DEPRECATION]
+    rows = []
+    try:
+        with GraphDatabase.driver(uri, auth=None,
+                                  notifications_disabled_classifications=quiet) as driver:
+            for strategy in ("truncate", "window", "sentences"):
+                started = time.perf_counter()
+                report = run_argquality(
+                    driver, None, args.data, rankers=["cosine", "bm25"],
+                    out=Path(tempfile.mkdtemp(prefix=f"argkb-longtext-{strategy}-")),
+                    make_embedder=lambda s=strategy: Embedder(long_text=s),  # type: ignore[misc]
+                )
+                seconds = time.perf_counter() - started
+                for result in report.results:
+                    m = result.scores.mean
+                    name = f"{result.name} ({strategy})" if result.name == "cosine" else "bm25"
+                    rows.append((name, m["ndcg@5"], m["ndcg@10"], seconds))
+    finally:
+        if server is not None:
+            server.stop()
+    print("| system | nDCG@5 | nDCG@10 | seconds (embed + rank) |\n|---|---:|---:|---:|")
+    seen = set()
+    for name, n5, n10, seconds in rows:
+        if name in seen:
+            continue
+        seen.add(name)
+        print(f"| {name} | {n5:.4f} | {n10:.4f} | {seconds:.0f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

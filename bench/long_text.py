@@ -1,4 +1,4 @@
-"""Which long-text strategy to embed with: truncate, window or sentences (Dumani et al. 2020, Sec. 5).
+"""Which long-text strategy to embed with: truncate, window or sentences (Dumani 2020, Sec. 5).
 
     python bench/long_text.py --data ../shared/data/webis-argquality-20
 

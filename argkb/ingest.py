@@ -75,8 +75,12 @@ def _check_unit(unit: UnitRef, where: str, name: str, max_text: int) -> Rejected
     return None
 
 
-def validate(record: Record, seen_aids: set[int], max_text: int) -> Rejected | None:
-    """The checks every format shares: empty or enormous texts, self-loops, duplicate ids."""
+def validate(record: Record, max_text: int) -> Rejected | None:
+    """The checks every format shares: empty or enormous texts, unknown stance, self-loops.
+
+    Duplicate argument ids are checked per batch against Neo4j (:class:`_BatchWriter`), so the
+    check costs no memory that grows with the corpus.
+    """
     if isinstance(record, ArgumentRecord):
         where = record.where or record.aid
         problem = _check_unit(record.conclusion, where, "conclusion", max_text)
@@ -90,10 +94,6 @@ def validate(record: Record, seen_aids: set[int], max_text: int) -> Rejected | N
             return Rejected(where, "stance", f"unknown stance {record.stance!r}")
         if record.conclusion.uid in {p.uid for p in record.premises}:
             return Rejected(where, "premises", "a premise equals the conclusion (self-loop)")
-        digest = int.from_bytes(hashlib.blake2b(record.aid.encode(), digest_size=8).digest())
-        if digest in seen_aids:
-            return Rejected(where, "id", f"duplicate argument id {record.aid!r} in this load")
-        seen_aids.add(digest)
     elif isinstance(record, UnitRecord):
         return _check_unit(record.unit, record.where, "text", max_text)
     elif isinstance(record, LinkRecord):
@@ -113,6 +113,7 @@ def _unit_row(unit: UnitRef) -> dict[str, str]:
 def _row(record: Record) -> tuple[str, dict[str, Any]]:
     if isinstance(record, ArgumentRecord):
         return "arguments", {
+            "where": record.where or record.aid,
             "aid": record.aid,
             "stance": record.stance,
             "props": dict(record.properties),
@@ -141,36 +142,71 @@ class _BatchWriter:
     """Buffers rows per kind and writes each full buffer in one managed transaction."""
 
     def __init__(
-        self, driver: neo4j.Driver, database: str | None, cid: str, batch_size: int
-    ) -> None:
+        self, driver: neo4j.Driver, database: str | None, cid: str, batch_size: int,
+        *, strict: bool = True,
+    ) -> None:  # fmt: skip
+        import uuid
+
         self.driver, self.database, self.cid, self.batch_size = driver, database, cid, batch_size
+        self.strict = strict  # a duplicate id fails the batch before anything of it is written
+        # marks the arguments written by this run, so a repeated id is told from a resumed load
+        self.token = uuid.uuid4().hex
         self.buffers: dict[str, list[dict[str, Any]]] = {kind: [] for kind in _KINDS}
         self.nodes_created = 0
         self.relationships_created = 0
 
-    def add(self, kind: str, row: dict[str, Any]) -> None:
+    def add(self, kind: str, row: dict[str, Any]) -> list[Rejected]:
+        """Buffer a row; a full buffer is written. Returns rows refused as duplicate ids."""
         buffer = self.buffers[kind]
         buffer.append(row)
         if len(buffer) >= self.batch_size:
-            self.flush(kind)
+            return self.flush(kind)
+        return []
 
-    def flush(self, kind: str) -> None:
+    def _duplicates(
+        self, rows: list[dict[str, Any]]
+    ) -> tuple[list[dict[str, Any]], list[Rejected]]:
+        """Split off arguments whose id came earlier in this load (this batch or a written one)."""
+        from neo4j import RoutingControl
+
+        records, _, _ = self.driver.execute_query(
+            cypher.load("ingest/arg_seen"), {"aids": [r["aid"] for r in rows], "token": self.token},
+            database_=self.database, routing_=RoutingControl.READ,
+        )  # fmt: skip
+        seen = {record["aid"] for record in records}
+        kept, duplicates = [], []
+        for row in rows:
+            if row["aid"] in seen:
+                reason = f"duplicate argument id {row['aid']!r} in this load"
+                duplicates.append(Rejected(row["where"], "id", reason))
+            else:
+                seen.add(row["aid"])
+                kept.append(row)
+        return kept, duplicates
+
+    def flush(self, kind: str) -> list[Rejected]:
         rows = self.buffers[kind]
+        self.buffers[kind] = []
+        duplicates: list[Rejected] = []
+        if kind == "arguments" and rows:
+            rows, duplicates = self._duplicates(rows)
+            if duplicates and self.strict:
+                first = duplicates[0]
+                raise LoadError(first.where, first.field, first.reason)
         if not rows:
-            return
+            return duplicates
         if kind == "arguments":
             statements = _argument_statements(rows)
         else:
             statements = [(f"ingest/{kind}", {"rows": rows})]
         with self.driver.session(database=self.database) as session:
-            created = session.execute_write(_run_all, statements, self.cid)
+            created = session.execute_write(_run_all, statements, self.cid, self.token)
         self.nodes_created += created[0]
         self.relationships_created += created[1]
-        self.buffers[kind] = []
+        return duplicates
 
-    def flush_all(self) -> None:
-        for kind in _KINDS:
-            self.flush(kind)
+    def flush_all(self) -> list[Rejected]:
+        return [problem for kind in _KINDS for problem in self.flush(kind)]
 
 
 def _argument_statements(rows: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
@@ -198,12 +234,17 @@ def _argument_statements(rows: list[dict[str, Any]]) -> list[tuple[str, dict[str
 
 
 def _run_all(
-    tx: neo4j.ManagedTransaction, statements: list[tuple[str, dict[str, Any]]], cid: str
+    tx: neo4j.ManagedTransaction,
+    statements: list[tuple[str, dict[str, Any]]],
+    cid: str,
+    token: str,
 ) -> tuple[int, int]:
     """Run the statements of one batch in one transaction; (nodes, relationships) created."""
     nodes = relationships = 0
     for name, params in statements:
-        counters = tx.run(cypher.load(name), {**params, "cid": cid}).consume().counters
+        counters = (
+            tx.run(cypher.load(name), {**params, "cid": cid, "token": token}).consume().counters
+        )
         nodes += counters.nodes_created
         relationships += counters.relationships_created
     return nodes, relationships
@@ -287,41 +328,44 @@ def load_records(
         database_=database,
     )
 
-    writer = _BatchWriter(driver, database, cid, batch_size)
-    seen_aids: set[int] = set()
-    report_handle = None
+    writer = _BatchWriter(driver, database, cid, batch_size, strict=on_error == "fail")
+    report: list[Any] = [None]  # the open reject report, created on the first rejection
+
+    def reject(problem: Rejected) -> None:
+        if on_error == "fail":
+            raise LoadError(problem.where, problem.field, problem.reason)
+        summary.rejected += 1
+        if len(summary.rejected_examples) < 5:
+            summary.rejected_examples.append(str(problem))
+        if report[0] is None:
+            target = reject_report or Path(f"argkb-rejected-{cid.replace(':', '-')}.jsonl")
+            report[0] = target.open("w", encoding="utf-8")
+            summary.reject_report = str(target)
+        entry = {"where": problem.where, "field": problem.field, "reason": problem.reason}
+        report[0].write(json.dumps(entry) + "\n")
+
     phase = time.perf_counter()
     try:
         for item in records:
-            problem = item if isinstance(item, Rejected) else validate(item, seen_aids, max_text)
+            problem = item if isinstance(item, Rejected) else validate(item, max_text)
             if problem is not None:
-                if on_error == "fail":
-                    raise LoadError(problem.where, problem.field, problem.reason)
-                summary.rejected += 1
-                if len(summary.rejected_examples) < 5:
-                    summary.rejected_examples.append(str(problem))
-                if report_handle is None:
-                    target = reject_report or Path(f"argkb-rejected-{cid.replace(':', '-')}.jsonl")
-                    report_handle = target.open("w", encoding="utf-8")
-                    summary.reject_report = str(target)
-                report_handle.write(
-                    json.dumps(
-                        {"where": problem.where, "field": problem.field, "reason": problem.reason}
-                    )
-                    + "\n"
-                )
+                reject(problem)
                 continue
             assert not isinstance(item, Rejected)
             kind, row = _row(item)
-            writer.add(kind, row)
             summary.records += 1
+            for duplicate in writer.add(kind, row):
+                summary.records -= 1
+                reject(duplicate)
             summary.links += kind == "links"
             if progress is not None:
                 progress(1)
-        writer.flush_all()
+        for duplicate in writer.flush_all():
+            summary.records -= 1
+            reject(duplicate)
     finally:
-        if report_handle is not None:
-            report_handle.close()
+        if report[0] is not None:
+            report[0].close()
     summary.seconds["write"] = time.perf_counter() - phase
 
     phase = time.perf_counter()

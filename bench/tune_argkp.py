@@ -45,6 +45,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--uri")
+    parser.add_argument(
+        "--grid",
+        choices=["all", "coreset"],
+        default="all",
+        help="coreset: only the coreset relevance x alpha grid",
+    )
     args = parser.parse_args()
 
     import numpy as np
@@ -126,12 +132,26 @@ def main() -> int:
             cluster_units(driver, kind="claim")
             cluster_units(driver, kind="premise", cut=best_cut[0])
             grid = []
+            if args.grid == "coreset":
+                for relevance, alpha in itertools.product(("cosine", "pfidf"), (0.5, 0.7, 0.9)):
+                    grid.append(
+                        (
+                            "coreset",
+                            Settings(
+                                coreset_relevance=relevance,  # type: ignore[arg-type]
+                                coreset_alpha=alpha,
+                            ),
+                        )
+                    )
             for temperature, claims_k in itertools.product((None, 0.1, 0.05, 0.02), (3, 10)):
+                if args.grid == "coreset":
+                    break
                 grid.append(("pfidf", Settings(claims_k=claims_k, claim_temperature=temperature)))
-            for alpha in (0.3, 0.5, 0.7, 0.9):
-                grid.append(("coreset", Settings(claim_temperature=0.05, coreset_alpha=alpha)))
-            for rep in ("longest", "centroid", "pagerank"):
-                grid.append(("pfidf", Settings(claim_temperature=0.05, representative=rep)))
+            if args.grid == "all":
+                for alpha in (0.3, 0.5, 0.7, 0.9):
+                    grid.append(("coreset", Settings(claim_temperature=0.05, coreset_alpha=alpha)))
+                for rep in ("longest", "centroid", "pagerank"):
+                    grid.append(("pfidf", Settings(claim_temperature=0.05, representative=rep)))
             print(f"\n## Rankers on ArgKP train (48 queries), premise cut {best_cut[0]:.2f}\n")
             print(
                 "| ranker | claims k | temperature | alpha | representative | TaskB@10 | "

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from argkb.errors import LoadError
-from argkb.loaders.common import json_lines, open_utf8, parse_stance
+from argkb.loaders.common import RecentSet, json_lines, open_utf8, parse_stance
 from argkb.loaders.records import (
     ArgumentRecord,
     Record,
@@ -62,7 +62,7 @@ def read(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Record | Rejected]
 def _read_dump(path: Path) -> Iterator[Record | Rejected]:
     import ijson
 
-    seen_sources: set[str] = set()
+    seen_sources = RecentSet()
     index = -1
     with open_utf8(path) as handle:
         try:
@@ -76,7 +76,7 @@ def _read_dump(path: Path) -> Iterator[Record | Rejected]:
 
 
 def _read_jsonl(path: Path) -> Iterator[Record | Rejected]:
-    seen_sources: set[str] = set()
+    seen_sources = RecentSet()
     for where, obj in json_lines(path):
         if isinstance(obj, Rejected):
             yield obj
@@ -85,7 +85,7 @@ def _read_jsonl(path: Path) -> Iterator[Record | Rejected]:
 
 
 def argument_records(
-    obj: Any, where: str, seen_sources: set[str]
+    obj: Any, where: str, seen_sources: RecentSet
 ) -> Iterator[ArgumentRecord | SourceRecord | Rejected]:
     """The records of one args.me argument object (shared with the generic JSONL loader)."""
     if not isinstance(obj, Mapping):
@@ -108,8 +108,7 @@ def argument_records(
     context = obj.get("context")
     if isinstance(context, Mapping) and context.get("sourceId"):
         source = f"argsme:{context['sourceId']}"
-        if source not in seen_sources:
-            seen_sources.add(source)
+        if seen_sources.add(source):
             props = tuple(
                 (key, str(context[name]))
                 for key, name in (

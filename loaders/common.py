@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -107,3 +108,26 @@ def json_lines(path: Path) -> Iterator[tuple[str, Any]]:
                 yield where, Rejected(where, "<encoding>", f"not UTF-8: {err}")
             except json.JSONDecodeError as err:
                 yield where, Rejected(where, "<json>", f"malformed JSON: {err}")
+
+
+class RecentSet:
+    """A set that remembers only its ``capacity`` most recently added items.
+
+    Loaders use it to emit each source record once without a set that grows with the corpus:
+    a corpus lists a debate's arguments together, so a bounded memory catches nearly every
+    repeat, and the rare repeat it misses is merged by the ingest anyway (MERGE on the key).
+    """
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self.capacity = capacity
+        self._items: OrderedDict[str, None] = OrderedDict()
+
+    def add(self, item: str) -> bool:
+        """Remember ``item``; True if it was not remembered before."""
+        if item in self._items:
+            self._items.move_to_end(item)
+            return False
+        self._items[item] = None
+        if len(self._items) > self.capacity:
+            self._items.popitem(last=False)
+        return True

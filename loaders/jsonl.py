@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from argkb.errors import LoadError
-from argkb.loaders.common import json_lines, parse_stance
+from argkb.loaders.common import RecentSet, json_lines, parse_stance
 from argkb.loaders.records import (
     ArgumentRecord,
     Record,
@@ -40,7 +40,7 @@ def read(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Record | Rejected]
         path = Path(raw)
         if not path.is_file():
             raise LoadError(str(path), "<file>", "no such file")
-        seen_sources: set[str] = set()
+        seen_sources = RecentSet()
         for where, obj in json_lines(path):
             if isinstance(obj, Rejected):
                 yield obj
@@ -59,7 +59,7 @@ def _unit(value: Any, where: str, field: str) -> UnitRef | Rejected:
 
 
 def _records(
-    obj: Any, where: str, seen_sources: set[str]
+    obj: Any, where: str, seen_sources: RecentSet
 ) -> Iterator[ArgumentRecord | SourceRecord | Rejected]:
     if not isinstance(obj, Mapping):
         yield Rejected(where, "<record>", f"expected an object, got {type(obj).__name__}")
@@ -97,7 +97,7 @@ def _records(
         yield ArgumentRecord(aid, conclusion, tuple(units), stance, source, (), where)
 
 
-def _source(value: Any, where: str, seen: set[str]) -> Iterator[SourceRecord]:
+def _source(value: Any, where: str, seen: RecentSet) -> Iterator[SourceRecord]:
     """Yield the source record the first time a source is seen; return its sid (or None)."""
     if value in (None, ""):
         return None
@@ -110,7 +110,6 @@ def _source(value: Any, where: str, seen: set[str]) -> Iterator[SourceRecord]:
         )
     else:
         sid, props = f"jsonl:{value}", ()
-    if sid not in seen:
-        seen.add(sid)
+    if seen.add(sid):
         yield SourceRecord(sid, props, where)
     return sid

@@ -20,7 +20,7 @@ from argkb.loaders.records import normalise_text
 
 pytestmark = pytest.mark.neo4j
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "argsme"
-VOLATILE = {"created", "started", "finished"}  # Corpus timestamps
+VOLATILE = {"created", "started", "finished", "load"}  # per-run markers: timestamps, run token
 
 
 def load(driver, fmt: str, *paths: Path, **options):

@@ -43,3 +43,12 @@ def test_render_fills_slots_with_quoted_identifiers() -> None:
     assert "`We``ird`" in text and "{{" not in text
     with pytest.raises(QueryFileError, match="needs identifier"):
         cypher.render("status/count_label")
+
+
+def test_recent_set_is_bounded() -> None:
+    from argkb.loaders.common import RecentSet
+
+    seen = RecentSet(capacity=2)
+    assert seen.add("a") and seen.add("b") and not seen.add("a")
+    assert seen.add("c")  # evicts "b", the least recently used
+    assert not seen.add("a") and seen.add("b")

@@ -67,6 +67,7 @@ class Settings:
     representative: Representative = "longest"
     coreset_alpha: float = 0.7
     coreset_relevance: Literal["cosine", "pfidf"] = "cosine"
+    coreset_filter: float = 0.0  # relevance filter: share of the top premise's claim mass P(c|q)
 
 
 @dataclass
@@ -338,7 +339,13 @@ class QueryEngine:
         ranked: dict[str, list[tuple[float, list[int], Any]]] = {}
         for stance in wanted:
             side = candidates.pro == (stance == "pro")
-            premises = sorted(set(candidates.premise[side].tolist()))
+            # relevance filter (Fromm et al., Sec. 3.1): keep premises whose claims carry at
+            # least `coreset_filter` of the best premise's claim mass P(c|q)
+            mass: dict[int, float] = defaultdict(float)
+            for p, value in zip(candidates.premise[side], candidates.p_claim[side], strict=True):
+                mass[int(p)] += float(value)
+            floor = self.settings.coreset_filter * max(mass.values(), default=0.0)
+            premises = sorted(p for p, m in mass.items() if m >= floor)
             if not premises:
                 ranked[stance] = []
                 continue

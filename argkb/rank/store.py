@@ -59,6 +59,15 @@ class PageRankRun:
     seconds: dict[str, float] = field(default_factory=dict)
 
 
+def _read(driver: neo4j.Driver, database: str | None, name: str, **params: Any) -> Any:
+    from neo4j import RoutingControl
+
+    records, _, _ = driver.execute_query(
+        cypher.load(name), params, database_=database, routing_=RoutingControl.READ
+    )
+    return records
+
+
 def _stream(driver: neo4j.Driver, database: str | None, name: str) -> Any:
     """Yield the records of a read query without collecting them all first."""
     with driver.session(database=database, default_access_mode="READ", fetch_size=20_000) as s:
@@ -66,48 +75,67 @@ def _stream(driver: neo4j.Driver, database: str | None, name: str) -> Any:
 
 
 def export_graph(
-    driver: neo4j.Driver, database: str | None = None, *, reuse: Reuse = "exact"
+    driver: neo4j.Driver,
+    database: str | None = None,
+    *,
+    reuse: Reuse = "exact",
+    page: int = 250_000,
 ) -> UnitGraph:
-    """Read the unit graph from Neo4j as arrays (one pass per query, no per-node queries)."""
+    """Read the unit graph from Neo4j as arrays.
+
+    Pages of ``page`` internal ids, each answered as a few flat integer lists in one record
+    (id seeks, no label scan per page), so decoding stays cheap at millions of nodes.
+    """
     import numpy as np
 
-    raw_units: list[int] = []
-    previous: list[float] = []
-    for record in _stream(driver, database, "rank/export_units"):
-        raw_units.append(record["id"])
-        previous.append(record["pagerank"] if record["pagerank"] is not None else np.nan)
-    unit_ids = np.asarray(raw_units, dtype=np.int64)
+    top = _read(driver, database, "rank/max_ids")[0]
+    unit_parts, prev_parts = [], []
+    for lo in range(0, int(top["max_unit"]) + 1, page):
+        row = _read(driver, database, "rank/export_units", lo=lo, hi=lo + page)[0]
+        unit_parts.append(np.asarray(row["ids"], dtype=np.int64))
+        prev_parts.append(np.asarray(row["pagerank"], dtype=np.float64))
+    unit_ids = np.concatenate(unit_parts) if unit_parts else np.zeros(0, np.int64)
+    prev = np.concatenate(prev_parts) if prev_parts else np.zeros(0)
     order = np.argsort(unit_ids)
-    unit_ids = unit_ids[order]
-    prev = np.asarray(previous, dtype=np.float64)[order]
+    unit_ids, prev = unit_ids[order], prev[order]
 
-    arg_ids: list[int] = []
-    conclusions: list[int] = []
-    lengths: list[int] = []
-    premises: list[int] = []
-    for record in _stream(driver, database, "rank/export_arguments"):
-        arg_ids.append(record["id"])
-        conclusions.append(record["conclusion"])
-        found = record["premises"]
-        lengths.append(len(found))
-        premises.extend(found)
-    indptr = np.zeros(len(lengths) + 1, dtype=np.int64)
-    np.cumsum(np.asarray(lengths, dtype=np.int64), out=indptr[1:])
+    arg_parts, concl_parts, edge_arg_parts, edge_prem_parts = [], [], [], []
+    for lo in range(0, int(top["max_argument"]) + 1, page):
+        row = _read(driver, database, "rank/export_arguments", lo=lo, hi=lo + page)[0]
+        arg_parts.append(np.asarray(row["ids"], dtype=np.int64))
+        concl_parts.append(np.asarray(row["conclusions"], dtype=np.int64))
+        edge_arg_parts.append(np.asarray(row["edge_arguments"], dtype=np.int64))
+        edge_prem_parts.append(np.asarray(row["edge_premises"], dtype=np.int64))
 
-    def dense(ids: list[int]) -> NDArray[np.int64]:
+    def joined(parts: list[Any]) -> NDArray[np.int64]:
+        return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+
+    arg_ids, conclusions = joined(arg_parts), joined(concl_parts)
+    edge_args, edge_premises = joined(edge_arg_parts), joined(edge_prem_parts)
+    # premises as CSR over the arguments, in the order of arg_ids
+    position = np.searchsorted(np.sort(arg_ids), edge_args)
+    arg_order = np.argsort(arg_ids)
+    edge_row = arg_order[position]
+    by_row = np.argsort(edge_row, kind="stable")
+    counts = np.bincount(edge_row, minlength=len(arg_ids))
+    indptr = np.zeros(len(arg_ids) + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+
+    def dense(ids: Any) -> NDArray[np.int64]:
         return np.searchsorted(unit_ids, np.asarray(ids, dtype=np.int64)).astype(np.int64)
 
     node_of_unit = np.arange(len(unit_ids), dtype=np.int64)
     n_nodes = len(unit_ids)
     if reuse == "semantic":
         node_of_unit, n_nodes = _same_as_components(driver, database, unit_ids, dense)
+    stored = prev >= 0
     return UnitGraph(
         unit_ids=unit_ids,
-        argument_ids=np.asarray(arg_ids, dtype=np.int64),
+        argument_ids=arg_ids,
         conclusions=dense(conclusions),
         premise_indptr=indptr,
-        premise_units=dense(premises),
-        previous=None if np.isnan(prev).all() else np.nan_to_num(prev, nan=0.0),
+        premise_units=dense(edge_premises[by_row]),
+        previous=np.where(stored, prev, 0.0) if stored.any() else None,
         node_of_unit=node_of_unit,
         n_nodes=n_nodes,
     )

@@ -34,18 +34,24 @@ def main() -> int:
     uri = args.uri
     if uri is None:
         home = Path(tempfile.mkdtemp(prefix="argkb-longtext-"))
-        server = LocalServer(default_distribution(),
-                             ServerConfig(home, bolt_port=free_port(), heap="2g", pagecache="1g"))
+        server = LocalServer(
+            default_distribution(),
+            ServerConfig(home, bolt_port=free_port(), heap="2g", pagecache="1g"),
+        )
         uri = server.start().uri
     quiet = [NotificationDisabledClassification.DEPRECATION]
     rows = []
     try:
-        with GraphDatabase.driver(uri, auth=None,
-                                  notifications_disabled_classifications=quiet) as driver:
+        with GraphDatabase.driver(
+            uri, auth=None, notifications_disabled_classifications=quiet
+        ) as driver:
             for strategy in ("truncate", "window", "sentences"):
                 started = time.perf_counter()
                 report = run_argquality(
-                    driver, None, args.data, rankers=["cosine", "bm25"],
+                    driver,
+                    None,
+                    args.data,
+                    rankers=["cosine", "bm25"],
                     out=Path(tempfile.mkdtemp(prefix=f"argkb-longtext-{strategy}-")),
                     make_embedder=lambda s=strategy: Embedder(long_text=s),  # type: ignore[misc]
                 )

@@ -133,16 +133,15 @@ def main() -> int:
             cluster_units(driver, kind="premise", cut=best_cut[0])
             grid = []
             if args.grid == "coreset":
-                for relevance, alpha in itertools.product(("cosine", "pfidf"), (0.5, 0.7, 0.9)):
-                    grid.append(
-                        (
-                            "coreset",
-                            Settings(
-                                coreset_relevance=relevance,  # type: ignore[arg-type]
-                                coreset_alpha=alpha,
-                            ),
-                        )
+                for relevance, alpha, floor in itertools.product(
+                    ("cosine", "pfidf"), (0.7, 0.9), (0.1, 0.5)
+                ):
+                    settings = Settings(
+                        coreset_relevance=relevance,  # type: ignore[arg-type]
+                        coreset_alpha=alpha,
+                        coreset_filter=floor,
                     )
+                    grid.append(("coreset", settings))
             for temperature, claims_k in itertools.product((None, 0.1, 0.05, 0.02), (3, 10)):
                 if args.grid == "coreset":
                     break

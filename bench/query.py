@@ -83,7 +83,10 @@ def main() -> int:
     server = LocalServer(default_distribution(), config)
     state = server.state()
     uri = f"bolt://127.0.0.1:{_running_port(config)}" if state.running else server.start().uri
-    quiet = [NotificationDisabledClassification.DEPRECATION]
+    quiet = [
+        NotificationDisabledClassification.DEPRECATION,
+        NotificationDisabledClassification.UNRECOGNIZED,
+    ]
     driver = GraphDatabase.driver(uri, auth=None, notifications_disabled_classifications=quiet)
     try:
         embedder = Embedder()

@@ -189,3 +189,16 @@ def graph_totals(drv: Any) -> dict[str, int]:
         "n"
     ]
     return out
+
+
+@contextlib.contextmanager
+def database(
+    uri: str | None, name: str, *, heap: str = "2g", pagecache: str = "1g"
+) -> Iterator[Any]:
+    """A driver for ``uri``, or for a throw-away instance (see :func:`instance`) when None."""
+    if uri is not None:
+        with driver(uri) as drv:
+            yield drv
+        return
+    with instance(name, heap=heap, pagecache=pagecache) as inst, driver(inst.uri) as drv:
+        yield drv

@@ -37,55 +37,40 @@ def main() -> int:
     parser.add_argument("--uri")
     args = parser.parse_args()
 
-    from neo4j import GraphDatabase
+    from common import database
 
-    from argkb.db.distribution import default_distribution
     from argkb.db.schema import init_schema
-    from argkb.db.server import LocalServer, ServerConfig, free_port
     from argkb.ingest import load_records
     from argkb.loaders import reader
 
-    server = None
-    uri = args.uri
-    if uri is None:
-        home = Path(tempfile.mkdtemp(prefix="argkb-corpora-"))
-        server = LocalServer(
-            default_distribution(),
-            ServerConfig(home, bolt_port=free_port(), heap="2g", pagecache="1g"),
-        )
-        uri = server.start().uri
     rows = []
-    try:
-        with GraphDatabase.driver(uri, auth=None) as driver:
-            init_schema(driver)
-            for fmt, sub, on_error in CORPORA:
-                path = args.data / sub
-                started = time.perf_counter()
-                first = load_records(
-                    driver,
-                    fmt,
-                    [path],
-                    reader(fmt)([path]),
-                    on_error=on_error,
-                    reject_report=Path(tempfile.mkstemp(suffix=".jsonl")[1]),
+    with database(args.uri, "corpora") as driver:
+        init_schema(driver)
+        for fmt, sub, on_error in CORPORA:
+            path = args.data / sub
+            started = time.perf_counter()
+            first = load_records(
+                driver,
+                fmt,
+                [path],
+                reader(fmt)([path]),
+                on_error=on_error,
+                reject_report=Path(tempfile.mkstemp(suffix=".jsonl")[1]),
+            )
+            seconds = time.perf_counter() - started
+            before = graph_totals(driver)
+            second = load_records(driver, fmt, [path], reader(fmt)([path]), on_error=on_error)
+            after = graph_totals(driver)
+            same = (
+                second.already_loaded
+                and before == after
+                and all(
+                    getattr(first, key) == getattr(second, key)
+                    for key in ("arguments", "units", "sources", "reuse_edges", "rejected")
                 )
-                seconds = time.perf_counter() - started
-                before = graph_totals(driver)
-                second = load_records(driver, fmt, [path], reader(fmt)([path]), on_error=on_error)
-                after = graph_totals(driver)
-                same = (
-                    second.already_loaded
-                    and before == after
-                    and all(
-                        getattr(first, key) == getattr(second, key)
-                        for key in ("arguments", "units", "sources", "reuse_edges", "rejected")
-                    )
-                )
-                rows.append((f"{fmt} {sub}", first, seconds, same))
-            totals = graph_totals(driver)
-    finally:
-        if server is not None:
-            server.stop()
+            )
+            rows.append((f"{fmt} {sub}", first, seconds, same))
+        totals = graph_totals(driver)
     print(
         "| corpus | arguments | units | sources | reuse edges | links | rejected | load s "
         "| second load unchanged |"

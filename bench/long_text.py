@@ -23,46 +23,28 @@ def main() -> int:
     parser.add_argument("--uri")
     args = parser.parse_args()
 
-    from neo4j import GraphDatabase, NotificationDisabledClassification
+    from common import database
 
-    from argkb.db.distribution import default_distribution
-    from argkb.db.server import LocalServer, ServerConfig, free_port
     from argkb.embed.model import Embedder
     from argkb.eval.argquality import run_argquality
 
-    server = None
-    uri = args.uri
-    if uri is None:
-        home = Path(tempfile.mkdtemp(prefix="argkb-longtext-"))
-        server = LocalServer(
-            default_distribution(),
-            ServerConfig(home, bolt_port=free_port(), heap="2g", pagecache="1g"),
-        )
-        uri = server.start().uri
-    quiet = [NotificationDisabledClassification.DEPRECATION]
     rows = []
-    try:
-        with GraphDatabase.driver(
-            uri, auth=None, notifications_disabled_classifications=quiet
-        ) as driver:
-            for strategy in ("truncate", "window", "sentences"):
-                started = time.perf_counter()
-                report = run_argquality(
-                    driver,
-                    None,
-                    args.data,
-                    rankers=["cosine", "bm25"],
-                    out=Path(tempfile.mkdtemp(prefix=f"argkb-longtext-{strategy}-")),
-                    make_embedder=lambda s=strategy: Embedder(long_text=s),  # type: ignore[misc]
-                )
-                seconds = time.perf_counter() - started
-                for result in report.results:
-                    m = result.scores.mean
-                    name = f"{result.name} ({strategy})" if result.name == "cosine" else "bm25"
-                    rows.append((name, m["ndcg@5"], m["ndcg@10"], seconds))
-    finally:
-        if server is not None:
-            server.stop()
+    with database(args.uri, "longtext") as driver:
+        for strategy in ("truncate", "window", "sentences"):
+            started = time.perf_counter()
+            report = run_argquality(
+                driver,
+                None,
+                args.data,
+                rankers=["cosine", "bm25"],
+                out=Path(tempfile.mkdtemp(prefix=f"argkb-longtext-{strategy}-")),
+                make_embedder=lambda s=strategy: Embedder(long_text=s),  # type: ignore[misc]
+            )
+            seconds = time.perf_counter() - started
+            for result in report.results:
+                m = result.scores.mean
+                name = f"{result.name} ({strategy})" if result.name == "cosine" else "bm25"
+                rows.append((name, m["ndcg@5"], m["ndcg@10"], seconds))
     print("| system | nDCG@5 | nDCG@10 | seconds (embed + rank) |\n|---|---:|---:|---:|")
     seen = set()
     for name, n5, n10, seconds in rows:

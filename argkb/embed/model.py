@@ -83,6 +83,11 @@ class Embedder:
     # -- model -----------------------------------------------------------------------------
 
     @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory (it loads on first use)."""
+        return self._model is not None
+
+    @property
     def model(self) -> Any:
         if self._model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")

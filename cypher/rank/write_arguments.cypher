@@ -1,5 +1,6 @@
-// One batch of argument relevances (EACL 2017, Sec. 4.3). $rows: [{id, min, avg, max, sum}].
-UNWIND $rows AS row
-MATCH (a:Argument) WHERE id(a) = row.id
-SET a.relevance_min = row.min, a.relevance_avg = row.avg,
-    a.relevance_max = row.max, a.relevance_sum = row.sum
+// One batch of argument relevances (EACL 2017, Sec. 4.3) as parallel lists: $ids, and
+// $min, $avg, $max, $sum of the premises' PageRank.
+UNWIND range(0, size($ids) - 1) AS i
+MATCH (a:Argument) WHERE id(a) = $ids[i]
+SET a.relevance_min = $min[i], a.relevance_avg = $avg[i],
+    a.relevance_max = $max[i], a.relevance_sum = $sum[i]

@@ -10,8 +10,12 @@ from __future__ import annotations
 import re
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING, Any
 
 from argkb.errors import QueryFileError
+
+if TYPE_CHECKING:
+    import neo4j
 
 _NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
 
@@ -88,3 +92,13 @@ def render(name: str, **identifiers: str) -> str:
         return quote_identifier(identifiers[slot])
 
     return _SLOT.sub(fill, load(name))
+
+
+def read(driver: neo4j.Driver, name: str, database: str | None = None, **params: Any) -> list[Any]:
+    """The records of the read query ``cypher/<name>.cypher`` (a managed, read-routed query)."""
+    from neo4j import RoutingControl
+
+    records, _, _ = driver.execute_query(
+        load(name), params, database_=database, routing_=RoutingControl.READ
+    )
+    return list(records)

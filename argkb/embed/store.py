@@ -31,13 +31,7 @@ class EmbedRun:
 def count_pending(
     driver: neo4j.Driver, database: str | None = None, *, all_units: bool = False
 ) -> int:
-    from neo4j import RoutingControl
-
-    records, _, _ = driver.execute_query(
-        cypher.load("embed/count_pending"), {"all": all_units},
-        database_=database, routing_=RoutingControl.READ,
-    )  # fmt: skip
-    return int(records[0]["n"])
+    return int(cypher.read(driver, "embed/count_pending", database, all=all_units)[0]["n"])
 
 
 def embed_units(
@@ -50,16 +44,13 @@ def embed_units(
     progress: Callable[[int], None] | None = None,
 ) -> EmbedRun:
     """Embed every unit without a vector (every unit with ``all_units``)."""
-    from neo4j import RoutingControl
-
     started = time.perf_counter()
     after, done = -1, 0
-    read, write = cypher.load("embed/pending_units"), cypher.load("embed/write_vectors")
+    write = cypher.load("embed/write_vectors")
     while True:
-        records, _, _ = driver.execute_query(
-            read, {"after": after, "all": all_units, "limit": page},
-            database_=database, routing_=RoutingControl.READ,
-        )  # fmt: skip
+        records = cypher.read(
+            driver, "embed/pending_units", database, after=after, all=all_units, limit=page
+        )
         if not records:
             break
         vectors = embedder.embed([r["text"] for r in records])

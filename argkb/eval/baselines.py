@@ -78,15 +78,6 @@ def lucene_query(text: str) -> str:
     return _LUCENE_OPERATORS.sub(lambda match: match.group(1).lower(), escaped)
 
 
-def _read(driver: neo4j.Driver, database: str | None, name: str, **params: Any) -> list[Any]:
-    from neo4j import RoutingControl
-
-    records, _, _ = driver.execute_query(
-        cypher.load(name), params, database_=database, routing_=RoutingControl.READ
-    )
-    return records
-
-
 def _stance(query: Query, stance_aware: bool) -> Stance | None:
     return query.stance if stance_aware else None
 
@@ -113,10 +104,10 @@ class Bm25Ranker:
             return Ranking(())
         stance = _stance(query, self.stance_aware)
         scoped = query.collection is not None or stance is not None
-        records = _read(
+        records = cypher.read(
             self.driver,
-            self.database,
             "eval/bm25",
+            self.database,
             index=self.index,
             query=terms,
             limit=max(FETCH, k) if scoped else k,
@@ -139,10 +130,10 @@ class CandidatePool:
     def get(self, collection: str | None, stance: Stance | None) -> list[Any]:
         key = (collection, stance)
         if key not in self._cache:
-            self._cache[key] = _read(
+            self._cache[key] = cypher.read(
                 self.driver,
-                self.database,
                 "eval/candidates" if collection is not None else "eval/candidates_any",
+                self.database,
                 collection=collection,
                 stance=stance,
                 vectors=self.vectors,
@@ -209,10 +200,10 @@ class CosineRanker:
         vector = vector / (float(np.linalg.norm(vector)) or 1.0)
         stance = _stance(query, self.stance_aware)
         if query.collection is None:
-            records = _read(
+            records = cypher.read(
                 self.driver,
-                self.database,
                 "eval/vector",
+                self.database,
                 index=self.index,
                 fetch=max(FETCH // 10, k),
                 vector=vector.tolist(),
@@ -257,10 +248,10 @@ class RandomRanker:
 
             key = (text_key(query.text), stance, query.collection)
             if key not in self._claims:
-                records = _read(
+                records = cypher.read(
                     self.driver,
-                    self.database,
                     "eval/claim_premises",
+                    self.database,
                     claim=key[0],
                     stance=stance,
                     collection=query.collection,

@@ -59,15 +59,6 @@ class PageRankRun:
     seconds: dict[str, float] = field(default_factory=dict)
 
 
-def _read(driver: neo4j.Driver, database: str | None, name: str, **params: Any) -> Any:
-    from neo4j import RoutingControl
-
-    records, _, _ = driver.execute_query(
-        cypher.load(name), params, database_=database, routing_=RoutingControl.READ
-    )
-    return records
-
-
 def _stream(driver: neo4j.Driver, database: str | None, name: str) -> Any:
     """Yield the records of a read query without collecting them all first."""
     with driver.session(database=database, default_access_mode="READ", fetch_size=20_000) as s:
@@ -88,10 +79,10 @@ def export_graph(
     """
     import numpy as np
 
-    top = _read(driver, database, "rank/max_ids")[0]
+    top = cypher.read(driver, "rank/max_ids", database)[0]
     unit_parts, prev_parts = [], []
     for lo in range(0, int(top["max_unit"]) + 1, page):
-        row = _read(driver, database, "rank/export_units", lo=lo, hi=lo + page)[0]
+        row = cypher.read(driver, "rank/export_units", database, lo=lo, hi=lo + page)[0]
         unit_parts.append(np.asarray(row["ids"], dtype=np.int64))
         prev_parts.append(np.asarray(row["pagerank"], dtype=np.float64))
     unit_ids = np.concatenate(unit_parts) if unit_parts else np.zeros(0, np.int64)
@@ -101,7 +92,7 @@ def export_graph(
 
     arg_parts, concl_parts, edge_arg_parts, edge_prem_parts = [], [], [], []
     for lo in range(0, int(top["max_argument"]) + 1, page):
-        row = _read(driver, database, "rank/export_arguments", lo=lo, hi=lo + page)[0]
+        row = cypher.read(driver, "rank/export_arguments", database, lo=lo, hi=lo + page)[0]
         arg_parts.append(np.asarray(row["ids"], dtype=np.int64))
         concl_parts.append(np.asarray(row["conclusions"], dtype=np.int64))
         edge_arg_parts.append(np.asarray(row["edge_arguments"], dtype=np.int64))

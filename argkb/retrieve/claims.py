@@ -60,13 +60,9 @@ def retrieve_claims(
 ) -> list[RetrievedClaim]:
     """The top ``k`` claims for the query with their P(c|q), best first."""
     import numpy as np
-    from neo4j import RoutingControl
 
     def read(name: str, **params: object) -> list:
-        records, _, _ = driver.execute_query(
-            cypher.load(name), params, database_=database, routing_=RoutingControl.READ
-        )
-        return records
+        return cypher.read(driver, name, database, **params)
 
     query_vector = [float(x) for x in vector]
     cosine = {r["id"]: 2.0 * r["score"] - 1.0 for r in read("query/claims_vector", k=pool,

@@ -136,12 +136,7 @@ class QueryEngine:
         self._counts: dict[str, int] | None = None
 
     def _read(self, name: str, **params: Any) -> list[Any]:
-        from neo4j import RoutingControl
-
-        records, _, _ = self.driver.execute_query(
-            cypher.load(name), params, database_=self.database, routing_=RoutingControl.READ
-        )
-        return records
+        return cypher.read(self.driver, name, self.database, **params)
 
     def counts(self) -> dict[str, int]:
         if self._counts is None:

@@ -134,7 +134,7 @@ class Embedder:
         import numpy as np
 
         cache = self._cache if use_cache else None
-        cached = cache.get_many(texts) if cache else [None] * len(texts)
+        cached = cache.get_many(texts) if cache is not None else [None] * len(texts)
         missing = [i for i, vector in enumerate(cached) if vector is None]
         if missing:
             for start in range(0, len(missing), self.batch_size * 16):
@@ -142,7 +142,7 @@ class Embedder:
                 vectors = self._encode([texts[i] for i in chunk])
                 for i, vector in zip(chunk, vectors, strict=True):
                     cached[i] = vector
-                if cache:
+                if cache is not None:
                     cache.put_many([texts[i] for i in chunk], vectors)
                 if progress:
                     progress(len(chunk))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import click
 
 from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
@@ -30,10 +32,25 @@ from argkb.cli.app import Connection, connection_options, handle_errors, json_op
 )
 @click.option(
     "--alpha",
-    type=float,
-    default=0.5,
+    type=click.FloatRange(0.0, 1.0),
+    default=None,
+    help="Coreset trade-off: 1 = relevance only, 0 = coverage only (default: 0.8, chosen on "
+    "ArgKP train).",
+)
+@click.option(
+    "--relevance",
+    type=click.Choice(["learned", "cosine", "pfidf"]),
+    default="learned",
     show_default=True,
-    help="Coreset trade-off: 1 = relevance only, 0 = coverage only.",
+    help="Coreset relevance r(p|q): the relevance filter fitted on ArgKP train, cosine to the "
+    "query, or the pf-icf share.",
+)
+@click.option(
+    "--premise-clusters",
+    type=click.Choice(["offline", "query"]),
+    default="offline",
+    show_default=True,
+    help="pfidf premise clusters: from `argkb cluster`, or made now over the candidates.",
 )
 @click.option("--explain", is_flag=True, help="Show the numbers behind each rank.")
 @json_option
@@ -45,7 +62,9 @@ def query_cmd(
     ranker: str,
     stance: str,
     representative: str,
-    alpha: float,
+    alpha: float | None,
+    relevance: str,
+    premise_clusters: str,
     explain: bool,
     as_json: bool,
 ) -> None:
@@ -53,7 +72,13 @@ def query_cmd(
     from argkb.embed.model import Embedder
     from argkb.retrieve.engine import QueryEngine, Settings
 
-    settings = Settings(representative=representative, coreset_alpha=alpha)  # type: ignore[arg-type]
+    settings = Settings(
+        representative=representative,  # type: ignore[arg-type]  # click.Choice: the literal
+        coreset_relevance=relevance,  # type: ignore[arg-type]
+        premise_clusters=premise_clusters,  # type: ignore[arg-type]
+    )
+    if alpha is not None:
+        settings = dataclasses.replace(settings, coreset_alpha=alpha)
     engine = QueryEngine(conn.driver(), Embedder(), conn.database, settings=settings)
     result = engine.query(
         claim,

@@ -155,7 +155,15 @@ RANKERS: dict[str, RankerSpec] = {
     "cosine-nostance": RankerSpec(f"{_B}:cosine_nostance", True, "cosine, both stances"),
     "random": RankerSpec(f"{_B}:random_collection", False, "shuffled collection, 10 seeds"),
     "pfidf": RankerSpec("argkb.retrieve.ranker:pfidf", True, "argkb query, pf-icf (Dumani 2020)"),
-    "coreset": RankerSpec("argkb.retrieve.ranker:coreset", True, "argkb query, biased coreset"),
+    "pfidf-query": RankerSpec(
+        "argkb.retrieve.ranker:pfidf_query_clusters", True, "pfidf, premise clusters at query time"
+    ),
+    "coreset": RankerSpec(
+        "argkb.retrieve.ranker:coreset", True, "argkb query, biased coreset, learned relevance"
+    ),
+    "coreset-cosine": RankerSpec(
+        "argkb.retrieve.ranker:coreset_cosine", True, "biased coreset, cosine relevance"
+    ),
     "random-claim": RankerSpec(
         f"{_B}:random_claim", False, "shuffled premises of the query claim, 10 seeds"
     ),

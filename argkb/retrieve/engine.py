@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
     from argkb.embed.model import Embedder
     from argkb.retrieve.pfidf import EdgeTerms
+    from argkb.retrieve.relevance import RelevanceModel
 
 RankerName = Literal["pfidf", "coreset"]
 StanceChoice = Literal["pro", "con", "both"]
@@ -65,9 +66,27 @@ class Settings:
     min_similarity: float = 0.4  # cosine below which a claim is not "similar"
     claim_temperature: float | None = 0.05  # softmax temperature of P(c|q); None: linear
     representative: Representative = "longest"
-    coreset_alpha: float = 0.7
-    coreset_relevance: Literal["cosine", "pfidf"] = "cosine"
+    coreset_alpha: float = 0.8  # chosen on held-out ArgKP train topics (train_relevance.py)
+    coreset_relevance: Literal["learned", "cosine", "pfidf"] = "learned"
     coreset_filter: float = 0.0  # relevance filter: share of the top premise's claim mass P(c|q)
+    # premise clusters pi: "offline" (argkb cluster, corpus-wide, cf from the corpus) or "query"
+    # (complete linkage over this query's candidates at `premise_cut`, cf over the candidates)
+    premise_clusters: Literal["offline", "query"] = "offline"
+    premise_cut: float = 0.40
+
+
+@dataclass
+class CoresetPool:
+    """The candidate premises of one stance, for the coreset ranker (arrays aligned by premise)."""
+
+    premises: list[int]
+    keys: list[str]  # Unit.uid of each premise
+    vectors: NDArray[np.float32]
+    cosine: NDArray[np.float64]  # to the query
+    similarity: NDArray[np.float64]  # premise x premise cosine
+    claim_mass: NDArray[np.float64]  # sum of P(c|q) over the claims the premise is used for
+    pfidf: NDArray[np.float64]  # the premise's summed pf-icf contribution
+    words: NDArray[np.int64]
 
 
 @dataclass
@@ -98,6 +117,7 @@ class QueryResult:
     con: list[ResultCluster] = field(default_factory=list)
     message: str | None = None
     seconds: dict[str, float] = field(default_factory=dict)
+    candidates: int = 0  # distinct candidate premises (before ranking)
 
 
 @dataclass
@@ -134,6 +154,7 @@ class QueryEngine:
         self.settings = settings or Settings()
         self.alignment = alignment
         self._counts: dict[str, int] | None = None
+        self._model: RelevanceModel | None = None
 
     def _read(self, name: str, **params: Any) -> list[Any]:
         return cypher.read(self.driver, name, self.database, **params)
@@ -173,16 +194,12 @@ class QueryEngine:
         result.seconds["embed"] = time.perf_counter() - clock
 
         clock = time.perf_counter()
-        s = self.settings
-        claims = retrieve_claims(
-            self.driver, self.database, text, vector, k=s.claims_k, pool=s.claim_pool,
-            weight=s.claim_weight, min_similarity=s.min_similarity,
-            temperature=s.claim_temperature,
-        )  # fmt: skip
+        claims = self._retrieve_claims(text, vector)
         result.seconds["claims"] = time.perf_counter() - clock
         if not claims:
             result.message = (
-                f"No claim in the graph is similar to this query (cosine >= {s.min_similarity}); "
+                "No claim in the graph is similar to this query "
+                f"(cosine >= {self.settings.min_similarity}); "
                 "try other words, or check the query's language (the default model is English)."
             )
             return result
@@ -200,6 +217,7 @@ class QueryEngine:
         if candidates is None:
             result.message = "The similar claims have no premises."
             return result
+        result.candidates = len(set(candidates.premise.tolist()))
 
         clock = time.perf_counter()
         wanted = ("pro", "con") if stance == "both" else (stance,)
@@ -219,6 +237,34 @@ class QueryEngine:
             sum(v for k, v in result.seconds.items() if k != "model_load")
         )
         return result
+
+    def coreset_pools(self, text: str, stance: StanceChoice = "both") -> dict[str, CoresetPool]:
+        """The coreset ranker's candidate pools of a query, per stance (empty: no candidates).
+
+        What the relevance filter scores; ``bench/train_relevance.py`` fits it on these.
+        """
+        vector = self.embedder.embed([text], use_cache=False)[0]
+        claims = self._retrieve_claims(text, vector)
+        candidates = self._candidates(claims) if claims else None
+        if candidates is None:
+            return {}
+        terms = self._pfidf_terms(candidates)
+        pools = {}
+        for side in ("pro", "con") if stance == "both" else (stance,):
+            pool = self.coreset_pool(candidates, terms, vector, side)
+            if pool is not None:
+                pools[side] = pool
+        return pools
+
+    # -- stage 1: similar claims -----------------------------------------------------------------
+
+    def _retrieve_claims(self, text: str, vector: NDArray[np.float32]) -> list[RetrievedClaim]:
+        s = self.settings
+        return retrieve_claims(
+            self.driver, self.database, text, vector, k=s.claims_k, pool=s.claim_pool,
+            weight=s.claim_weight, min_similarity=s.min_similarity,
+            temperature=s.claim_temperature,
+        )  # fmt: skip
 
     # -- stage 2 and 3: claim clusters and candidate premises ------------------------------------
 
@@ -255,6 +301,8 @@ class QueryEngine:
             pro=np.empty(n, bool), cf_pro=np.empty(n), cf_con=np.empty(n), p_claim=np.empty(n),
             argument=[], cluster_names=[],
         )  # fmt: skip
+        if self.settings.premise_clusters == "query":
+            edges = self._cluster_candidates(edges)
         for i, e in enumerate(edges):
             name = e["cluster"] or f"unit:{e['premise']}"
             if name not in names:
@@ -279,6 +327,24 @@ class QueryEngine:
                         np.unique(out.claim_cluster[rows])
                     )
         return out
+
+    def _cluster_candidates(self, edges: list[Any]) -> list[dict[str, Any]]:
+        """The candidate edges with premise clusters made now, over this query's candidates.
+
+        Complete linkage at ``premise_cut`` (the offline default) over the distinct candidate
+        premises; ``cf_pro`` / ``cf_con`` are left unset, so they are counted over the candidates.
+        """
+        from argkb.cluster.hierarchy import agglomerative
+
+        premises = sorted({int(e["premise"]) for e in edges})
+        labels = agglomerative(self._vectors(premises), linkage="complete",
+                               cut=self.settings.premise_cut)  # fmt: skip
+        label = dict(zip(premises, labels.tolist(), strict=True))
+        return [
+            {**e.data(), "cluster": f"q:{label[int(e['premise'])]}", "cf_pro": None,
+             "cf_con": None}
+            for e in edges
+        ]  # fmt: skip
 
     # -- stage 4: rankers ------------------------------------------------------------------------
 
@@ -327,6 +393,66 @@ class QueryEngine:
             ranked[stance] = rows
         return ranked
 
+    def coreset_pool(
+        self, candidates: _Candidates, terms: EdgeTerms, vector: NDArray[np.float32], stance: str
+    ) -> CoresetPool | None:
+        """The candidate premises of one stance with what the relevance scorers need."""
+        import numpy as np
+
+        side = candidates.pro == (stance == "pro")
+        mass: dict[int, float] = defaultdict(float)
+        share: dict[int, float] = defaultdict(float)
+        for p, value, part in zip(candidates.premise[side], candidates.p_claim[side],
+                                  terms.contribution[side], strict=True):  # fmt: skip
+            mass[int(p)] += float(value)
+            share[int(p)] += float(part)
+        # relevance filter (Fromm et al., Sec. 3.1): keep premises whose claims carry at
+        # least `coreset_filter` of the best premise's claim mass P(c|q)
+        floor = self.settings.coreset_filter * max(mass.values(), default=0.0)
+        premises = sorted(p for p, m in mass.items() if m >= floor)
+        if not premises:
+            return None
+        rows = {r["id"]: r for r in self._read("query/units", ids=premises, vectors=True)}
+        dims = self.embedder.dimensions
+        vectors = np.asarray(
+            [rows[i]["embedding"] or [0.0] * dims for i in premises], dtype=np.float32
+        )
+        return CoresetPool(
+            premises=premises,
+            keys=[rows[p]["key"] for p in premises],
+            vectors=vectors,
+            cosine=(vectors @ vector).astype(np.float64),
+            similarity=(vectors @ vectors.T).astype(np.float64),
+            claim_mass=np.asarray([mass[p] for p in premises]),
+            pfidf=np.asarray([share[p] for p in premises]),
+            words=np.asarray([len((rows[p]["text"] or "").split()) for p in premises]),
+        )
+
+    def coreset_relevance(self, pool: CoresetPool) -> NDArray[np.float64]:
+        """r(p|q) of each pooled premise, by ``settings.coreset_relevance``."""
+        from argkb.retrieve.relevance import premise_features
+
+        choice = self.settings.coreset_relevance
+        if choice == "cosine":
+            return pool.cosine
+        if choice == "pfidf":
+            top = pool.pfidf.max()
+            return pool.pfidf / top if top > 0 else pool.pfidf
+        if choice == "learned":
+            features = premise_features(
+                pool.cosine, pool.claim_mass, pool.similarity, pool.pfidf, pool.words,
+                same_within=1.0 - self.settings.premise_cut,
+            )  # fmt: skip
+            return self._relevance_model().score(features)
+        raise QueryError(f"unknown coreset relevance {choice!r}: use learned, cosine or pfidf")
+
+    def _relevance_model(self) -> RelevanceModel:
+        if self._model is None:
+            from argkb.retrieve.relevance import RelevanceModel
+
+            self._model = RelevanceModel.load()
+        return self._model
+
     def _rank_coreset(
         self, candidates: _Candidates, terms: EdgeTerms, vector: NDArray[np.float32], k: int,
         wanted: tuple[str, ...],
@@ -335,38 +461,20 @@ class QueryEngine:
 
         from argkb.retrieve.coreset import assign_to_nearest, biased_coreset
 
-        use_pfidf = self.settings.coreset_relevance == "pfidf"
         ranked: dict[str, list[tuple[float, list[int], Any]]] = {}
         for stance in wanted:
-            side = candidates.pro == (stance == "pro")
-            # relevance filter (Fromm et al., Sec. 3.1): keep premises whose claims carry at
-            # least `coreset_filter` of the best premise's claim mass P(c|q)
-            mass: dict[int, float] = defaultdict(float)
-            for p, value in zip(candidates.premise[side], candidates.p_claim[side], strict=True):
-                mass[int(p)] += float(value)
-            floor = self.settings.coreset_filter * max(mass.values(), default=0.0)
-            premises = sorted(p for p, m in mass.items() if m >= floor)
-            if not premises:
+            pool = self.coreset_pool(candidates, terms, vector, stance)
+            if pool is None:
                 ranked[stance] = []
                 continue
-            vectors = self._vectors(premises)
-            if use_pfidf:
-                per_premise: dict[int, float] = defaultdict(float)
-                for p, value in zip(
-                    candidates.premise[side], terms.contribution[side], strict=True
-                ):
-                    per_premise[int(p)] += float(value)
-                relevance = np.asarray([per_premise[p] for p in premises])
-                relevance = relevance / relevance.max() if relevance.max() > 0 else relevance
-            else:
-                relevance = vectors @ vector
-            similarity = vectors @ vectors.T
-            chosen, gains = biased_coreset(relevance, similarity, k, self.settings.coreset_alpha)
-            owner = assign_to_nearest(similarity, chosen)
+            relevance = self.coreset_relevance(pool)
+            chosen, gains = biased_coreset(relevance, pool.similarity, k,
+                                           self.settings.coreset_alpha)  # fmt: skip
+            owner = assign_to_nearest(pool.similarity, chosen)
             rows = []
             for position, index in enumerate(chosen):
-                group = [premises[i] for i in np.flatnonzero(owner == position)]
-                rep = premises[int(index)]
+                group = [pool.premises[i] for i in np.flatnonzero(owner == position)]
+                rep = pool.premises[int(index)]
                 group = [rep] + [p for p in group if p != rep]
                 rows.append((float(gains[position]), group, rep))
             ranked[stance] = rows

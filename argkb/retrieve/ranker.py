@@ -60,6 +60,26 @@ def pfidf(driver: neo4j.Driver, database: str | None, embedder: Embedder | None)
     return EngineRanker(_engine(driver, database, embedder), "pfidf")
 
 
+def pfidf_query_clusters(
+    driver: neo4j.Driver, database: str | None, embedder: Embedder | None
+) -> EngineRanker:
+    """pfidf with premise clusters made at query time over the candidates (not `argkb cluster`)."""
+    from argkb.retrieve.engine import Settings
+
+    settings = Settings(premise_clusters="query")
+    return EngineRanker(_engine(driver, database, embedder, settings), "pfidf", "pfidf-query")
+
+
 def coreset(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:
-    """Fromm et al. 2021: the biased coreset over the engine's candidate premises."""
+    """Fromm et al. 2021: the biased coreset, relevance from the learned relevance filter."""
     return EngineRanker(_engine(driver, database, embedder), "coreset")
+
+
+def coreset_cosine(
+    driver: neo4j.Driver, database: str | None, embedder: Embedder | None
+) -> EngineRanker:
+    """The biased coreset with relevance = cosine to the query (the unlearned variant)."""
+    from argkb.retrieve.engine import Settings
+
+    settings = Settings(coreset_relevance="cosine", coreset_alpha=0.6)  # best on train
+    return EngineRanker(_engine(driver, database, embedder, settings), "coreset", "coreset-cosine")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -78,6 +79,38 @@ def test_stance_filter_and_representatives(engine) -> None:
     engine.settings = Settings()
 
 
+@pytest.mark.parametrize("relevance", ["learned", "cosine", "pfidf"])
+def test_coreset_relevance_scorers(demo_db, embedder, relevance: str) -> None:
+    from argkb.retrieve.engine import QueryEngine, Settings
+
+    engine = QueryEngine(demo_db, embedder, settings=Settings(coreset_relevance=relevance))
+    pools = engine.coreset_pools("We should abandon fossil fuels", "pro")
+    pool = pools["pro"]
+    scores = engine.coreset_relevance(pool)
+    assert scores.shape == (len(pool.premises),) and np.isfinite(scores).all()
+    if relevance == "learned":  # probabilities, highest for premises of the query's own claim
+        assert ((scores > 0) & (scores < 1)).all()
+        assert pool.claim_mass[scores.argmax()] == pool.claim_mass.max()
+    result = engine.query("We should abandon fossil fuels", k=3, ranker="coreset", stance="pro")
+    assert result.pro and not result.con and result.candidates >= len(result.pro)
+
+
+def test_premise_clusters_at_query_time(demo_db, embedder, engine) -> None:
+    from argkb.retrieve.engine import QueryEngine, Settings
+
+    now = QueryEngine(demo_db, embedder, settings=Settings(premise_clusters="query"))
+    result = now.query("We should abandon fossil fuels", k=5, explain=True)
+    offline = engine.query("We should abandon fossil fuels", k=5, explain=True)
+    assert result.pro and result.con
+    assert all(c.explain["cluster"].startswith("q:") for c in result.pro + result.con)
+    assert not any(c.explain["cluster"].startswith("q:") for c in offline.pro + offline.con)
+    for clusters in (result.pro, result.con):
+        keys = [m.key for c in clusters for m in c.members]
+        assert len(keys) == len(set(keys)), "a premise appears in two clusters"
+    # the cost argument said in several words forms one cluster either way
+    assert any(c.size >= 2 for c in result.pro)
+
+
 def test_explain_gives_the_numbers(engine) -> None:
     result = engine.query("Social media does more harm than good", k=3, explain=True)
     detail = result.pro[0].explain
@@ -99,7 +132,9 @@ def test_cli_json_has_documented_fields(demo_db, neo4j_uri: str) -> None:
     )
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert set(payload) >= {"query", "ranker", "claims", "pro", "con", "message", "seconds"}
+    assert set(payload) >= {
+        "query", "ranker", "claims", "pro", "con", "message", "seconds", "candidates"
+    }  # fmt: skip
     first = payload["pro"][0]
     assert set(first) >= {"rank", "stance", "score", "representative", "size", "members"}
     assert set(first["representative"]) >= {"key", "text", "pagerank", "arguments"}

@@ -27,3 +27,9 @@ def test_cypher_and_docker_files_are_package_data() -> None:
     assert resources.files("argkb.cypher").joinpath("schema.cypher").is_file()
     assert resources.files("argkb.docker").joinpath("neo4j.conf.template").is_file()
     assert resources.files("argkb.docker").joinpath("neo4j-server.pom.xml").is_file()
+
+
+def test_relevance_model_is_package_data() -> None:
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())
+    data = config["tool"]["setuptools"]["package-data"]
+    assert "relevance_model.json" in data["argkb.retrieve"]

@@ -202,3 +202,17 @@ def database(
         return
     with instance(name, heap=heap, pagecache=pagecache) as inst, driver(inst.uri) as drv:
         yield drv
+
+
+def prepare_argkp(
+    drv: Any, data: Path, split: str, embedder: Any, *, premise_cut: float | None = None
+) -> None:
+    """ArgKP ``split`` loaded, its units embedded, claims and premises clustered (idempotent)."""
+    from argkb.cluster.store import cluster_units
+    from argkb.eval.argkp import collection, load_argkp
+    from argkb.eval.baselines import ensure_embeddings
+
+    load_argkp(drv, None, data, split)
+    ensure_embeddings(drv, None, embedder, collection(split))
+    cluster_units(drv, kind="claim")
+    cluster_units(drv, kind="premise", cut=premise_cut)

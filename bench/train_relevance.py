@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -50,14 +49,10 @@ def main() -> int:
     args = parser.parse_args()
 
     import numpy as np
-    from neo4j import GraphDatabase, NotificationDisabledClassification
+    from common import database, prepare_argkp
 
-    from argkb.cluster.store import cluster_units
-    from argkb.db.distribution import default_distribution
-    from argkb.db.server import LocalServer, ServerConfig, free_port
     from argkb.embed.model import Embedder
-    from argkb.eval.argkp import build_benchmark, collection, load_argkp
-    from argkb.eval.baselines import ensure_embeddings
+    from argkb.eval.argkp import build_benchmark
     from argkb.eval.harness import evaluate
     from argkb.loaders.argkp import load_split
     from argkb.retrieve.engine import QueryEngine, Settings
@@ -73,123 +68,99 @@ def main() -> int:
     split = load_split(args.data, "train")
     benchmark = build_benchmark(split)
     embedder = Embedder()
-    server = None
-    uri = args.uri
-    if uri is None:
-        home = Path(tempfile.mkdtemp(prefix="argkb-relevance-"))
-        server = LocalServer(
-            default_distribution(),
-            ServerConfig(home, bolt_port=free_port(), heap="2g", pagecache="1g"),
+    with database(args.uri, "relevance") as driver:
+        if args.uri is None:
+            prepare_argkp(driver, args.data, "train", embedder)
+        settings = Settings()
+        engine = QueryEngine(driver, embedder, settings=settings)
+
+        # -- candidate pools, features and labels per query ------------------------------
+        topic_of = {q.qid: q.qid.split("-")[0] for q in benchmark.queries}
+        rows: dict[str, list[tuple[Any, Any]]] = {}  # topic -> [(features, labels)]
+        for query in benchmark.queries:
+            grades = benchmark.qrels.get(query.qid, {})
+            own = benchmark.doc_ids.get(query.qid, {})
+            for pool in engine.coreset_pools(query.text, query.stance or "both").values():
+                x = premise_features(
+                    pool.cosine, pool.claim_mass, pool.similarity, pool.pfidf, pool.words,
+                    same_within=1.0 - settings.premise_cut,
+                )  # fmt: skip
+                docs = [own.get(k) or benchmark.fallback_doc_ids.get(k) or k for k in pool.keys]
+                y = np.asarray([grades.get(d, 0.0) > 0 for d in docs], dtype=float)
+                rows.setdefault(topic_of[query.qid], []).append((x, y))
+        topics = sorted(rows)
+        n_examples = sum(len(y) for pairs in rows.values() for _, y in pairs)
+        n_positive = int(sum(y.sum() for pairs in rows.values() for _, y in pairs))
+        print(
+            f"## ArgKP train: {len(benchmark.queries)} queries, {len(topics)} topics, "
+            f"{n_examples:,} candidate premises ({n_positive:,} relevant)\n"
         )
-        uri = server.start().uri
-    quiet = [
-        NotificationDisabledClassification.DEPRECATION,
-        NotificationDisabledClassification.UNRECOGNIZED,
-    ]
-    try:
-        with GraphDatabase.driver(
-            uri, auth=None, notifications_disabled_classifications=quiet
-        ) as driver:
-            if args.uri is None:
-                load_argkp(driver, None, args.data, "train")
-                ensure_embeddings(driver, None, embedder, collection("train"))
-                cluster_units(driver, kind="claim")
-                cluster_units(driver, kind="premise")
-            settings = Settings()
-            engine = QueryEngine(driver, embedder, settings=settings)
 
-            # -- candidate pools, features and labels per query ------------------------------
-            topic_of = {q.qid: q.qid.split("-")[0] for q in benchmark.queries}
-            rows: dict[str, list[tuple[Any, Any]]] = {}  # topic -> [(features, labels)]
-            for query in benchmark.queries:
-                grades = benchmark.qrels.get(query.qid, {})
-                own = benchmark.doc_ids.get(query.qid, {})
-                for pool in engine.coreset_pools(query.text, query.stance or "both").values():
-                    x = premise_features(
-                        pool.cosine, pool.claim_mass, pool.similarity, pool.pfidf, pool.words,
-                        same_within=1.0 - settings.premise_cut,
-                    )  # fmt: skip
-                    docs = [own.get(k) or benchmark.fallback_doc_ids.get(k) or k for k in pool.keys]
-                    y = np.asarray([grades.get(d, 0.0) > 0 for d in docs], dtype=float)
-                    rows.setdefault(topic_of[query.qid], []).append((x, y))
-            topics = sorted(rows)
-            n_examples = sum(len(y) for pairs in rows.values() for _, y in pairs)
-            n_positive = int(sum(y.sum() for pairs in rows.values() for _, y in pairs))
-            print(
-                f"## ArgKP train: {len(benchmark.queries)} queries, {len(topics)} topics, "
-                f"{n_examples:,} candidate premises ({n_positive:,} relevant)\n"
-            )
+        def fit(on: list[str]) -> RelevanceModel:
+            x = np.vstack([x for t in on for x, _ in rows[t]])
+            y = np.concatenate([y for t in on for _, y in rows[t]])
+            w, b = fit_logistic(x, y, l2=L2)
+            return RelevanceModel([float(v) for v in w], b)
 
-            def fit(on: list[str]) -> RelevanceModel:
-                x = np.vstack([x for t in on for x, _ in rows[t]])
-                y = np.concatenate([y for t in on for _, y in rows[t]])
-                w, b = fit_logistic(x, y, l2=L2)
-                return RelevanceModel([float(v) for v in w], b)
+        # -- 1. leave one topic out ---------------------------------------------------
+        held_out = {t: fit([o for o in topics if o != t]) for t in topics}
+        aucs = {name: [] for name in ("learned", *FEATURES)}
+        for t in topics:
+            for x, y in rows[t]:
+                aucs["learned"].append(auc(held_out[t].score(x), y))
+                for i, name in enumerate(FEATURES):
+                    aucs[name].append(auc(x[:, i], y))
+        print("| scorer | mean AUC per candidate pool (held-out topics) |\n|---|---:|")
+        for name, values in aucs.items():
+            print(f"| {name} | {np.nanmean(values):.3f} |")
 
-            # -- 1. leave one topic out ---------------------------------------------------
-            held_out = {t: fit([o for o in topics if o != t]) for t in topics}
-            aucs = {name: [] for name in ("learned", *FEATURES)}
-            for t in topics:
-                for x, y in rows[t]:
-                    aucs["learned"].append(auc(held_out[t].score(x), y))
-                    for i, name in enumerate(FEATURES):
-                        aucs[name].append(auc(x[:, i], y))
-            print("| scorer | mean AUC per candidate pool (held-out topics) |\n|---|---:|")
-            for name, values in aucs.items():
-                print(f"| {name} | {np.nanmean(values):.3f} |")
+        class HeldOut(EngineRanker):
+            def rank(self, query, k):  # type: ignore[no-untyped-def]
+                self.engine._model = held_out[topic_of[query.qid]]
+                return super().rank(query, k)
 
-            class HeldOut(EngineRanker):
-                def rank(self, query, k):  # type: ignore[no-untyped-def]
-                    self.engine._model = held_out[topic_of[query.qid]]
-                    return super().rank(query, k)
+        print("\n| alpha | relevance | TaskB@10 | nDCG@10 | P@10 |\n|---:|---|---:|---:|---:|")
+        task_b: dict[float, float] = {}
+        for alpha in ALPHAS:
+            for relevance in ("learned", "cosine"):
+                tuned = QueryEngine(
+                    driver, embedder,
+                    settings=Settings(coreset_alpha=alpha, coreset_relevance=relevance),
+                )  # fmt: skip
+                ranker_type = HeldOut if relevance == "learned" else EngineRanker
+                result = evaluate(benchmark, {"c": [ranker_type(tuned, "coreset")]})[0]
+                m = result.scores.mean
+                if relevance == "learned":
+                    task_b[alpha] = m["task_b@10"]
+                print(
+                    f"| {alpha} | {relevance} | {m['task_b@10']:.4f} | {m['ndcg@10']:.4f} | "
+                    f"{m['p@10']:.4f} |",
+                    flush=True,
+                )
+        best_alpha = max(ALPHAS, key=lambda a: (task_b[a], -abs(a - 0.7)))
+        print(f"\nbest alpha on held-out topics: {best_alpha} (TaskB@10 {task_b[best_alpha]:.4f})")
 
-            print("\n| alpha | relevance | TaskB@10 | nDCG@10 | P@10 |\n|---:|---|---:|---:|---:|")
-            task_b: dict[float, float] = {}
-            for alpha in ALPHAS:
-                for relevance in ("learned", "cosine"):
-                    tuned = QueryEngine(
-                        driver, embedder,
-                        settings=Settings(coreset_alpha=alpha, coreset_relevance=relevance),
-                    )  # fmt: skip
-                    ranker_type = HeldOut if relevance == "learned" else EngineRanker
-                    result = evaluate(benchmark, {"c": [ranker_type(tuned, "coreset")]})[0]
-                    m = result.scores.mean
-                    if relevance == "learned":
-                        task_b[alpha] = m["task_b@10"]
-                    print(
-                        f"| {alpha} | {relevance} | {m['task_b@10']:.4f} | {m['ndcg@10']:.4f} | "
-                        f"{m['p@10']:.4f} |",
-                        flush=True,
-                    )
-            best_alpha = max(ALPHAS, key=lambda a: (task_b[a], -abs(a - 0.7)))
-            print(
-                f"\nbest alpha on held-out topics: {best_alpha} (TaskB@10 {task_b[best_alpha]:.4f})"
-            )
-
-            # -- 2. the shipped model -----------------------------------------------------
-            final = fit(topics)
-            final.trained_on = {
-                "data": "IBM ArgKP-2021 train (arg_kp_train.csv, key_points_train.csv, labels)",
-                "date": datetime.date.today().isoformat(),
-                "queries": len(benchmark.queries),
-                "topics": len(topics),
-                "candidates": n_examples,
-                "relevant": n_positive,
-                "l2": L2,
-                "alpha": best_alpha,
-                "held_out_auc": round(float(np.nanmean(aucs["learned"])), 4),
-                "held_out_task_b@10": {str(a): round(v, 4) for a, v in task_b.items()},
-                "script": "bench/train_relevance.py",
-            }
-            print("\nweights: " + ", ".join(
-                f"{n} {w:+.3f}" for n, w in zip(FEATURES, final.weights, strict=True)
-            ) + f"; bias {final.bias:+.3f}")  # fmt: skip
-            if args.write:
-                final.save(MODEL_FILE)
-                print(f"wrote {MODEL_FILE}")
-    finally:
-        if server is not None:
-            server.stop()
+        # -- 2. the shipped model -----------------------------------------------------
+        final = fit(topics)
+        final.trained_on = {
+            "data": "IBM ArgKP-2021 train (arg_kp_train.csv, key_points_train.csv, labels)",
+            "date": datetime.date.today().isoformat(),
+            "queries": len(benchmark.queries),
+            "topics": len(topics),
+            "candidates": n_examples,
+            "relevant": n_positive,
+            "l2": L2,
+            "alpha": best_alpha,
+            "held_out_auc": round(float(np.nanmean(aucs["learned"])), 4),
+            "held_out_task_b@10": {str(a): round(v, 4) for a, v in task_b.items()},
+            "script": "bench/train_relevance.py",
+        }
+        print("\nweights: " + ", ".join(
+            f"{n} {w:+.3f}" for n, w in zip(FEATURES, final.weights, strict=True)
+        ) + f"; bias {final.bias:+.3f}")  # fmt: skip
+        if args.write:
+            final.save(MODEL_FILE)
+            print(f"wrote {MODEL_FILE}")
     return 0
 
 

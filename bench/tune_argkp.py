@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
-import tempfile
 from pathlib import Path
 
 
@@ -54,15 +53,11 @@ def main() -> int:
     args = parser.parse_args()
 
     import numpy as np
-    from neo4j import GraphDatabase, NotificationDisabledClassification
+    from common import database, prepare_argkp
 
     from argkb.cluster.hierarchy import agglomerative
-    from argkb.cluster.store import cluster_units
-    from argkb.db.distribution import default_distribution
-    from argkb.db.server import LocalServer, ServerConfig, free_port
     from argkb.embed.model import Embedder
-    from argkb.eval.argkp import build_benchmark, collection, load_argkp
-    from argkb.eval.baselines import ensure_embeddings
+    from argkb.eval.argkp import build_benchmark
     from argkb.eval.harness import evaluate
     from argkb.eval.metrics import adjusted_rand_index, normalized_mutual_information
     from argkb.loaders.argkp import load_split
@@ -109,68 +104,46 @@ def main() -> int:
         print(f"| {cut:.2f} | {ari_m:.3f} | {nmi_m:.3f} | {size:.1f}{mark} |")
 
     # -- 2. rankers through the harness ------------------------------------------------------
-    server = None
-    uri = args.uri
-    if uri is None:
-        home = Path(tempfile.mkdtemp(prefix="argkb-tune-"))
-        server = LocalServer(
-            default_distribution(),
-            ServerConfig(home, bolt_port=free_port(), heap="2g", pagecache="1g"),
-        )
-        uri = server.start().uri
-    quiet = [
-        NotificationDisabledClassification.DEPRECATION,
-        NotificationDisabledClassification.UNRECOGNIZED,
-    ]
-    try:
-        with GraphDatabase.driver(
-            uri, auth=None, notifications_disabled_classifications=quiet
-        ) as driver:
-            load_argkp(driver, None, args.data, "train")
-            benchmark = build_benchmark(split)
-            ensure_embeddings(driver, None, embedder, collection("train"))
-            cluster_units(driver, kind="claim")
-            cluster_units(driver, kind="premise", cut=best_cut[0])
-            grid = []
-            if args.grid == "coreset":
-                for relevance, alpha, floor in itertools.product(
-                    ("cosine", "pfidf"), (0.7, 0.9), (0.1, 0.5)
-                ):
-                    settings = Settings(
-                        coreset_relevance=relevance,  # type: ignore[arg-type]
-                        coreset_alpha=alpha,
-                        coreset_filter=floor,
-                    )
-                    grid.append(("coreset", settings))
-            for temperature, claims_k in itertools.product((None, 0.1, 0.05, 0.02), (3, 10)):
-                if args.grid == "coreset":
-                    break
-                grid.append(("pfidf", Settings(claims_k=claims_k, claim_temperature=temperature)))
-            if args.grid == "all":
-                for alpha in (0.3, 0.5, 0.7, 0.9):
-                    grid.append(("coreset", Settings(claim_temperature=0.05, coreset_alpha=alpha)))
-                for rep in ("longest", "centroid", "pagerank"):
-                    grid.append(("pfidf", Settings(claim_temperature=0.05, representative=rep)))
-            print(f"\n## Rankers on ArgKP train (48 queries), premise cut {best_cut[0]:.2f}\n")
-            print(
-                "| ranker | claims k | temperature | alpha | representative | TaskB@10 | "
-                "TaskA avg@10 | nDCG@10 |\n|---|---:|---:|---:|---|---:|---:|---:|"
-            )
-            for ranker, settings in grid:
-                engine = QueryEngine(driver, embedder, settings=settings)
-                result = evaluate(benchmark, {ranker: [EngineRanker(engine, ranker)]})[0]
-                m = result.scores.mean
-                print(
-                    f"| {ranker} | {settings.claims_k} | {settings.claim_temperature} | "
-                    f"{settings.coreset_alpha} | {settings.representative} | "
-                    f"{m.get('task_b@10', float('nan')):.4f} | "
-                    f"{m.get('task_a_avg@10', float('nan')):.4f} | "
-                    f"{m.get('ndcg@10', float('nan')):.4f} |",
-                    flush=True,
+    with database(args.uri, "tune") as driver:
+        prepare_argkp(driver, args.data, "train", embedder, premise_cut=best_cut[0])
+        benchmark = build_benchmark(split)
+        grid = []
+        if args.grid == "coreset":
+            for relevance, alpha, floor in itertools.product(
+                ("cosine", "pfidf"), (0.7, 0.9), (0.1, 0.5)
+            ):
+                settings = Settings(
+                    coreset_relevance=relevance,  # type: ignore[arg-type]
+                    coreset_alpha=alpha,
+                    coreset_filter=floor,
                 )
-    finally:
-        if server is not None:
-            server.stop()
+                grid.append(("coreset", settings))
+        for temperature, claims_k in itertools.product((None, 0.1, 0.05, 0.02), (3, 10)):
+            if args.grid == "coreset":
+                break
+            grid.append(("pfidf", Settings(claims_k=claims_k, claim_temperature=temperature)))
+        if args.grid == "all":
+            for alpha in (0.3, 0.5, 0.7, 0.9):
+                grid.append(("coreset", Settings(claim_temperature=0.05, coreset_alpha=alpha)))
+            for rep in ("longest", "centroid", "pagerank"):
+                grid.append(("pfidf", Settings(claim_temperature=0.05, representative=rep)))
+        print(f"\n## Rankers on ArgKP train (48 queries), premise cut {best_cut[0]:.2f}\n")
+        print(
+            "| ranker | claims k | temperature | alpha | representative | TaskB@10 | "
+            "TaskA avg@10 | nDCG@10 |\n|---|---:|---:|---:|---|---:|---:|---:|"
+        )
+        for ranker, settings in grid:
+            engine = QueryEngine(driver, embedder, settings=settings)
+            result = evaluate(benchmark, {ranker: [EngineRanker(engine, ranker)]})[0]
+            m = result.scores.mean
+            print(
+                f"| {ranker} | {settings.claims_k} | {settings.claim_temperature} | "
+                f"{settings.coreset_alpha} | {settings.representative} | "
+                f"{m.get('task_b@10', float('nan')):.4f} | "
+                f"{m.get('task_a_avg@10', float('nan')):.4f} | "
+                f"{m.get('ndcg@10', float('nan')):.4f} |",
+                flush=True,
+            )
     return 0
 
 

@@ -7,6 +7,11 @@ by a uniqueness constraint, so writing a batch twice changes nothing; that makes
 killed half-way safe to run again, and a repeated load of the same files a no-op (the
 ``(:Corpus {cid})`` node, keyed by the files' content hash, says it is complete).
 
+A background thread writes one batch while the next one is read and checked, so client and server
+work overlap. A bulk load (:func:`load_records`, ``bulk``) drops argkb's full-text indexes for the
+load and builds them once at the end, which costs far less server time than updating them batch by
+batch.
+
 After the records, exact reuse is materialised as ``(:Argument)-[:REUSES]->(:Argument)`` and the
 corpus node gets its counts.
 """
@@ -16,8 +21,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -40,6 +47,9 @@ OnError = Literal["fail", "skip"]
 DEFAULT_BATCH = 1000
 DEFAULT_MAX_TEXT = 100_000  # characters; a longer "unit" is a parsing accident, not a proposition
 _KINDS = ("sources", "units", "arguments", "links")
+# automatic bulk mode (load_records) from this input size: about 11k args.me arguments
+BULK_MIN_BYTES = 16 * 2**20
+INDEX_WAIT_SECONDS = 24 * 3600  # the longest a bulk load waits for its full-text index population
 
 
 @dataclass
@@ -61,6 +71,7 @@ class LoadSummary:
     reject_report: str | None = None
     nodes_created: int = 0
     relationships_created: int = 0
+    bulk: bool = False  # full-text indexes dropped for the load and built after it
     seconds: dict[str, float] = field(default_factory=dict)
 
 
@@ -139,13 +150,20 @@ def _row(record: Record) -> tuple[str, dict[str, Any]]:
 
 
 class _BatchWriter:
-    """Buffers rows per kind and writes each full buffer in one managed transaction."""
+    """Buffers rows per kind and writes each full buffer in one managed transaction.
+
+    Batches are written by one background thread, in order, while the caller reads and checks
+    the next records (client and server work overlap); at most one batch is in flight, so the
+    client's memory stays bounded by two batches. :meth:`flush` hands a batch over and returns
+    the rows that the batch handed over before it refused as duplicate ids (or raises its error).
+    """
 
     def __init__(
         self, driver: neo4j.Driver, database: str | None, cid: str, batch_size: int,
         *, strict: bool = True,
     ) -> None:  # fmt: skip
         import uuid
+        from concurrent.futures import ThreadPoolExecutor
 
         self.driver, self.database, self.cid, self.batch_size = driver, database, cid, batch_size
         self.strict = strict  # a duplicate id fails the batch before anything of it is written
@@ -154,75 +172,113 @@ class _BatchWriter:
         self.buffers: dict[str, list[dict[str, Any]]] = {kind: [] for kind in _KINDS}
         self.nodes_created = 0
         self.relationships_created = 0
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argkb-ingest")
+        self._in_flight: Future[list[Rejected]] | None = None
 
     def add(self, kind: str, row: dict[str, Any]) -> list[Rejected]:
-        """Buffer a row; a full buffer is written. Returns rows refused as duplicate ids."""
+        """Buffer a row; a full buffer is handed to the writer thread. Returns rows refused as
+        duplicate ids by the batch written before."""
         buffer = self.buffers[kind]
         buffer.append(row)
         if len(buffer) >= self.batch_size:
             return self.flush(kind)
         return []
 
-    def _duplicates(
-        self, rows: list[dict[str, Any]]
-    ) -> tuple[list[dict[str, Any]], list[Rejected]]:
-        """Split off arguments whose id came earlier in this load (this batch or a written one)."""
-        from neo4j import RoutingControl
-
-        records, _, _ = self.driver.execute_query(
-            cypher.load("ingest/arg_seen"), {"aids": [r["aid"] for r in rows], "token": self.token},
-            database_=self.database, routing_=RoutingControl.READ,
-        )  # fmt: skip
-        seen = {record["aid"] for record in records}
-        kept, duplicates = [], []
-        for row in rows:
-            if row["aid"] in seen:
-                reason = f"duplicate argument id {row['aid']!r} in this load"
-                duplicates.append(Rejected(row["where"], "id", reason))
-            else:
-                seen.add(row["aid"])
-                kept.append(row)
-        return kept, duplicates
-
     def flush(self, kind: str) -> list[Rejected]:
+        """Hand ``kind``'s buffer to the writer thread once the batch before it is written."""
         rows = self.buffers[kind]
         self.buffers[kind] = []
-        duplicates: list[Rejected] = []
-        if kind == "arguments" and rows:
-            rows, duplicates = self._duplicates(rows)
-            if duplicates and self.strict:
-                first = duplicates[0]
-                raise LoadError(first.where, first.field, first.reason)
-        if not rows:
-            return duplicates
-        if kind == "arguments":
-            statements = _argument_statements(rows)
-        else:
-            statements = [(f"ingest/{kind}", {"rows": rows})]
-        with self.driver.session(database=self.database) as session:
-            created = session.execute_write(_run_all, statements, self.cid, self.token)
-        self.nodes_created += created[0]
-        self.relationships_created += created[1]
-        return duplicates
+        done = self.wait()
+        if rows:
+            self._in_flight = self._pool.submit(self._write, kind, rows)
+        return done
+
+    def wait(self) -> list[Rejected]:
+        """Wait for the batch in flight: its refused duplicates, or its error raised here."""
+        future, self._in_flight = self._in_flight, None
+        return future.result() if future is not None else []
 
     def flush_all(self) -> list[Rejected]:
-        return [problem for kind in _KINDS for problem in self.flush(kind)]
+        done = [problem for kind in _KINDS for problem in self.flush(kind)]
+        return done + self.wait()
+
+    def close(self) -> None:
+        """Let a batch in flight finish (committed or not) and stop the thread; no errors."""
+        if self._in_flight is not None:
+            self._in_flight.exception()
+        self._pool.shutdown(wait=True)
+
+    def _write(self, kind: str, rows: list[dict[str, Any]]) -> list[Rejected]:
+        with self.driver.session(database=self.database) as session:
+            nodes, relationships, duplicates = session.execute_write(
+                _write_batch, kind, rows, self.cid, self.token, self.strict
+            )
+        self.nodes_created += nodes
+        self.relationships_created += relationships
+        return duplicates
+
+
+def _split_duplicates(
+    rows: list[dict[str, Any]], seen: set[str]
+) -> tuple[list[dict[str, Any]], list[Rejected]]:
+    """Split off arguments whose id came earlier in this load (``seen``: written ones)."""
+    kept, duplicates = [], []
+    for row in rows:
+        if row["aid"] in seen:
+            reason = f"duplicate argument id {row['aid']!r} in this load"
+            duplicates.append(Rejected(row["where"], "id", reason))
+        else:
+            seen.add(row["aid"])
+            kept.append(row)
+    return kept, duplicates
+
+
+def _write_batch(
+    tx: neo4j.ManagedTransaction,
+    kind: str,
+    rows: list[dict[str, Any]],
+    cid: str,
+    token: str,
+    strict: bool,
+) -> tuple[int, int, list[Rejected]]:
+    """One batch in one transaction: (nodes, relationships) created and the refused duplicates.
+
+    Argument ids repeated in this load (within the batch, or written by an earlier batch of this
+    run) are found first, in the same transaction; ``strict`` fails the batch on one.
+    """
+    duplicates: list[Rejected] = []
+    if kind == "arguments":
+        aids = [row["aid"] for row in rows]
+        result = tx.run(cypher.load("ingest/arg_seen"), {"aids": aids, "token": token})
+        rows, duplicates = _split_duplicates(rows, {record["aid"] for record in result})
+        if duplicates and strict:
+            first = duplicates[0]
+            raise LoadError(first.where, first.field, first.reason)
+        statements = _argument_statements(rows) if rows else []
+    else:
+        statements = [(f"ingest/{kind}", {"rows": rows})]
+    nodes, relationships = _run_all(tx, statements, cid, token)
+    return nodes, relationships, duplicates
 
 
 def _argument_statements(rows: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
-    """An argument batch as five simple statements (one transaction): units once, role labels,
-    argument nodes, edges, sources. Simple statements keep Neo4j's planner free of Eager
+    """An argument batch as four simple statements (one transaction): units once with their role
+    labels, argument nodes, edges, sources. Simple statements keep Neo4j's planner free of Eager
     barriers that one combined query needs."""
     units: dict[str, str] = {}
+    labels: dict[str, list[str]] = {}
     for row in rows:
         for unit in (row["conclusion"], *row["premises"]):
             if unit["uid"] not in units or not units[unit["uid"]]:
                 units[unit["uid"]] = unit["text"]
-    claims = sorted({row["conclusion"]["uid"] for row in rows})
-    premises = sorted({p["uid"] for row in rows for p in row["premises"]})
+            labels.setdefault(unit["uid"], [])
+    for uid in dict.fromkeys(row["conclusion"]["uid"] for row in rows):
+        labels[uid].append("Claim")
+    for uid in dict.fromkeys(p["uid"] for row in rows for p in row["premises"]):
+        labels[uid].append("Premise")
     return [
-        ("ingest/arg_units", {"rows": [{"uid": u, "text": t} for u, t in units.items()]}),
-        ("ingest/arg_labels", {"claims": claims, "premises": premises}),
+        ("ingest/arg_units", {"rows": [
+            {"uid": u, "text": t, "labels": labels[u]} for u, t in units.items()]}),
         ("ingest/arg_nodes", {"rows": [
             {"aid": r["aid"], "stance": r["stance"], "props": r["props"]} for r in rows]}),
         ("ingest/arg_edges", {"rows": [
@@ -274,6 +330,81 @@ def content_hash(paths: Sequence[Path]) -> str:
     return digest.hexdigest()
 
 
+# -- bulk mode: full-text indexes built after the load -----------------------------------------
+
+
+def _fulltext_schema() -> dict[str, str]:
+    """argkb's full-text indexes: name -> its idempotent CREATE statement in cypher/schema."""
+    found = {}
+    for statement in cypher.statements("schema"):
+        match = re.match(r"CREATE\s+FULLTEXT\s+INDEX\s+(\w+)\s", statement)
+        if match:
+            found[match.group(1)] = statement
+    return found
+
+
+def _want_bulk(
+    driver: neo4j.Driver, database: str | None, cid: str, files: Sequence[Path], resuming: bool
+) -> bool:
+    """Automatic bulk mode: a large input into a graph that holds nothing else."""
+    size = sum(path.stat().st_size for path in _files(files))
+    if size < BULK_MIN_BYTES:
+        return False
+    row = cypher.read(driver, "ingest/graph_state", database, cid=cid)[0]
+    return bool(row["units"] == 0 or (resuming and row["others"] == 0))
+
+
+def _restore_indexes(
+    driver: neo4j.Driver, database: str | None, names: Iterable[str], *, wait: bool
+) -> None:
+    """Create argkb's full-text indexes ``names`` (if missing); ``wait`` until they are online."""
+    schema = _fulltext_schema()
+    names = [name for name in names if name in schema]
+    for name in names:
+        driver.execute_query(schema[name], database_=database)
+    if wait:
+        for name in names:
+            driver.execute_query(
+                cypher.load("ingest/await_index"),
+                {"name": name, "seconds": INDEX_WAIT_SECONDS},
+                database_=database,
+            )
+
+
+def _restore_pending(
+    driver: neo4j.Driver, database: str | None, keep: str | None = None
+) -> list[str]:
+    """Rebuild the indexes that killed bulk loads dropped (all but ``keep``'s, whose names are
+    returned): a crashed bulk load never leaves the database without its full-text indexes."""
+    kept: list[str] = []
+    for row in cypher.read(driver, "ingest/bulk_pending", database):
+        if row["cid"] == keep:
+            kept = list(row["names"])
+            continue
+        _restore_indexes(driver, database, row["names"], wait=False)
+        driver.execute_query(
+            cypher.load("ingest/bulk_clear"), {"cid": row["cid"]}, database_=database
+        )
+    return kept
+
+
+def _drop_fulltext(
+    driver: neo4j.Driver, database: str | None, cid: str, pending: list[str]
+) -> list[str]:
+    """Drop argkb's full-text indexes for a bulk load; the names are stored on the corpus node
+    first, so a load killed from here on leaves a trace the next load (or this one) rebuilds."""
+    schema = _fulltext_schema()
+    present = {row["name"] for row in cypher.read(driver, "ingest/fulltext_indexes", database)}
+    names = sorted((present & schema.keys()) | set(pending))
+    if names:
+        driver.execute_query(
+            cypher.load("ingest/bulk_mark"), {"cid": cid, "names": names}, database_=database
+        )
+    for name in names:
+        driver.execute_query(cypher.render("ingest/drop_index", index=name), database_=database)
+    return names
+
+
 # -- the load ----------------------------------------------------------------------------------
 
 
@@ -289,6 +420,7 @@ def load_records(
     max_text: int = DEFAULT_MAX_TEXT,
     reject_report: Path | None = None,
     force: bool = False,
+    bulk: bool | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> LoadSummary:
     """Write ``records`` (from ``fmt``'s loader over ``paths``) as one corpus; see module doc.
@@ -296,6 +428,15 @@ def load_records(
     ``on_error="fail"`` raises :class:`LoadError` at the first rejected record (batches written
     before it stay; running the load again after the fix completes it). ``"skip"`` writes every
     rejected record to ``reject_report`` (JSONL) and loads the rest.
+
+    ``bulk`` drops argkb's full-text indexes (``claim_text``, ``premise_text``) for the load and
+    builds them afterwards in one pass, which is much cheaper than updating them batch by batch;
+    full-text queries find nothing while it runs. The population runs on the server alongside the
+    reuse and count phases; phase ``index`` is the wait for it that remains after them. ``None``
+    (default) chooses bulk mode for an input of at least ``BULK_MIN_BYTES`` into a graph without
+    units (or holding only this corpus, from an interrupted load). A bulk load that is killed
+    leaves a mark on its corpus node; the next load rebuilds the indexes (``argkb init`` does as
+    well).
     """
     from neo4j import RoutingControl
 
@@ -310,7 +451,12 @@ def load_records(
         database_=database,
         routing_=RoutingControl.READ,
     )
-    if existing and existing[0]["corpus"].get("status") == "complete" and not force:
+    complete = bool(existing) and existing[0]["corpus"].get("status") == "complete"
+    use_bulk = not (complete and not force) and (
+        bulk if bulk is not None else _want_bulk(driver, database, cid, files, bool(existing))
+    )
+    pending = _restore_pending(driver, database, keep=cid if use_bulk else None)
+    if complete and not force:
         stored = existing[0]["corpus"]
         for key in ("arguments", "units", "sources", "reuse_edges", "links", "rejected"):
             setattr(summary, key, int(stored.get(key, 0)))
@@ -327,6 +473,8 @@ def load_records(
         },
         database_=database,
     )
+    dropped = _drop_fulltext(driver, database, cid, pending) if use_bulk else []
+    summary.bulk = use_bulk
 
     writer = _BatchWriter(driver, database, cid, batch_size, strict=on_error == "fail")
     report: list[Any] = [None]  # the open reject report, created on the first rejection
@@ -346,27 +494,41 @@ def load_records(
 
     phase = time.perf_counter()
     try:
-        for item in records:
-            problem = item if isinstance(item, Rejected) else validate(item, max_text)
-            if problem is not None:
-                reject(problem)
-                continue
-            assert not isinstance(item, Rejected)
-            kind, row = _row(item)
-            summary.records += 1
-            for duplicate in writer.add(kind, row):
+        try:
+            for item in records:
+                problem = item if isinstance(item, Rejected) else validate(item, max_text)
+                if problem is not None:
+                    reject(problem)
+                    continue
+                assert not isinstance(item, Rejected)
+                kind, row = _row(item)
+                summary.records += 1
+                for duplicate in writer.add(kind, row):
+                    summary.records -= 1
+                    reject(duplicate)
+                summary.links += kind == "links"
+                if progress is not None:
+                    progress(1)
+            for duplicate in writer.flush_all():
                 summary.records -= 1
                 reject(duplicate)
-            summary.links += kind == "links"
-            if progress is not None:
-                progress(1)
-        for duplicate in writer.flush_all():
-            summary.records -= 1
-            reject(duplicate)
-    finally:
-        if report[0] is not None:
-            report[0].close()
+        except BaseException:
+            # the batch in flight came earlier in the input: its error is the first one
+            writer.wait()
+            raise
+        finally:
+            writer.close()
+            if report[0] is not None:
+                report[0].close()
+    except BaseException:
+        if dropped:  # a failed bulk load gives the indexes back (population runs on its own)
+            _restore_indexes(driver, database, dropped, wait=False)
+            driver.execute_query(cypher.load("ingest/bulk_clear"), {"cid": cid}, database_=database)
+        raise
     summary.seconds["write"] = time.perf_counter() - phase
+
+    if dropped:  # the server populates them while the reuse edges and counts are computed
+        _restore_indexes(driver, database, dropped, wait=False)
 
     phase = time.perf_counter()
     with driver.session(database=database) as session:
@@ -390,9 +552,15 @@ def load_records(
         key: getattr(summary, key)
         for key in ("arguments", "units", "sources", "reuse_edges", "links", "rejected")
     }
+    summary.seconds["count"] = time.perf_counter() - phase
+    if dropped:  # a corpus is complete only with its full-text indexes online
+        phase = time.perf_counter()
+        _restore_indexes(driver, database, dropped, wait=True)
+        summary.seconds["index"] = time.perf_counter() - phase
+    phase = time.perf_counter()
     driver.execute_query(
         cypher.load("ingest/corpus_end"), {"cid": cid, "counts": stored_counts}, database_=database
     )
-    summary.seconds["count"] = time.perf_counter() - phase
+    summary.seconds["count"] += time.perf_counter() - phase
     summary.seconds["total"] = time.perf_counter() - started
     return summary

@@ -118,6 +118,12 @@ def _format_choice() -> click.Choice:
 )
 @click.option("--force", is_flag=True, help="Write again even if this content was loaded.")
 @click.option("--no-init", is_flag=True, help="Do not create the schema first.")
+@click.option(
+    "--bulk/--no-bulk",
+    default=None,
+    help="Build the full-text indexes after the load instead of during it (faster; full-text "
+    "queries find nothing meanwhile). Default: bulk for a large input into an empty graph.",
+)
 @json_option
 @handle_errors
 def load_cmd(
@@ -130,6 +136,7 @@ def load_cmd(
     max_text: int,
     force: bool,
     no_init: bool,
+    bulk: bool | None,
     as_json: bool,
 ) -> None:
     """Load a corpus into Neo4j: FORMAT is one of the loaders, PATHS its files or folders.
@@ -176,6 +183,7 @@ def load_cmd(
             max_text=max_text,
             reject_report=Path(reject_report) if reject_report else None,
             force=force,
+            bulk=bulk,
             progress=bar.update,
         )
     if as_json:

@@ -1,4 +1,4 @@
-// Step 4: conclusion and premise edges. $rows: [{aid, stance, conclusion: uid, premises: [uid]}].
+// Step 3: conclusion and premise edges. $rows: [{aid, stance, conclusion: uid, premises: [uid]}].
 // Each MERGE is keyed by unique nodes, so writing a batch twice changes nothing.
 UNWIND $rows AS row
 MATCH (a:Argument {aid: row.aid})

@@ -1,10 +1,16 @@
 """The Neo4j round trip of argument PageRank: export the unit graph, compute, write back.
 
-Export is one streaming read per kind (units, arguments with their premises, and ``SAME_AS``
-pairs for semantic reuse), turned into integer arrays; Neo4j's internal ids are mapped to a dense
-``0 .. n-1`` range with ``numpy.unique``. The algorithm (:mod:`argkb.rank.pagerank`) never sees
-Neo4j. Scores go back as ``Unit.pagerank`` and ``Argument.relevance_{min,avg,max,sum}`` in
+Export reads pages of internal ids per kind (units, arguments with their premises) plus a stream
+of ``SAME_AS`` pairs for semantic reuse, turned into integer arrays; Neo4j's internal ids are
+mapped to a dense ``0 .. n-1`` range by sorting. The algorithm (:mod:`argkb.rank.pagerank`) never
+sees Neo4j. Scores go back as ``Unit.pagerank`` and ``Argument.relevance_{min,avg,max,sum}`` in
 batched ``UNWIND`` writes.
+
+Both directions keep :data:`WORKERS` requests in flight (threads over one driver, one auto-commit
+transaction per page or batch, disjoint nodes, so no lock waits): while the server answers one
+page or writes one batch, Python decodes the previous page or encodes the next batch, and a
+second server thread can run. Measured on the 1M-unit benchmark graph, see
+``docs/benchmarks.md``.
 
 Semantic reuse (``reuse="semantic"``): units joined by ``SAME_AS`` edges are merged into one
 graph node (connected components), so a paraphrased conclusion counts as reused; every unit of a
@@ -14,7 +20,8 @@ component gets the component's score.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -27,7 +34,14 @@ if TYPE_CHECKING:
 
 Reuse = Literal["exact", "semantic"]
 Variant = Literal["adapted", "classic"]
-WRITE_BATCH = 50_000
+# Rows per write transaction. Writing properties a node does not have yet (the first run)
+# allocates property records, and at 50k rows per transaction the transaction state made the
+# server's young-generation GC pause ~0.3 s every 1-2 s: on the 1M-unit graph (1M units, 2M
+# arguments with 4 values each, fresh store, load average 5-7) 10k rows took 30 s of server CPU
+# against 42 s at 50k (wall 35-48 s against 59-72 s); 5k was no better than 10k.
+WRITE_BATCH = 10_000
+# Requests in flight at once, for the export pages and the write batches.
+WORKERS = 2
 
 
 @dataclass
@@ -71,39 +85,65 @@ def export_graph(
     *,
     reuse: Reuse = "exact",
     page: int = 250_000,
+    previous: bool = True,
+    workers: int = WORKERS,
 ) -> UnitGraph:
     """Read the unit graph from Neo4j as arrays.
 
     Pages of ``page`` internal ids, each answered as a few flat integer lists in one record
-    (id seeks, no label scan per page), so decoding stays cheap at millions of nodes.
+    (id seeks, no label scan per page), so decoding stays cheap at millions of nodes. Up to
+    ``workers`` pages are requested at once, so that decoding one page in Python overlaps the
+    server's work on the next. ``previous=False`` skips reading the stored ``Unit.pagerank``
+    (only a warm start needs it), which saves reading every unit's properties.
+
+    A conclusion or premise that is not an exported unit is left out, with its argument if it is
+    the conclusion, as a ``:Unit`` label test in the query would (see export_arguments.cypher).
     """
     import numpy as np
 
     top = cypher.read(driver, "rank/max_ids", database)[0]
-    unit_parts, prev_parts = [], []
-    for lo in range(0, int(top["max_unit"]) + 1, page):
-        row = cypher.read(driver, "rank/export_units", database, lo=lo, hi=lo + page)[0]
-        unit_parts.append(np.asarray(row["ids"], dtype=np.int64))
-        prev_parts.append(np.asarray(row["pagerank"], dtype=np.float64))
-    unit_ids = np.concatenate(unit_parts) if unit_parts else np.zeros(0, np.int64)
-    prev = np.concatenate(prev_parts) if prev_parts else np.zeros(0)
+    unit_query = "rank/export_units" if previous else "rank/export_unit_ids"
+    unit_jobs = [(unit_query, lo) for lo in range(0, int(top["max_unit"]) + 1, page)]
+    arg_jobs = [
+        ("rank/export_arguments", lo) for lo in range(0, int(top["max_argument"]) + 1, page)
+    ]
+
+    def fetch(job: tuple[str, int]) -> dict[str, Any]:
+        name, lo = job
+        # row[key], not row.data(): data() walks every element of the lists in Python
+        row = cypher.read(driver, name, database, lo=lo, hi=lo + page)[0]
+        return {key: np.asarray(row[key], dtype=np.float64 if key == "pagerank" else np.int64)
+                for key in row.keys()}  # noqa: SIM118 (iterating a Record yields values)  # fmt: skip
+
+    jobs = unit_jobs + arg_jobs
+    if workers > 1 and len(jobs) > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            rows = list(pool.map(fetch, jobs))
+    else:
+        rows = [fetch(job) for job in jobs]
+    unit_rows, arg_rows = rows[: len(unit_jobs)], rows[len(unit_jobs) :]
+
+    def joined(parts: list[dict[str, Any]], key: str, dtype: Any = np.int64) -> NDArray[Any]:
+        return np.concatenate([part[key] for part in parts]) if parts else np.zeros(0, dtype)
+
+    unit_ids = joined(unit_rows, "ids")
     order = np.argsort(unit_ids)
-    unit_ids, prev = unit_ids[order], prev[order]
+    unit_ids = unit_ids[order]
+    prev = joined(unit_rows, "pagerank", np.float64)[order] if previous else None
 
-    arg_parts, concl_parts, edge_arg_parts, edge_prem_parts = [], [], [], []
-    for lo in range(0, int(top["max_argument"]) + 1, page):
-        row = cypher.read(driver, "rank/export_arguments", database, lo=lo, hi=lo + page)[0]
-        arg_parts.append(np.asarray(row["ids"], dtype=np.int64))
-        concl_parts.append(np.asarray(row["conclusions"], dtype=np.int64))
-        edge_arg_parts.append(np.asarray(row["edge_arguments"], dtype=np.int64))
-        edge_prem_parts.append(np.asarray(row["edge_premises"], dtype=np.int64))
-
-    def joined(parts: list[Any]) -> NDArray[np.int64]:
-        return np.concatenate(parts) if parts else np.zeros(0, np.int64)
-
-    arg_ids, conclusions = joined(arg_parts), joined(concl_parts)
-    edge_args, edge_premises = joined(edge_arg_parts), joined(edge_prem_parts)
-    # premises as CSR over the arguments, in the order of arg_ids
+    arg_ids, conclusions = joined(arg_rows, "ids"), joined(arg_rows, "conclusions")
+    edge_args, edge_premises = joined(arg_rows, "edge_arguments"), joined(arg_rows, "edge_premises")
+    conclusion_units = _dense(unit_ids, conclusions)
+    if (conclusion_units < 0).any():  # an argument concluding a non-unit: leave it out
+        known = conclusion_units >= 0
+        edge_args = edge_args[np.isin(edge_args, arg_ids[known])]
+        arg_ids, conclusion_units = arg_ids[known], conclusion_units[known]
+    premise_units = _dense(unit_ids, edge_premises)
+    if (premise_units < 0).any():
+        known = premise_units >= 0
+        edge_args, premise_units = edge_args[known], premise_units[known]
+    # premises as CSR over the arguments, in the order of arg_ids (pages and edges arrive in
+    # argument order, so both sorts below run over already sorted data)
     position = np.searchsorted(np.sort(arg_ids), edge_args)
     arg_order = np.argsort(arg_ids)
     edge_row = arg_order[position]
@@ -112,31 +152,39 @@ def export_graph(
     indptr = np.zeros(len(arg_ids) + 1, dtype=np.int64)
     np.cumsum(counts, out=indptr[1:])
 
-    def dense(ids: Any) -> NDArray[np.int64]:
-        return np.searchsorted(unit_ids, np.asarray(ids, dtype=np.int64)).astype(np.int64)
-
     node_of_unit = np.arange(len(unit_ids), dtype=np.int64)
     n_nodes = len(unit_ids)
     if reuse == "semantic":
-        node_of_unit, n_nodes = _same_as_components(driver, database, unit_ids, dense)
-    stored = prev >= 0
+        node_of_unit, n_nodes = _same_as_components(driver, database, unit_ids)
+    stored = prev is not None and bool((prev >= 0).any())
     return UnitGraph(
         unit_ids=unit_ids,
         argument_ids=arg_ids,
-        conclusions=dense(conclusions),
+        conclusions=conclusion_units,
         premise_indptr=indptr,
-        premise_units=dense(edge_premises[by_row]),
-        previous=np.where(stored, prev, 0.0) if stored.any() else None,
+        premise_units=premise_units[by_row],
+        previous=np.where(prev >= 0, prev, 0.0) if stored and prev is not None else None,
         node_of_unit=node_of_unit,
         n_nodes=n_nodes,
     )
+
+
+def _dense(unit_ids: NDArray[np.int64], ids: Any) -> NDArray[np.int64]:
+    """Position of each internal id in the sorted ``unit_ids``; -1 where it is not a unit."""
+    import numpy as np
+
+    ids = np.asarray(ids, dtype=np.int64)
+    if unit_ids.size == 0:
+        return np.full(ids.size, -1, dtype=np.int64)
+    position = np.searchsorted(unit_ids, ids)
+    clipped = np.minimum(position, unit_ids.size - 1)
+    return np.where(unit_ids[clipped] == ids, clipped, -1).astype(np.int64)
 
 
 def _same_as_components(
     driver: neo4j.Driver,
     database: str | None,
     unit_ids: NDArray[np.int64],
-    dense: Callable[[list[int]], NDArray[np.int64]],
 ) -> tuple[NDArray[np.int64], int]:
     import numpy as np
     from scipy.sparse import coo_array
@@ -148,7 +196,8 @@ def _same_as_components(
         starts.append(record["a"])
         ends.append(record["b"])
     n = len(unit_ids)
-    pairs = coo_array((np.ones(len(starts)), (dense(starts), dense(ends))), shape=(n, n))
+    a, b = _dense(unit_ids, starts), _dense(unit_ids, ends)  # both ends are units (the query)
+    pairs = coo_array((np.ones(a.size), (a, b)), shape=(n, n))
     count, labels = connected_components(pairs, directed=False)
     return labels.astype(np.int64), int(count)
 
@@ -161,23 +210,61 @@ def write_scores(
     relevance: dict[str, NDArray[np.float64]],
     *,
     batch: int = WRITE_BATCH,
+    workers: int = WORKERS,
 ) -> None:
     """``Unit.pagerank`` and ``Argument.relevance_*``, ``batch`` rows per transaction.
 
     Each batch goes as parallel lists (ids, values), built one batch at a time: memory stays at
-    one batch, and lists of numbers encode faster than a map per row (measured 1.1-1.3 s ->
-    0.6 s for 113k units and 100k arguments).
+    a few batches, and lists of numbers encode faster than a map per row (measured 1.1-1.3 s ->
+    0.6 s for 113k units and 100k arguments). ``workers`` batches are in flight at once (see the
+    module docstring); every batch is its own transaction over nodes no other batch touches.
     """
     unit_query, arg_query = cypher.load("rank/write_units"), cypher.load("rank/write_arguments")
-    for start in range(0, len(graph.unit_ids), batch):
-        part = slice(start, start + batch)
-        params = {"ids": graph.unit_ids[part].tolist(), "scores": unit_scores[part].tolist()}
-        driver.execute_query(unit_query, params, database_=database)
-    for start in range(0, len(graph.argument_ids), batch):
-        part = slice(start, start + batch)
-        params = {"ids": graph.argument_ids[part].tolist()}
-        params.update({method: values[part].tolist() for method, values in relevance.items()})
-        driver.execute_query(arg_query, params, database_=database)
+
+    def batches() -> Iterable[tuple[str, dict[str, Any]]]:
+        for start in range(0, len(graph.unit_ids), batch):
+            part = slice(start, start + batch)
+            yield (
+                unit_query,
+                {
+                    "ids": graph.unit_ids[part].tolist(),
+                    "scores": unit_scores[part].tolist(),
+                },
+            )
+        for start in range(0, len(graph.argument_ids), batch):
+            part = slice(start, start + batch)
+            params = {"ids": graph.argument_ids[part].tolist()}
+            params.update({method: values[part].tolist() for method, values in relevance.items()})
+            yield arg_query, params
+
+    _run_writes(driver, database, batches(), workers)
+
+
+def _run_writes(
+    driver: neo4j.Driver,
+    database: str | None,
+    jobs: Iterable[tuple[str, dict[str, Any]]],
+    workers: int,
+) -> None:
+    """Run write queries with at most ``workers`` in flight, building parameters lazily.
+
+    At most ``2 * workers`` batches exist at a time, so memory stays bounded; the first
+    failure is raised once the batches already running have finished.
+    """
+    if workers <= 1:
+        for query, params in jobs:
+            driver.execute_query(query, params, database_=database)
+        return
+    with ThreadPoolExecutor(workers) as pool:
+        pending: set[Future[Any]] = set()
+        for query, params in jobs:
+            if len(pending) >= 2 * workers:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    future.result()
+            pending.add(pool.submit(driver.execute_query, query, params, database_=database))
+        for future in pending:
+            future.result()
 
 
 def run_pagerank(
@@ -205,7 +292,7 @@ def run_pagerank(
 
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
-    graph = export_graph(driver, database, reuse=reuse)
+    graph = export_graph(driver, database, reuse=reuse, previous=warm)
     seconds["export"] = time.perf_counter() - clock
     echo(f"exported {len(graph.unit_ids):,} units, {len(graph.argument_ids):,} arguments")
 

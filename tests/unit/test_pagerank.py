@@ -13,9 +13,11 @@ from argkb.errors import ArgKBError
 from argkb.rank.pagerank import (
     ConvergenceError,
     GraphInputError,
+    SelfReuse,
     Shared,
     argument_pagerank,
     build_argument_transition,
+    build_transition,
     classic_pagerank,
     ground_from_sources,
     power_iteration,
@@ -416,3 +418,31 @@ def test_bad_input_raises_typed_error(
         argument_pagerank(3, conclusions, indptr, units, **kwargs)  # type: ignore[arg-type]
     assert isinstance(info.value, ArgKBError)
     assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("self_reuse", ["drop", "keep"])
+@pytest.mark.parametrize("shared", ["split", "pool"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_direct_build_equals_edge_list_build(
+    seed: int, shared: Shared, self_reuse: SelfReuse
+) -> None:
+    # build_argument_transition builds CSR straight from the premise lists (counting sort,
+    # parallel entries kept); it must equal the transition of the sorted, deduplicated edge
+    # list, including self-reuse, repeated premises and arguments without premises.
+    conclusions, premises = random_arguments(80 + seed, 40, 120)
+    premises[2] = [7, 5, 7, 5]  # repeats that are not adjacent in the list
+    premises[3] = [int(conclusions[3])]  # only itself as premise
+    edges = unit_edges(40, conclusions, *csr(premises), self_reuse=self_reuse, shared=shared)
+    expected = build_transition(40, edges.sources, edges.targets, edges.weights)
+    direct = build_argument_transition(
+        40,
+        conclusions,
+        *csr(premises),
+        self_reuse=self_reuse,
+        shared=shared,
+    )
+    np.testing.assert_allclose(
+        direct.matrix.toarray(), expected.matrix.toarray(), rtol=1e-15, atol=0
+    )
+    np.testing.assert_array_equal(direct.leak, expected.leak)
+    assert direct.matrix.indices.dtype == np.int32

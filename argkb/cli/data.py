@@ -219,9 +219,10 @@ def load_cmd(
 @click.option(
     "--long-text",
     type=click.Choice(["truncate", "window", "sentences"]),
-    default="truncate",
+    default="sentences",
     show_default=True,
-    help="How texts longer than the model are embedded.",
+    help="How texts longer than the model are embedded (sentences: best on ArgQuality-20, "
+    "docs/evaluation.md).",
 )
 @click.option("--all", "all_units", is_flag=True, help="Re-embed units that have a vector.")
 @click.option("--device", help="cpu, cuda, ... (default: a GPU when present).")

@@ -262,6 +262,24 @@ def premise_csr(
     return indptr, units
 
 
+def _argument_arrays(
+    conclusions: ArrayLike,
+    premise_units: ArrayLike,
+    premise_indptr: ArrayLike,
+    n_units: int,
+    self_reuse: str,
+    shared: str,
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """The checked argument arrays (conclusion per argument, premise units, pointer) and options."""
+    if self_reuse not in ("drop", "keep"):
+        raise GraphInputError(f"self_reuse must be 'drop' or 'keep', got {self_reuse!r}")
+    if shared not in ("split", "pool"):
+        raise GraphInputError(f"shared must be 'split' or 'pool', got {shared!r}")
+    conc = _index_array(conclusions, "conclusions", n_units)
+    units = _index_array(premise_units, "premise_units", n_units)
+    return conc, units, _indptr(premise_indptr, conc.size, units.size, "premise_indptr")
+
+
 def unit_edges(
     n_units: int,
     conclusions: ArrayLike,
@@ -295,13 +313,9 @@ def unit_edges(
     """
     import numpy as np
 
-    if self_reuse not in ("drop", "keep"):
-        raise GraphInputError(f"self_reuse must be 'drop' or 'keep', got {self_reuse!r}")
-    if shared not in ("split", "pool"):
-        raise GraphInputError(f"shared must be 'split' or 'pool', got {shared!r}")
-    conc = _index_array(conclusions, "conclusions", n_units)
-    units = _index_array(premise_units, "premise_units", n_units)
-    indptr = _indptr(premise_indptr, conc.size, units.size, "premise_indptr")
+    conc, units, indptr = _argument_arrays(
+        conclusions, premise_units, premise_indptr, n_units, self_reuse, shared
+    )
     args = np.repeat(np.arange(conc.size, dtype=np.int64), np.diff(indptr))
     if self_reuse == "drop":
         keep = units != conc[args]
@@ -406,13 +420,9 @@ def build_argument_transition(
     import numpy as np
     from scipy import sparse
 
-    if self_reuse not in ("drop", "keep"):
-        raise GraphInputError(f"self_reuse must be 'drop' or 'keep', got {self_reuse!r}")
-    if shared not in ("split", "pool"):
-        raise GraphInputError(f"shared must be 'split' or 'pool', got {shared!r}")
-    conc = _index_array(conclusions, "conclusions", n_units)
-    units = _index_array(premise_units, "premise_units", n_units)
-    indptr = _indptr(premise_indptr, conc.size, units.size, "premise_indptr")
+    conc, units, indptr = _argument_arrays(
+        conclusions, premise_units, premise_indptr, n_units, self_reuse, shared
+    )
     m = conc.size
     # int32 indices halve the memory traffic of the build and of every mat-vec
     index = np.int32 if max(n_units, m, units.size) < np.iinfo(np.int32).max else np.int64

@@ -30,3 +30,28 @@ def snapshot(driver) -> tuple:  # type: ignore[no-untyped-def]
     )  # fmt: skip
     rel_rows = sorted((r["a"], r["t"], r["b"], tuple(sorted(r["props"].items()))) for r in rels)
     return tuple(node_rows), tuple(rel_rows)
+
+
+def kill_load_midway(driver, neo4j_uri: str, script: str, corpus: Path, at: int = 500) -> int:  # type: ignore[no-untyped-def]
+    """Run ``script`` (a load of ``corpus``) in a child process; SIGKILL it once ``at``
+    arguments are in the graph. Returns how many were written when it was killed."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "NEO4J_URI": neo4j_uri}
+    proc = subprocess.Popen([sys.executable, "-c", script, str(corpus)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    deadline = time.monotonic() + 120
+    written = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        written = driver.execute_query("MATCH (a:Argument) RETURN count(a) AS n").records[0]["n"]
+        if written >= at:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the load finished before it could be killed; use a larger corpus"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    return int(written)

@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
-from graphs import load, snapshot
+from graphs import kill_load_midway, load, snapshot
 
 from argkb.db.schema import init_schema
 from argkb.errors import LoadError
@@ -181,19 +176,7 @@ def test_killed_load_resumes_to_the_same_graph(
 
     corpus = tmp_path / "synth.json"
     write_json(corpus, 3000, seed=7)
-    env = {**os.environ, "NEO4J_URI": neo4j_uri}
-    proc = subprocess.Popen([sys.executable, "-c", KILL_SCRIPT, str(corpus)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-    deadline = time.monotonic() + 120
-    written = 0
-    while time.monotonic() < deadline and proc.poll() is None:
-        written = clean.execute_query("MATCH (a:Argument) RETURN count(a) AS n").records[0]["n"]
-        if written >= 500:
-            break
-        time.sleep(0.05)
-    assert proc.poll() is None, "the load finished before it could be killed; use a larger corpus"
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    written = kill_load_midway(clean, neo4j_uri, KILL_SCRIPT, corpus)
     status = clean.execute_query("MATCH (c:Corpus) RETURN c.status AS s").records[0]["s"]
     assert status == "loading" and written >= 500
 

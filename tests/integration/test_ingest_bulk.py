@@ -4,15 +4,10 @@ indexes come back after a failed or killed load."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
-from graphs import load, snapshot
+from graphs import kill_load_midway, load, snapshot
 
 import argkb.ingest
 from argkb.db.schema import init_schema
@@ -125,19 +120,7 @@ main()
 
 def _killed_bulk_load(driver, neo4j_uri: str, corpus: Path) -> None:
     """Start a bulk load of ``corpus`` in a child process and SIGKILL it half-way."""
-    env = {**os.environ, "NEO4J_URI": neo4j_uri}
-    proc = subprocess.Popen([sys.executable, "-c", KILL_SCRIPT, str(corpus)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-    deadline = time.monotonic() + 120
-    written = 0
-    while time.monotonic() < deadline and proc.poll() is None:
-        written = driver.execute_query("MATCH (a:Argument) RETURN count(a) AS n").records[0]["n"]
-        if written >= 500:
-            break
-        time.sleep(0.05)
-    assert proc.poll() is None, "the load finished before it could be killed; use a larger corpus"
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    written = kill_load_midway(driver, neo4j_uri, KILL_SCRIPT, corpus)
     assert written >= 500
     # killed mid-load: the full-text indexes are gone, and the corpus node says so
     assert fulltext(driver) == {}

@@ -65,16 +65,15 @@ def retrieve_claims(
         return cypher.read(driver, name, database, **params)
 
     query_vector = [float(x) for x in vector]
+    escaped = lucene_escape(text).strip()
     cosine = {r["id"]: 2.0 * r["score"] - 1.0 for r in read("query/claims_vector", k=pool,
                                                              vector=query_vector)}  # fmt: skip
-    escaped = lucene_escape(text).strip()
     bm25 = {r["id"]: float(r["score"]) for r in read("query/claims_fulltext", k=pool,
                                                       text=escaped)} if escaped else {}  # fmt: skip
     missing = [cid for cid in bm25 if cid not in cosine]
-    if missing:
-        for r in read("query/units", ids=missing, vectors=True):
-            if r["embedding"] is not None:
-                cosine[r["id"]] = float(np.dot(np.asarray(r["embedding"]), vector))
+    if missing:  # lexical hits outside the vector top `pool`: their cosine, from the server
+        for r in read("query/claims_cosine", ids=missing, vector=query_vector):
+            cosine[r["id"]] = 2.0 * float(r["score"]) - 1.0
     top_bm25 = max(bm25.values(), default=0.0)
     scored = []
     for cid, cos in cosine.items():

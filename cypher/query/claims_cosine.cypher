@@ -1,0 +1,5 @@
+// Cosine of the query embedding with the given claims' embeddings, computed on the server so
+// that no vector travels back (Neo4j reports (1 + cos) / 2, as the vector index does).
+UNWIND $ids AS cid
+MATCH (u:Unit) WHERE id(u) = cid AND u.embedding IS NOT NULL
+RETURN cid AS id, vector.similarity.cosine(u.embedding, $vector) AS score

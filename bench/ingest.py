@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -130,11 +131,30 @@ def work_argkb(spec: dict[str, Any]) -> dict[str, Any]:
         return _measured(spec, work)
 
 
-def work_naive(spec: dict[str, Any]) -> dict[str, Any]:
-    from argkb.db import cypher
+def accepted_records(path: Path) -> Iterator[Any]:
+    """The loader records of ``path`` that argkb's load writes: valid, argument ids first seen.
+
+    For the baselines (b) and (c), so that they write exactly argkb's graph. The set of seen ids
+    grows with the corpus; that is fine for a baseline, not for argkb's loader.
+    """
     from argkb.ingest import DEFAULT_MAX_TEXT, validate
     from argkb.loaders import reader
-    from argkb.loaders.records import ArgumentRecord, Rejected, SourceRecord
+    from argkb.loaders.records import ArgumentRecord, Rejected
+
+    seen: set[str] = set()
+    for record in reader("argsme")([path]):
+        if isinstance(record, Rejected) or validate(record, DEFAULT_MAX_TEXT):
+            continue
+        if isinstance(record, ArgumentRecord):  # argkb refuses repeated ids
+            if record.aid in seen:
+                continue
+            seen.add(record.aid)
+        yield record
+
+
+def work_naive(spec: dict[str, Any]) -> dict[str, Any]:
+    from argkb.db import cypher
+    from argkb.loaders.records import ArgumentRecord, SourceRecord
 
     path, cid = Path(spec["path"]), "argsme:naive"
     with driver(spec["uri"]) as drv:
@@ -142,15 +162,8 @@ def work_naive(spec: dict[str, Any]) -> dict[str, Any]:
 
         def work() -> dict[str, Any]:
             nodes = rels = arguments = 0
-            seen: set[str] = set()
             with drv.session() as session:
-                for record in reader("argsme")([path]):
-                    if isinstance(record, Rejected) or validate(record, DEFAULT_MAX_TEXT):
-                        continue
-                    if isinstance(record, ArgumentRecord):  # argkb refuses repeated ids
-                        if record.aid in seen:
-                            continue
-                        seen.add(record.aid)
+                for record in accepted_records(path):
                     if isinstance(record, SourceRecord):
                         params = {"sid": record.sid, "props": dict(record.properties), "cid": cid}
                         counters = session.run(NAIVE_SOURCE, params).consume().counters
@@ -191,31 +204,19 @@ def work_naive(spec: dict[str, Any]) -> dict[str, Any]:
 
 def work_csv(spec: dict[str, Any]) -> dict[str, Any]:
     """Write argkb's graph of ``path`` as neo4j-admin CSV files (two streaming passes)."""
-    from argkb.ingest import DEFAULT_MAX_TEXT, content_hash, validate
-    from argkb.loaders import reader
-    from argkb.loaders.records import ArgumentRecord, Rejected, SourceRecord
+    from argkb.ingest import content_hash
+    from argkb.loaders.records import ArgumentRecord, SourceRecord
 
     path, out = Path(spec["path"]), Path(spec["out"])
     out.mkdir(parents=True, exist_ok=True)
     cid = f"argsme:{content_hash([path])[:24]}"
-
-    def arguments() -> Any:
-        seen: set[str] = set()
-        for record in reader("argsme")([path]):
-            if isinstance(record, Rejected) or validate(record, DEFAULT_MAX_TEXT):
-                continue
-            if isinstance(record, ArgumentRecord):  # argkb refuses repeated ids
-                if record.aid in seen:
-                    continue
-                seen.add(record.aid)
-            yield record
 
     def work() -> dict[str, Any]:
         # pass 1: which units are claims / premises, and which arguments conclude each claim
         claim, premise = 1, 2
         role: dict[str, int] = {}
         concluders: dict[str, list[str]] = {}
-        for record in arguments():
+        for record in accepted_records(path):
             if isinstance(record, ArgumentRecord):
                 uid = record.conclusion.uid
                 role[uid] = role.get(uid, 0) | claim
@@ -277,7 +278,7 @@ def work_csv(spec: dict[str, Any]) -> dict[str, Any]:
             writers["units"].writerow([uid, text, cid, labels])
             rows["units"] += 1
 
-        for record in arguments():
+        for record in accepted_records(path):
             if isinstance(record, SourceRecord):
                 if record.sid in sources:
                     continue

@@ -139,6 +139,29 @@ def _embedder_factory(model_path: str | None) -> Callable[[], Any]:
     return make
 
 
+def _run_harness(
+    run: Callable[..., Any], conn: Connection, data: str, model_path: str | None, as_json: bool,
+    **options: Any,
+) -> None:  # fmt: skip
+    """``run(driver, database, data, **options)`` with embed and rank progress bars; print it."""
+    embed_bar = _Bar(as_json, "embed", " units")
+    rank_bar = _Bar(as_json, "rank", " queries", after=embed_bar)
+    try:
+        report = run(
+            conn.driver(),
+            conn.database,
+            data,
+            make_embedder=_embedder_factory(model_path),
+            on_query=rank_bar.update,
+            on_embed=embed_bar.update,
+            **options,
+        )
+    finally:
+        embed_bar.close()
+        rank_bar.close()
+    _report(report, as_json)
+
+
 _model_option = click.option(
     "--model",
     "model_path",
@@ -184,26 +207,10 @@ def argkp_cmd(
     """
     from argkb.eval.argkp import BASELINES, run_argkp
 
-    names = [*(BASELINES if baselines else ()), *rankers]
-    embed_bar = _Bar(as_json, "embed", " units")
-    rank_bar = _Bar(as_json, "rank", " queries", after=embed_bar)
-    try:
-        report = run_argkp(
-            conn.driver(),
-            conn.database,
-            data,
-            split=split,
-            rankers=names,
-            out=out,
-            depth=depth,
-            make_embedder=_embedder_factory(model_path),
-            on_query=rank_bar.update,
-            on_embed=embed_bar.update,
-        )
-    finally:
-        embed_bar.close()
-        rank_bar.close()
-    _report(report, as_json)
+    _run_harness(
+        run_argkp, conn, data, model_path, as_json,
+        rankers=[*(BASELINES if baselines else ()), *rankers], out=out, depth=depth, split=split,
+    )  # fmt: skip
 
 
 @eval_group.command("argquality")
@@ -247,23 +254,8 @@ def argquality_cmd(
     """
     from argkb.eval.argquality import BASELINES, run_argquality
 
-    names = [*(BASELINES if baselines else ()), *rankers]
-    embed_bar = _Bar(as_json, "embed", " units")
-    rank_bar = _Bar(as_json, "rank", " queries", after=embed_bar)
-    try:
-        report = run_argquality(
-            conn.driver(),
-            conn.database,
-            data,
-            query=query_kind,  # type: ignore[arg-type]  # click.Choice guarantees the literal
-            rankers=names,
-            out=out,
-            depth=depth,
-            make_embedder=_embedder_factory(model_path),
-            on_query=rank_bar.update,
-            on_embed=embed_bar.update,
-        )
-    finally:
-        embed_bar.close()
-        rank_bar.close()
-    _report(report, as_json)
+    _run_harness(
+        run_argquality, conn, data, model_path, as_json,
+        rankers=[*(BASELINES if baselines else ()), *rankers], out=out, depth=depth,
+        query=query_kind,
+    )  # fmt: skip

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -39,7 +38,7 @@ from argkb.eval.harness import (
     Benchmark,
     HarnessReport,
     prepare_schema,
-    run_benchmark,
+    run_dataset,
 )
 from argkb.eval.trec import Clusters, Qrels, Query
 
@@ -205,25 +204,17 @@ def run_argkp(
     """``argkb eval argkp``: load the split, embed, rank with every ranker, score, write."""
     from argkb.loaders.argkp import load_split
 
-    target = Path(out) if out is not None else Path("argkb-eval") / f"argkp-{split}"
-    target.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    load = load_argkp(driver, database, root, split, reject_report=target / "rejected.jsonl")
-    timings = {"load": time.perf_counter() - started}
-    started = time.perf_counter()
-    benchmark = build_benchmark(load_split(root, split))
-    timings["build"] = time.perf_counter() - started
-    return run_benchmark(
+    return run_dataset(
         driver,
         database,
-        benchmark,
-        rankers,
+        f"argkp-{split}",
+        load=lambda report: load_argkp(driver, database, root, split, reject_report=report),
+        build=lambda: build_benchmark(load_split(root, split)),
+        out=out,
+        ranker_names=rankers,
         collection=collection(split),
-        out=target,
         make_embedder=make_embedder,
         depth=depth,
-        load=load,
         on_query=on_query,
         on_embed=on_embed,
-        timings=timings,
     )

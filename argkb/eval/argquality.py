@@ -26,13 +26,12 @@ Metrics: nDCG@5/10 and P@5/10 (relevant = grade >= 1); there are no ground-truth
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from argkb.eval.harness import Benchmark, HarnessReport, prepare_schema, run_benchmark
+from argkb.eval.harness import Benchmark, HarnessReport, prepare_schema, run_dataset
 from argkb.eval.trec import Qrels, Query
 
 if TYPE_CHECKING:
@@ -166,25 +165,17 @@ def run_argquality(
     """``argkb eval argquality``: load, embed, rank with every ranker, score, write."""
     from argkb.loaders.argquality import load_judgements
 
-    target = Path(out) if out is not None else Path("argkb-eval") / f"argquality-{query}"
-    target.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    load = load_argquality(driver, database, root, reject_report=target / "rejected.jsonl")
-    timings = {"load": time.perf_counter() - started}
-    started = time.perf_counter()
-    benchmark = build_benchmark(load_judgements(root), query)
-    timings["build"] = time.perf_counter() - started
-    return run_benchmark(
+    return run_dataset(
         driver,
         database,
-        benchmark,
-        rankers,
+        f"argquality-{query}",
+        load=lambda report: load_argquality(driver, database, root, reject_report=report),
+        build=lambda: build_benchmark(load_judgements(root), query),
+        out=out,
+        ranker_names=rankers,
         collection=COLLECTION,
-        out=target,
         make_embedder=make_embedder,
         depth=depth,
-        load=load,
         on_query=on_query,
         on_embed=on_embed,
-        timings=timings,
     )

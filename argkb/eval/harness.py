@@ -686,6 +686,32 @@ class HarnessReport:
         }
 
 
+def run_dataset(
+    driver: neo4j.Driver,
+    database: str | None,
+    name: str,
+    *,
+    load: Callable[[Path], Mapping[str, Any]],
+    build: Callable[[], Benchmark],
+    out: str | os.PathLike[str] | None,
+    **options: Any,
+) -> HarnessReport:
+    """A dataset harness: ``load(reject_report)`` it into Neo4j, ``build()`` its benchmark (both
+    timed), then :func:`run_benchmark` with ``options``. Outputs go to ``out`` (default
+    ``./argkb-eval/<name>/``), rejected rows to ``rejected.jsonl`` there."""
+    target = Path(out) if out is not None else Path("argkb-eval") / name
+    target.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    loaded = load(target / "rejected.jsonl")
+    timings = {"load": time.perf_counter() - started}
+    started = time.perf_counter()
+    benchmark = build()
+    timings["build"] = time.perf_counter() - started
+    return run_benchmark(
+        driver, database, benchmark, out=target, load=loaded, timings=timings, **options
+    )
+
+
 def run_benchmark(
     driver: neo4j.Driver,
     database: str | None,

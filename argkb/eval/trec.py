@@ -237,6 +237,18 @@ def _lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
         raise EvalFileError(path, None, f"not UTF-8: {err}") from err
 
 
+def _columns(path: str | os.PathLike[str], layout: str) -> Iterator[tuple[int, list[str]]]:
+    """``(line number, cells)`` of a whitespace-separated file whose lines are ``layout``."""
+    expected = len(layout.split())
+    for number, line in _lines(path):
+        cells = line.split()
+        if len(cells) != expected:
+            raise EvalFileError(
+                path, number, f"expected {expected} columns `{layout}`, got {len(cells)}"
+            )
+        yield number, cells
+
+
 def _number(path: str | os.PathLike[str], line: int, name: str, value: str) -> float:
     try:
         number = float(value)
@@ -354,12 +366,7 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     """TREC qrels ``qid iter docid rel`` -> ``{qid: {docid: rel}}``."""
     qrels: Qrels = {}
     seen: dict[tuple[str, str], int] = {}
-    for number, line in _lines(path):
-        cells = line.split()
-        if len(cells) != 4:
-            raise EvalFileError(
-                path, number, f"expected 4 columns `qid iter docid rel`, got {len(cells)}"
-            )
+    for number, cells in _columns(path, "qid iter docid rel"):
         qid, _, docid, rel = cells
         grade = _number(path, number, "rel", rel)
         key = (qid, docid)
@@ -388,12 +395,7 @@ def read_clusters(path: str | os.PathLike[str]) -> Clusters:
     """Ground-truth clusters ``qid docid cluster_id`` -> ``{qid: {docid: cluster_id}}``."""
     clusters: Clusters = {}
     seen: dict[tuple[str, str], int] = {}
-    for number, line in _lines(path):
-        cells = line.split()
-        if len(cells) != 3:
-            raise EvalFileError(
-                path, number, f"expected 3 columns `qid docid cluster_id`, got {len(cells)}"
-            )
+    for number, cells in _columns(path, "qid docid cluster_id"):
         qid, docid, cluster = cells
         key = (qid, docid)
         if key in seen:

@@ -210,9 +210,9 @@ def prepare_argkp(
     """ArgKP ``split`` loaded, its units embedded, claims and premises clustered (idempotent)."""
     from argkb.cluster.store import cluster_units
     from argkb.eval.argkp import collection, load_argkp
-    from argkb.eval.baselines import ensure_embeddings
+    from argkb.embed.store import embed_collection
 
     load_argkp(drv, None, data, split)
-    ensure_embeddings(drv, None, embedder, collection(split))
+    embed_collection(drv, embedder, collection(split))
     cluster_units(drv, kind="claim")
     cluster_units(drv, kind="premise", cut=premise_cut)

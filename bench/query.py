@@ -62,7 +62,7 @@ def main() -> int:
     from argkb.ingest import load_records
     from argkb.loaders import reader
     from argkb.rank.store import run_pagerank
-    from argkb.retrieve.claims import lucene_escape
+    from argkb.retrieve.lucene import lucene_query
     from argkb.retrieve.engine import QueryEngine, Settings
     from argkb.synth import Shape, write_json
 
@@ -142,7 +142,7 @@ def main() -> int:
                     if runner is at_query_time:
                         candidates.append(result.candidates)
             clock = time.perf_counter()
-            driver.execute_query(bm25, {"text": lucene_escape(text), "k": args.k})
+            driver.execute_query(bm25, {"text": lucene_query(text), "k": args.k})
             if measured:
                 timings["bm25"].append(time.perf_counter() - clock)
     finally:

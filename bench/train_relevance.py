@@ -56,7 +56,7 @@ def main() -> int:
     from argkb.eval.harness import evaluate
     from argkb.loaders.argkp import load_split
     from argkb.retrieve.engine import QueryEngine, Settings
-    from argkb.retrieve.ranker import EngineRanker
+    from argkb.eval.adapters import EngineRanker
     from argkb.retrieve.relevance import (
         FEATURES,
         MODEL_FILE,

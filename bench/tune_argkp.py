@@ -62,7 +62,7 @@ def main() -> int:
     from argkb.eval.metrics import adjusted_rand_index, normalized_mutual_information
     from argkb.loaders.argkp import load_split
     from argkb.retrieve.engine import QueryEngine, Settings
-    from argkb.retrieve.ranker import EngineRanker
+    from argkb.eval.adapters import EngineRanker
 
     split = load_split(args.data, "train")
     embedder = Embedder()

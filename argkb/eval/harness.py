@@ -18,7 +18,7 @@ A ranker is any object with a ``name`` and a ``rank(query, k)`` method (:class:`
                            [c.score for c in clusters])
 
     register_ranker("pfidf", PfIcfRanker)            # or, without importing it here:
-    RANKERS["pfidf"] = RankerSpec("argkb.retrieve.pfidf:PfIcfRanker")
+    RANKERS["pfidf"] = RankerSpec("mypackage.rankers:PfIcfRanker")
 
 and ``argkb eval argkp --ranker pfidf`` scores it next to the baselines. ``--ranker
 package.module:factory`` works without any registration. A factory is called as
@@ -77,7 +77,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
 from argkb.errors import ArgKBError, ConfigError
+from argkb.eval import adapters
 from argkb.eval.trec import Clusters, Qrels, Query, Ranking, Run
+from argkb.retrieve import baselines
 
 if TYPE_CHECKING:
     import neo4j
@@ -147,28 +149,25 @@ class RankerSpec:
     description: str = ""
 
 
-_B = "argkb.eval.baselines"
 RANKERS: dict[str, RankerSpec] = {
-    "bm25": RankerSpec(f"{_B}:bm25", False, "Lucene BM25 over premise_text, query stance"),
-    "bm25-nostance": RankerSpec(f"{_B}:bm25_nostance", False, "BM25, both stances"),
-    "cosine": RankerSpec(f"{_B}:cosine", True, "exact cosine, default model, query stance"),
-    "cosine-nostance": RankerSpec(f"{_B}:cosine_nostance", True, "cosine, both stances"),
-    "random": RankerSpec(f"{_B}:random_collection", False, "shuffled collection, 10 seeds"),
-    "pfidf": RankerSpec("argkb.retrieve.ranker:pfidf", True, "argkb query, pf-icf (Dumani 2020)"),
+    "bm25": RankerSpec(baselines.bm25, False, "Lucene BM25 over premise_text, query stance"),
+    "bm25-nostance": RankerSpec(baselines.bm25_nostance, False, "BM25, both stances"),
+    "cosine": RankerSpec(baselines.cosine, True, "exact cosine, default model, query stance"),
+    "cosine-nostance": RankerSpec(baselines.cosine_nostance, True, "cosine, both stances"),
+    "random": RankerSpec(baselines.random_collection, False, "shuffled collection, 10 seeds"),
+    "pfidf": RankerSpec(adapters.pfidf, True, "argkb query, pf-icf (Dumani 2020)"),
     "pfidf-query": RankerSpec(
-        "argkb.retrieve.ranker:pfidf_query_clusters", True, "pfidf, premise clusters at query time"
+        adapters.pfidf_query_clusters, True, "pfidf, premise clusters at query time"
     ),
-    "coreset": RankerSpec(
-        "argkb.retrieve.ranker:coreset", True, "argkb query, biased coreset, learned relevance"
-    ),
+    "coreset": RankerSpec(adapters.coreset, True, "argkb query, biased coreset, learned relevance"),
     "coreset-cosine": RankerSpec(
-        "argkb.retrieve.ranker:coreset_cosine", True, "biased coreset, cosine relevance"
+        adapters.coreset_cosine, True, "biased coreset, cosine relevance"
     ),
     "random-claim": RankerSpec(
-        f"{_B}:random_claim", False, "shuffled premises of the query claim, 10 seeds"
+        baselines.random_claim, False, "shuffled premises of the query claim, 10 seeds"
     ),
     "random-claim-nostance": RankerSpec(
-        f"{_B}:random_claim_nostance", False, "random-claim, both stances"
+        baselines.random_claim_nostance, False, "random-claim, both stances"
     ),
 }
 """Rankers by name. Add one with :func:`register_ranker` or by assigning a :class:`RankerSpec`."""
@@ -738,13 +737,13 @@ def run_benchmark(
     if any(spec.needs_embeddings for spec in specs.values()):
         if make_embedder is None:
             raise ConfigError("these rankers need an embedding model, and none was given")
-        from argkb.eval.baselines import ensure_embeddings
+        from argkb.embed.store import embed_collection
 
         started = time.perf_counter()
         embedder = make_embedder()
         # load the model here, so that its start-up is not charged to the first ranker's query
         getattr(embedder, "dimensions", None)
-        embedded = ensure_embeddings(driver, database, embedder, collection, progress=on_embed)
+        embedded = embed_collection(driver, embedder, collection, database, progress=on_embed)
         seconds["embed"] = time.perf_counter() - started
     systems = {name: make_rankers(name, driver, database, embedder) for name in names}
     started = time.perf_counter()

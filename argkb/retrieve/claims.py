@@ -15,27 +15,16 @@ train (docs/evaluation.md).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from argkb.db import cypher
+from argkb.retrieve.lucene import lucene_query
 
 if TYPE_CHECKING:
     import neo4j
     import numpy as np
     from numpy.typing import NDArray
-
-_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
-_OPERATORS = re.compile(r"\b(AND|OR|NOT|TO)\b")
-
-
-def lucene_escape(text: str) -> str:
-    """Query text safe for ``db.index.fulltext.queryNodes``: special characters escaped and
-    Lucene's upper-case operators lowered to plain words."""
-    escaped = _LUCENE_SPECIAL.sub(r"\\\1", text)
-    return _OPERATORS.sub(lambda m: m.group(1).lower(), escaped)
-
 
 @dataclass(frozen=True)
 class RetrievedClaim:
@@ -65,7 +54,7 @@ def retrieve_claims(
         return cypher.read(driver, name, database, **params)
 
     query_vector = [float(x) for x in vector]
-    escaped = lucene_escape(text).strip()
+    escaped = lucene_query(text)
     cosine = {r["id"]: 2.0 * r["score"] - 1.0 for r in read("query/claims_vector", k=pool,
                                                              vector=query_vector)}  # fmt: skip
     bm25 = {r["id"]: float(r["score"]) for r in read("query/claims_fulltext", k=pool,

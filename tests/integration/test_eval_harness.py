@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from argkb.eval import harness
 from argkb.eval.argkp import build_benchmark, run_argkp
-from argkb.eval.baselines import Bm25Ranker, CosineRanker
+from argkb.retrieve.baselines import Bm25Ranker, CosineRanker
 from argkb.eval.harness import Query, Ranking, score_files
 from argkb.loaders.argkp import load_split
 from argkb.loaders.records import text_key

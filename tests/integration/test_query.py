@@ -142,7 +142,7 @@ def test_cli_json_has_documented_fields(demo_db, neo4j_uri: str) -> None:
 
 def test_engine_as_harness_ranker(engine) -> None:
     from argkb.eval.trec import Query, Ranking
-    from argkb.retrieve.ranker import EngineRanker
+    from argkb.eval.adapters import EngineRanker
 
     ranking = EngineRanker(engine, "pfidf").rank(Query("q1", "We should abandon fossil fuels"), 6)
     assert isinstance(ranking, Ranking) and 0 < len(ranking.clusters) <= 6

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from argkb.cli import main
 from argkb.eval import harness
-from argkb.eval.baselines import lucene_query
+from argkb.retrieve.lucene import lucene_query
 from argkb.eval.harness import (
     Benchmark,
     EvalError,

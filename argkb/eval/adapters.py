@@ -1,4 +1,4 @@
-"""The query engine as a :class:`argkb.eval.harness.Ranker`, for ``argkb eval ... --ranker``.
+"""Adapters from the harness's Ranker protocol to the query engine, for ``argkb eval --ranker``.
 
 Both factories make sure claim and premise clusters exist (running ``argkb cluster``'s library
 call once if the database has none), then answer each benchmark query with
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     import neo4j
 
     from argkb.embed.model import Embedder
-    from argkb.eval.trec import Query, Ranking
+    from argkb.ranking import Query
     from argkb.retrieve.engine import RankerName, Settings
 
 
@@ -27,7 +27,7 @@ class EngineRanker:
         self.name = name or ranker
 
     def rank(self, query: Query, k: int) -> Ranking:
-        from argkb.eval.trec import Ranking
+        from argkb.ranking import Ranking
 
         result = self.engine.query(query.text, k=k, ranker=self.ranker,
                                    stance=query.stance or "both")  # fmt: skip

@@ -1,7 +1,7 @@
 """Baseline rankers, run in the same command as the rankers they are compared with.
 
 All three return singleton clusters (no deduplication, no clustering) of premise ``Unit.uid`` s and
-honour :class:`~argkb.eval.trec.Query` ``collection`` (a ``Source.sid`` prefix; the candidate
+honour :class:`~argkb.ranking.Query` ``collection`` (a ``Source.sid`` prefix; the candidate
 premises are those of arguments ``-[:FROM]->`` a matching source) and, when stance-aware,
 ``stance``: a premise is kept only if it is the premise of an argument with the query's stance
 (``PREMISE_OF.stance``). That stance is relative to the argument's own conclusion, which for the
@@ -11,7 +11,7 @@ different conclusions (the query engine does). The ``-nostance`` variants ignore
 ``bm25``
     Lucene BM25 (k1 = 1.2, b = 0.75, Neo4j's default analyzer) through the full-text index
     ``premise_text`` with ``db.index.fulltext.queryNodes``; the query text is escaped
-    (:func:`lucene_query`) so that it is a bag of terms, never Lucene syntax.
+    (:func:`argkb.retrieve.lucene.lucene_query`) so that it is a bag of terms, never Lucene syntax.
 ``cosine``
     Exact cosine similarity, in numpy, between the query's embedding and the stored embedding of
     every candidate premise (``Unit.embedding``, default model all-MiniLM-L6-v2); a candidate whose
@@ -31,12 +31,11 @@ different conclusions (the query engine does). The ``-nostance`` variants ignore
 from __future__ import annotations
 
 import random
-import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from argkb.db import cypher
-from argkb.eval.trec import Query, Ranking, Stance
+from argkb.ranking import Query, Ranking, Stance
+from argkb.retrieve.lucene import lucene_query
 
 if TYPE_CHECKING:
     import neo4j
@@ -53,8 +52,6 @@ __all__ = [
     "bm25_nostance",
     "cosine",
     "cosine_nostance",
-    "ensure_embeddings",
-    "lucene_query",
     "random_claim",
     "random_claim_nostance",
     "random_collection",
@@ -62,21 +59,6 @@ __all__ = [
 
 SEEDS = tuple(range(10))
 FETCH = 10_000  # index hits read before the scope filters
-
-# Lucene classic query syntax: these characters must be escaped to be taken literally.
-_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
-_LUCENE_OPERATORS = re.compile(r"\b(AND|OR|NOT|TO)\b")
-
-
-def lucene_query(text: str) -> str:
-    """``text`` as a Lucene query of plain terms: special characters escaped, operators lowered.
-
-    ``AND``/``OR``/``NOT`` are operators only in upper case; the analyzer lower-cases terms anyway,
-    so lowering them keeps the words and drops the meaning. Returns ``""`` for a blank text.
-    """
-    escaped = _LUCENE_SPECIAL.sub(r"\\\1", " ".join(text.split()))
-    return _LUCENE_OPERATORS.sub(lambda match: match.group(1).lower(), escaped)
-
 
 def _stance(query: Query, stance_aware: bool) -> Stance | None:
     return query.stance if stance_aware else None
@@ -106,7 +88,7 @@ class Bm25Ranker:
         scoped = query.collection is not None or stance is not None
         records = cypher.read(
             self.driver,
-            "eval/bm25",
+            "baseline/bm25",
             self.database,
             index=self.index,
             query=terms,
@@ -132,7 +114,7 @@ class CandidatePool:
         if key not in self._cache:
             self._cache[key] = cypher.read(
                 self.driver,
-                "eval/candidates" if collection is not None else "eval/candidates_any",
+                "baseline/candidates" if collection is not None else "baseline/candidates_any",
                 self.database,
                 collection=collection,
                 stance=stance,
@@ -202,7 +184,7 @@ class CosineRanker:
         if query.collection is None:
             records = cypher.read(
                 self.driver,
-                "eval/vector",
+                "baseline/vector",
                 self.database,
                 index=self.index,
                 fetch=max(FETCH // 10, k),
@@ -250,7 +232,7 @@ class RandomRanker:
             if key not in self._claims:
                 records = cypher.read(
                     self.driver,
-                    "eval/claim_premises",
+                    "baseline/claim_premises",
                     self.database,
                     claim=key[0],
                     stance=stance,
@@ -268,7 +250,7 @@ class RandomRanker:
         return Ranking.from_ids(rng.sample(pool, min(k, len(pool))))
 
 
-# -- factories for the registry (argkb.eval.harness.RANKERS) ----------------------------------
+# -- factories, as the evaluation harness's registry calls them -------------------------------
 
 
 def bm25(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> Bm25Ranker:
@@ -337,40 +319,3 @@ def random_claim_nostance(
     return _randoms(
         driver, database, stance_aware=False, pool="claim", name="random-claim-nostance"
     )
-
-
-# -- embeddings the cosine baseline (and the query engine) needs ------------------------------
-
-
-def ensure_embeddings(
-    driver: neo4j.Driver,
-    database: str | None,
-    embedder: Embedder,
-    collection: str,
-    *,
-    batch: int = 512,
-    progress: Callable[[int], None] | None = None,
-) -> int:
-    """Store ``Unit.embedding`` for the premises and claims of the collection's arguments.
-
-    Only units without a vector from ``embedder.model_id`` are embedded (texts are cached by
-    hash, so a repeated run costs a read); vectors are written with ``embed/write_vectors``.
-    Returns the number of units embedded.
-    """
-    from neo4j import RoutingControl
-
-    records, _, _ = driver.execute_query(
-        cypher.load("eval/pending_embeddings"),
-        {"collection": collection, "model": embedder.model_id},
-        database_=database,
-        routing_=RoutingControl.READ,
-    )
-    write = cypher.load("embed/write_vectors")
-    for start in range(0, len(records), batch):
-        chunk = records[start : start + batch]
-        vectors = embedder.embed([r["text"] for r in chunk])
-        rows = [{"id": r["id"], "vector": v.tolist()} for r, v in zip(chunk, vectors, strict=True)]
-        driver.execute_query(write, {"rows": rows, "model": embedder.model_id}, database_=database)
-        if progress:
-            progress(len(chunk))
-    return len(records)

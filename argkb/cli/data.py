@@ -157,12 +157,14 @@ def load_cmd(
 
     from tqdm import tqdm
 
-    from argkb.db.schema import init_schema
+    from argkb.db.schema import init_schema, server_info
     from argkb.ingest import load_records
     from argkb.loaders import reader
 
     driver = conn.driver()
-    if not no_init:
+    if no_init:
+        server_info(driver, conn.database)  # the version gate still applies
+    else:
         init_schema(driver, conn.database)
     records = reader(fmt)(list(paths))
     with tqdm(

@@ -12,7 +12,13 @@ if TYPE_CHECKING:
     import neo4j
 
 DEFAULT_DIMENSIONS = 384  # all-MiniLM-L6-v2
-MIN_SERVER = (5, 15)  # CREATE VECTOR INDEX syntax
+# What argkb's Cypher uses, and the Neo4j version that brought it (checked by check_version).
+SERVER_FEATURES: tuple[tuple[tuple[int, int], str], ...] = (
+    ((5, 15), "vector indexes (CREATE VECTOR INDEX, used by argkb init and every query)"),
+    ((5, 18), "vector.similarity.cosine (claim retrieval)"),
+    ((5, 26), "dynamic labels and relationship types (SET n:$(...), used by every loader)"),
+)
+MIN_SERVER = max(version for version, _ in SERVER_FEATURES)
 VECTOR_INDEXES = ("claim_embedding", "premise_embedding")
 
 
@@ -39,16 +45,29 @@ def _read(driver: neo4j.Driver, query: str, database: str | None, **params: Any)
     return [record.data() for record in records]
 
 
+def check_version(version: str) -> None:
+    """Raise :class:`ServerVersionError` when ``version`` lacks a feature argkb's Cypher uses.
+
+    The message names each missing feature and the version that brought it.
+    """
+    try:
+        found = tuple(int(part) for part in version.split(".")[:2])
+    except ValueError as err:
+        raise ServerVersionError(f"cannot read the Neo4j version {version!r}") from err
+    missing = [f"{what} needs {v[0]}.{v[1]}+" for v, what in SERVER_FEATURES if found < v]
+    if missing:
+        need = ".".join(str(part) for part in MIN_SERVER)
+        raise ServerVersionError(
+            f"Neo4j {version} is too old for argkb (needs {need}+): " + "; ".join(missing)
+            + ". Use 'argkb server start' for a managed 5.26 LTS."
+        )
+
+
 def server_info(driver: neo4j.Driver, database: str | None = None) -> ServerInfo:
-    """Version, edition and plugins of the server; raises if it is older than 5.15."""
+    """Version, edition and plugins of the server; raises if it lacks what argkb uses."""
     row = _read(driver, cypher.load("status/components"), database)[0]
     version = str(row["version"])
-    major_minor = tuple(int(part) for part in version.split(".")[:2])
-    if major_minor < MIN_SERVER:
-        raise ServerVersionError(
-            f"Neo4j {version} is too old: argkb needs 5.15+ for vector indexes "
-            "(use 'argkb server start' for a managed 5.26 LTS)."
-        )
+    check_version(version)
     present = set(_read(driver, cypher.load("status/plugins"), database)[0]["present"])
     plugins: dict[str, str | None] = {}
     for plugin in ("gds", "apoc"):

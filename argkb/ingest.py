@@ -87,7 +87,7 @@ def _check_unit(unit: UnitRef, where: str, name: str, max_text: int) -> Rejected
 
 
 def validate(record: Record, max_text: int) -> Rejected | None:
-    """The checks every format shares: empty or enormous texts, unknown stance, self-loops.
+    """The checks every format shares: empty or enormous texts, bad stance values, self-loops.
 
     Duplicate argument ids are checked per batch against Neo4j (:class:`_BatchWriter`), so the
     check costs no memory that grows with the corpus.
@@ -101,7 +101,7 @@ def validate(record: Record, max_text: int) -> Rejected | None:
             return problem
         if not record.premises:
             return Rejected(where, "premises", "an argument needs at least one premise")
-        if record.stance not in ("pro", "con"):
+        if record.stance not in ("pro", "con", "unknown"):
             return Rejected(where, "stance", f"unknown stance {record.stance!r}")
         if record.conclusion.uid in {p.uid for p in record.premises}:
             return Rejected(where, "premises", "a premise equals the conclusion (self-loop)")

@@ -34,9 +34,11 @@ Per map, in this order:
    and ``path`` (the location string below), plus ``invalid_utf8 = True`` when bytes had to be
    replaced (see *Encoding*). ``map_id`` is the file stem (``nodeset17919``), for a zip member the
    member's stem.
-2. One :class:`ArgumentRecord` per RA node (stance ``pro``) and per CA node (stance ``con``), in
-   node order: ``aid = aif:<map_id>:<node id>``, premises the I-nodes with an edge into the node
-   (in edge order, each once), conclusion the I-node its edge points at, ``source = aif:<map_id>``,
+2. One :class:`ArgumentRecord` per RA node (stance ``pro``), per CA node (stance ``con``) and per
+   generic S-node (type ``S``: a scheme application whose kind, inference or conflict, is not
+   decided; stance ``unknown``, for ``argkb stance`` to predict), in node order:
+   ``aid = aif:<map_id>:<node id>``, premises the I-nodes with an edge into the node (in edge
+   order, each once), conclusion the I-node its edge points at, ``source = aif:<map_id>``,
    properties ``scheme`` (AIFdb: the node's ``scheme``, else its text, which AIFdb sets to the
    scheme name; OVA: the node's text, which OVA sets to the scheme name) and ``scheme_id`` (AIFdb
    ``schemeID``, OVA ``scheme``) where present. "Default Inference"/"Default Conflict" are kept as
@@ -45,7 +47,7 @@ Per map, in this order:
    argument yielded in step 2, so every I-node of the corpus is a unit (I-nodes only linked by
    MA rephrase nodes or by skipped arguments included).
 
-Dialogue and other nodes (L, YA, TA, MA, PA, anything not I/RA/CA) are not units and yield
+Dialogue and other nodes (L, YA, TA, MA, PA, anything not I/RA/CA/S) are not units and yield
 nothing; edges from or to them are ignored (e.g. the YA anchoring an RA in its locution).
 Every ``where`` is the map's location plus ``#node <id>`` or ``#edge <id>`` (``#node[<index>]``,
 ``#edge[<index>]`` where there is no usable id): ``nodeset17919.json#node 511062``,
@@ -111,14 +113,14 @@ from argkb.loaders.records import (
     Rejected,
     Scalar,
     SourceRecord,
-    Stance,
+    StanceLabel,
     UnitRecord,
     UnitRef,
 )
 
 FORMAT = "aif"
 
-_ARGUMENT_TYPES: dict[str, Stance] = {"RA": "pro", "CA": "con"}
+_ARGUMENT_TYPES: dict[str, StanceLabel] = {"RA": "pro", "CA": "con", "S": "unknown"}
 _MACOS_JUNK = "__MACOSX/"
 
 
@@ -412,8 +414,8 @@ def _argument(
     map_id: str,
     used: set[str],
 ) -> ArgumentRecord | Rejected:
-    """The argument of one RA/CA node, or why it cannot be one; adds its I-nodes to ``used``."""
-    assert node.type is not None  # only ok RA/CA nodes come here
+    """The argument of one RA/CA/S node, or why it cannot be one; adds its I-nodes to ``used``."""
+    assert node.type is not None  # only ok RA/CA/S nodes come here
     at = f"{where}#node {nid}"
     label = f"{node.type} node"
     if nid in links.broken:

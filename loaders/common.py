@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from argkb.errors import LoadError
-from argkb.loaders.records import Rejected, Stance
+from argkb.loaders.records import Rejected, Stance, StanceLabel
 
 STANCE_WORDS: dict[str, Stance] = {
     "pro": "pro", "con": "con", "+1": "pro", "1": "pro", "-1": "con",
@@ -29,6 +29,14 @@ _BOMS = {
 def parse_stance(value: Any) -> Stance | None:
     """``pro``/``con`` for the spellings corpora use (PRO, Con, +1, -1, support...), else None."""
     return STANCE_WORDS.get(str(value).strip().lower()) if value is not None else None
+
+
+def parse_stance_label(value: Any) -> StanceLabel | None:
+    """Like :func:`parse_stance`, but a missing stance (``None``, ``""``, ``unknown``) is
+    ``unknown`` rather than an error; None only for a value that is no stance at all."""
+    if value is None or str(value).strip().lower() in ("", "unknown"):
+        return "unknown"
+    return parse_stance(value)
 
 
 def open_utf8(path: Path) -> BinaryIO:

@@ -7,10 +7,13 @@ Each line::
      "premises": [{"text": "Burning them warms the planet", "stance": "pro", "id": "p7"}],
      "source": "debate-42"}          # optional; or {"id", "title", "url", "pagerank"}
 
-``stance`` is ``pro``/``con`` (any case; ``+1``/``-1``, ``support``/``attack`` also accepted).
+``stance`` is ``pro``/``con`` (any case; ``+1``/``-1``, ``support``/``attack`` also accepted);
+a premise without one (``stance`` missing, ``null`` or ``"unknown"``) is loaded with stance
+``unknown``, for ``argkb stance`` to predict.
 A unit with an ``id`` is identified by it (``id:<id>``), otherwise by its normalised text, so the
-same sentence in two lines is one unit. Premises of both stances in one line become two arguments
-(``<id>:pro``, ``<id>:con``), as in the args.me loader. Arguments are ``jsonl:<id>``.
+same sentence in two lines is one unit. Premises of several stances in one line become one
+argument each (``<id>:pro``, ``<id>:con``, ``<id>:unknown``), as in the args.me loader. Arguments
+are ``jsonl:<id>``.
 """
 
 from __future__ import annotations
@@ -22,13 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from argkb.errors import LoadError
-from argkb.loaders.common import RecentSet, json_lines, parse_stance
+from argkb.loaders.common import RecentSet, json_lines, parse_stance_label
 from argkb.loaders.records import (
     ArgumentRecord,
     Record,
     Rejected,
     SourceRecord,
-    Stance,
+    StanceLabel,
     UnitRef,
 )
 
@@ -72,7 +75,7 @@ def _records(
     if not isinstance(raw_premises, list) or not raw_premises:
         yield Rejected(where, "premises", "missing or empty list")
         return
-    groups: dict[Stance, list[UnitRef]] = {}
+    groups: dict[StanceLabel, list[UnitRef]] = {}
     for position, premise in enumerate(raw_premises):
         field = f"premises[{position}]"
         if not isinstance(premise, Mapping):
@@ -82,7 +85,7 @@ def _records(
         if isinstance(unit, Rejected):
             yield unit
             return
-        stance = parse_stance(premise.get("stance"))
+        stance = parse_stance_label(premise.get("stance"))
         if stance is None:
             yield Rejected(where, f"{field}.stance", f"unknown stance {premise.get('stance')!r}")
             return

@@ -26,6 +26,9 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 Stance: TypeAlias = Literal["pro", "con"]
+# what the data says about a premise: pro, con, or nothing (``unknown``: stored as such on the
+# PREMISE_OF edge, for ``argkb stance`` to predict)
+StanceLabel: TypeAlias = Literal["pro", "con", "unknown"]
 Scalar: TypeAlias = str | int | float | bool | None
 Properties: TypeAlias = tuple[tuple[str, Scalar], ...]
 
@@ -62,6 +65,9 @@ class UnitRef:
 class ArgumentRecord:
     """One inference: premises that support (``pro``) or attack (``con``) a conclusion.
 
+    ``stance`` is ``unknown`` where the data does not say (a JSONL premise without a stance, an
+    AIF inference whose kind is undecided).
+
     ``aid`` is unique within the corpus; loaders prefix it with the corpus format
     (``argsme:...``, ``aif:...``) so ids from different corpora never collide.
     """
@@ -69,7 +75,7 @@ class ArgumentRecord:
     aid: str
     conclusion: UnitRef
     premises: tuple[UnitRef, ...]
-    stance: Stance
+    stance: StanceLabel
     source: str | None = None
     properties: Properties = ()
     where: str = ""  # file and record/line, for error messages and the reject report

@@ -4,7 +4,7 @@
     python bench/ingest.py --quick              # 20k / 2k / memory at 5k and 20k: a sanity run
     python bench/ingest.py --arguments 200000 --sizes 50000,200000 --skip-admin
 
-A synthetic args.me corpus (:mod:`argkb.synth`) goes through
+A synthetic args.me corpus (:mod:`synthcorpus`) goes through
 
 (a) argkb's loader (``argkb.loaders.reader("argsme")`` + :func:`argkb.ingest.load_records`) into a
     fresh managed Neo4j with the schema (``init_schema``), whole corpus (a large input into an empty
@@ -49,6 +49,7 @@ from common import (
     machine,
     markdown_table,
     process_cpu_seconds,
+    repo_on_path,
     rss_peak_mib,
 )
 
@@ -360,13 +361,14 @@ def in_child(spec: dict[str, Any]) -> dict[str, Any]:
 
 def corpus(workdir: Path, n: int, seed: int) -> Path:
     """The synthetic args.me JSON of ``n`` arguments (written once, reused by later runs)."""
-    from argkb import synth
+    repo_on_path()
+    import synthcorpus
 
     path = workdir / f"argsme-{n}-seed{seed}.json"
     if not path.exists():
         started = time.perf_counter()
         partial = path.with_suffix(".partial")
-        synth.write_json(partial, n, seed)
+        synthcorpus.write_json(partial, n, seed)
         partial.rename(path)
         size = path.stat().st_size / 2**20
         seconds = time.perf_counter() - started

@@ -7,7 +7,7 @@
 Prints a table: the file write, and as baseline in the same run the generator alone (no JSON
 encoding, no I/O), so the cost of serialisation is visible. ``--memory`` adds the peak memory
 traced by :mod:`tracemalloc` for both (slower: tracing costs about 2-3x). The corpus shape and
-its sources are documented in :mod:`argkb.synth`.
+its sources are documented in :mod:`synthcorpus`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 import tracemalloc
 from collections.abc import Callable
 
-from argkb import synth
+from common import repo_on_path
 
 
 def _measure(work: Callable[[], int], memory: bool) -> tuple[int, float, float | None]:
@@ -45,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory", action="store_true", help="trace peak memory (slower)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the generator-only row")
     args = parser.parse_args(argv)
+    repo_on_path()
+    import synthcorpus as synth
 
     writer = synth.write_jsonl if args.jsonl else synth.write_json
     fmt = "jsonl" if args.jsonl else "json"

@@ -172,7 +172,7 @@ main()
 def test_killed_load_resumes_to_the_same_graph(
     clean, wipe_db, tmp_path: Path, neo4j_uri: str
 ) -> None:
-    from argkb.synth import write_json
+    from synthcorpus import write_json
 
     corpus = tmp_path / "synth.json"
     write_json(corpus, 3000, seed=7)

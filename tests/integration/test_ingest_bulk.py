@@ -40,7 +40,7 @@ def clean(db, wipe_db):
 def test_bulk_load_gives_the_graph_of_a_normal_load_and_online_indexes(
     clean, wipe_db, tmp_path: Path
 ) -> None:
-    from argkb.synth import write_json
+    from synthcorpus import write_json
 
     corpus = tmp_path / "synth.json"
     write_json(corpus, 400, seed=3)
@@ -130,7 +130,7 @@ def _killed_bulk_load(driver, neo4j_uri: str, corpus: Path) -> None:
 def test_killed_bulk_load_resumes_to_the_same_graph_with_indexes(
     clean, wipe_db, tmp_path: Path, neo4j_uri: str
 ) -> None:
-    from argkb.synth import write_json
+    from synthcorpus import write_json
 
     corpus = tmp_path / "synth.json"
     write_json(corpus, 3000, seed=7)
@@ -152,7 +152,7 @@ def test_killed_bulk_load_resumes_to_the_same_graph_with_indexes(
 def test_next_load_of_another_corpus_rebuilds_indexes_of_a_killed_bulk_load(
     clean, tmp_path: Path, neo4j_uri: str
 ) -> None:
-    from argkb.synth import write_json
+    from synthcorpus import write_json
 
     corpus = tmp_path / "synth.json"
     write_json(corpus, 3000, seed=8)

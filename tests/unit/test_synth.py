@@ -17,10 +17,12 @@ from typing import Any
 
 import pytest
 
-from argkb import synth
+import synthcorpus
 from argkb.errors import ConfigError
-from argkb.synth import Shape, generate, write_json, write_jsonl
+from synthcorpus import Shape, generate, vocabulary, write_json, write_jsonl
+from synthcorpus.draws import zipf_index, zipf_share
 
+REPO = Path(__file__).resolve().parents[2]  # synthcorpus/ is not installed with argkb
 N = 2000
 SEED = 11
 CONTEXT_KEYS = {
@@ -64,16 +66,16 @@ def test_same_seed_gives_the_same_bytes_and_another_seed_does_not(tmp_path: Path
 
 
 def test_output_does_not_depend_on_the_process() -> None:
-    code = "import sys; from argkb.synth import dump_jsonl; dump_jsonl(sys.stdout, 300, 9)"
+    code = "import sys; from synthcorpus import dump_jsonl; dump_jsonl(sys.stdout, 300, 9)"
     outputs = []
     for hash_seed in ("1", "2"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(REPO)}
         run = subprocess.run(
             [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
         )
         outputs.append(run.stdout)
     here = io.StringIO()
-    synth.dump_jsonl(here, 300, 9)
+    synthcorpus.dump_jsonl(here, 300, 9)
     assert outputs[0] == outputs[1] == here.getvalue()
 
 
@@ -228,12 +230,17 @@ def test_surface_forms_belong_to_one_meaning() -> None:
         for form in forms:
             assert owner.setdefault(form.casefold(), forms[0]) == forms[0], form
 
-    for domain in synth._DOMAINS.values():
+    for domain in vocabulary.DOMAINS.values():
         for forms in (*domain.goods, *domain.bads, *domain.groups, *domain.qualifiers):
             claim(forms)
-    for forms in (*synth._COMMON_GROUPS, *synth._REGIONS, *synth._TIMES, *synth._ADJUNCTS):
+    for forms in (
+        *vocabulary.COMMON_GROUPS,
+        *vocabulary.REGIONS,
+        *vocabulary.TIMES,
+        *vocabulary.ADJUNCTS,
+    ):
         claim(forms)
-    for _, issue in synth._issues():
+    for _, issue in vocabulary.issues():
         claim(tuple(text for text, _ in issue))
 
 
@@ -260,6 +267,6 @@ def test_debates_have_about_twelve_premises(corpus: list[dict[str, Any]]) -> Non
 
 def test_zipf_sampler_matches_its_probabilities() -> None:
     n, s, draws = 50, 1.1, 100_000
-    counts = collections.Counter(synth._zipf_index((i + 0.5) / draws, n, s) for i in range(draws))
+    counts = collections.Counter(zipf_index((i + 0.5) / draws, n, s) for i in range(draws))
     for i in range(n):
-        assert counts[i] / draws == pytest.approx(synth._zipf_share(i, n, s), abs=2 / draws)
+        assert counts[i] / draws == pytest.approx(zipf_share(i, n, s), abs=2 / draws)

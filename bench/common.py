@@ -12,6 +12,7 @@ import platform
 import resource
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
@@ -21,6 +22,14 @@ from typing import Any
 
 HEAP = "4g"
 PAGECACHE = "4g"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def repo_on_path() -> None:
+    """Make the repository root importable, for ``synthcorpus`` (the synthetic corpus generator),
+    which lives there and is not part of the installed argkb package."""
+    if str(REPO) not in sys.path:
+        sys.path.append(str(REPO))
 
 
 def load_average() -> str:

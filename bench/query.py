@@ -50,6 +50,7 @@ def main() -> int:
     )
     args = parser.parse_args()
 
+    from common import repo_on_path
     from neo4j import GraphDatabase, NotificationDisabledClassification
 
     from argkb.cluster.store import cluster_units
@@ -64,7 +65,9 @@ def main() -> int:
     from argkb.rank.store import run_pagerank
     from argkb.retrieve.lucene import lucene_query
     from argkb.retrieve.engine import QueryEngine, Settings
-    from argkb.synth import Shape, write_json
+
+    repo_on_path()
+    from synthcorpus import Shape, write_json
 
     args.workdir.mkdir(parents=True, exist_ok=True)
     corpus = args.workdir / f"synth-{args.arguments}-{args.seed}-{args.sentences:g}.json"

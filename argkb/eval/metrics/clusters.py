@@ -1,33 +1,8 @@
-"""Ranking and clustering metrics for evaluating argument retrieval.
+"""Cluster-aware nDCG: Task A and Task B of Dumani et al., ECIR 2020, sec. 6.2, and the
+modified nDCG of Fromm et al., ECIR 2021.
 
-Everything here is a pure function over plain Python sequences, mappings or numpy arrays; nothing
-touches Neo4j. numpy and scipy are imported inside the functions that need them so that importing
-this module (and therefore ``argkb --help``) stays instant.
-
-Two discounts are in use, and every nDCG function says which one it applies:
-
-``"log2(i+1)"``
-    The now-standard discount ``1 / log2(i + 1)`` for 1-based rank ``i`` (Burges et al., ICML 2005),
-    used by :func:`ndcg_at_k` and :func:`modified_ndcg_at_k`.
-``"log2(i)"``
-    The discount of the original DCG of Jarvelin & Kekalainen (TOIS 2002) with log base 2: rank 1
-    is not discounted and rank ``i >= 2`` is divided by ``log2(i)``, so ranks 1 and 2 both weigh 1.
-    This is the discount of Dumani, Neumann & Schenkel, ECIR 2020, sec. 6.2 ("the discount for
-    rank i is 1/log2(i) if i >= 2 and 1 otherwise"), the only one of the two that reproduces their
-    worked example (nDCG = 0.92), and the default of :func:`task_b_ndcg_at_k` and
-    :func:`task_a_ndcg_at_k`.
-
-References
-----------
-Dumani, Neumann & Schenkel, "A Framework for Argument Retrieval: Ranking Argument Clusters by
-Frequency and Specificity", ECIR 2020 (``papers/003``), sec. 6.2: Task A and Task B.
-Fromm et al., "Diversity Aware Relevance Learning for Argument Search", ECIR 2021
-(``papers/000``), sec. 4 and Table 1: the modified nDCG.
-Wachsmuth, Stein & Ajjour, "PageRank for Argument Relevance", EACL 2017 (``papers/004``), sec. 6
-and Table 2: Kendall's tau against the benchmark rankings.
-Hubert & Arabie, "Comparing partitions", J. Classification 2 (1985): adjusted Rand index.
-Bagga & Baldwin, "Algorithms for scoring coreference chains", LREC 1998 workshop: B-cubed.
-Manning, Raghavan & Schutze, "Introduction to Information Retrieval" (2008), sec. 16.3: NMI.
+Premises are judged through ground-truth clusters: a cluster counts once, at its first
+occurrence in the ranking.
 """
 
 from __future__ import annotations
@@ -35,45 +10,21 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias, TypeVar
+from typing import NamedTuple, TypeVar
 
-from argkb.errors import ArgKBError
-
-if TYPE_CHECKING:
-    from scipy.sparse import coo_matrix
-
-__all__ = [
-    "BCubedScores",
-    "Discount",
-    "MetricInputError",
-    "TaskAScores",
-    "adjusted_rand_index",
-    "bcubed",
-    "dcg",
-    "first_occurrence_gains",
-    "ideal_cluster_gains",
-    "kendall_tau",
-    "modified_ndcg_at_k",
-    "ndcg_at_k",
-    "normalized_mutual_information",
-    "precision_at_k",
-    "task_a_ndcg_at_k",
-    "task_b_ndcg_at_k",
-]
-
-Discount: TypeAlias = Literal["log2(i+1)", "log2(i)"]
-"""Name of a rank discount; see the module docstring."""
-
-_DISCOUNTS: tuple[str, ...] = ("log2(i+1)", "log2(i)")
+from argkb.eval.metrics.ranking import (
+    Discount,
+    MetricInputError,
+    check_k,
+    dcg,
+    discount_weights,
+    ndcg_from_gains,
+)
 
 PremiseId = TypeVar("PremiseId", bound=Hashable)
 """Type of premise ids."""
 ClusterId = TypeVar("ClusterId", bound=Hashable)
 """Type of ground-truth cluster ids."""
-
-
-class MetricInputError(ArgKBError, ValueError):
-    """A metric was called with inputs it cannot score (bad cutoff, unknown cluster, ...)."""
 
 
 class TaskAScores(NamedTuple):
@@ -95,175 +46,6 @@ class TaskAScores(NamedTuple):
     maximum: float
     n_lists: int
     minimum_is_exact: bool
-
-
-class BCubedScores(NamedTuple):
-    """B-cubed precision, recall and their harmonic mean (Bagga & Baldwin, 1998)."""
-
-    precision: float
-    recall: float
-    f1: float
-
-
-# ---------------------------------------------------------------------------------------------
-# Graded-relevance ranking metrics
-# ---------------------------------------------------------------------------------------------
-
-
-def _check_k(k: int | None, *, allow_none: bool = False) -> None:
-    if k is None and allow_none:
-        return
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise MetricInputError(f"the cutoff k must be a positive integer, got {k!r}")
-
-
-def _discount_weights(n: int, discount: Discount) -> list[float]:
-    """Return the multiplicative weights of ranks 1..n under ``discount``."""
-    if discount == "log2(i+1)":
-        return [1.0 / math.log2(rank + 1) for rank in range(1, n + 1)]
-    if discount == "log2(i)":
-        # log2(1) = 0: Jarvelin & Kekalainen leave ranks below the log base undiscounted.
-        return [1.0 if rank < 2 else 1.0 / math.log2(rank) for rank in range(1, n + 1)]
-    raise MetricInputError(f"unknown discount {discount!r}; choose one of {_DISCOUNTS}")
-
-
-def dcg(gains: Iterable[float], k: int | None = None, discount: Discount = "log2(i+1)") -> float:
-    """Discounted cumulative gain of a gain vector.
-
-    ``DCG@k = sum_{i=1..k} gain_i * w(i)`` with ``w(i) = 1 / log2(i + 1)`` for the default
-    ``"log2(i+1)"`` discount (Burges et al., ICML 2005), or ``w(1) = 1`` and
-    ``w(i) = 1 / log2(i)`` for ``i >= 2`` with ``"log2(i)"`` (Jarvelin & Kekalainen, TOIS 2002,
-    base 2; the discount of Dumani et al., ECIR 2020, sec. 6.2).
-
-    Parameters
-    ----------
-    gains : iterable of float
-        Gain of the result at rank 1, 2, ... (the gain is used as is, not ``2**rel - 1``).
-    k : int, optional
-        Cutoff; ranks beyond ``k`` are ignored. ``None`` scores the whole vector.
-    discount : {"log2(i+1)", "log2(i)"}
-        Rank discount, see above.
-
-    Returns
-    -------
-    float
-        The discounted cumulative gain; 0.0 for an empty vector.
-    """
-    _check_k(k, allow_none=True)
-    values = [float(g) for g in gains]
-    if k is not None:
-        values = values[:k]
-    weights = _discount_weights(len(values), discount)
-    return math.fsum(g * w for g, w in zip(values, weights, strict=True))
-
-
-def _ndcg_from_gains(
-    gains: Sequence[float], ideal: Iterable[float], k: int, discount: Discount
-) -> float:
-    ideal_gains = sorted((float(g) for g in ideal), reverse=True)
-    idcg = dcg(ideal_gains, k, discount)
-    if idcg <= 0.0:
-        return 0.0
-    return dcg(gains, k, discount) / idcg
-
-
-def ndcg_at_k(
-    ranked_relevances: Iterable[float],
-    ideal_relevances: Iterable[float],
-    k: int,
-    discount: Discount = "log2(i+1)",
-) -> float:
-    """Normalised discounted cumulative gain at cutoff ``k`` (standard, graded relevance).
-
-    ``nDCG@k = DCG@k(ranked) / DCG@k(ideal)`` where the ideal list is ``ideal_relevances`` sorted
-    in descending order (Jarvelin & Kekalainen, TOIS 2002, with the ``1 / log2(i + 1)`` discount
-    of Burges et al., ICML 2005). Used for the nDCG@10 of Wenzlitschke & Suelzle, Touche 2022
-    (``papers/002``).
-
-    Parameters
-    ----------
-    ranked_relevances : iterable of float
-        Relevance grade of the returned item at rank 1, 2, ...; the grade is the gain.
-    ideal_relevances : iterable of float
-        Grades of all judged items for the query, in any order (sorted here).
-    k : int
-        Cutoff, at least 1.
-    discount : {"log2(i+1)", "log2(i)"}
-        Rank discount; the default is the standard one.
-
-    Returns
-    -------
-    float
-        nDCG@k in [0, 1] for grades that the ideal list covers; 0.0 when the ideal DCG is 0 (no
-        relevant item exists), the convention of every nDCG in this module.
-    """
-    _check_k(k)
-    return _ndcg_from_gains([float(g) for g in ranked_relevances], ideal_relevances, k, discount)
-
-
-def precision_at_k(ranked_relevances: Iterable[float], k: int) -> float:
-    """Precision at cutoff ``k``: the fraction of the first ``k`` results that are relevant.
-
-    A result is relevant when its grade is greater than 0, so boolean flags and graded judgements
-    are both accepted. The denominator is always ``k``: a list shorter than ``k`` counts its missing
-    ranks as non-relevant (the trec_eval convention; Wenzlitschke & Suelzle, Touche 2022, P@10).
-
-    Parameters
-    ----------
-    ranked_relevances : iterable of float or bool
-        Grade or relevance flag of the result at rank 1, 2, ...
-    k : int
-        Cutoff, at least 1.
-
-    Returns
-    -------
-    float
-        Precision@k in [0, 1].
-    """
-    _check_k(k)
-    relevant = sum(1 for i, grade in enumerate(ranked_relevances) if i < k and float(grade) > 0)
-    return relevant / k
-
-
-def kendall_tau(x: Iterable[float], y: Iterable[float]) -> float:
-    """Kendall's tau-b rank correlation between two score vectors over the same items.
-
-    Delegates to :func:`scipy.stats.kendalltau` (``variant="b"``, which corrects for ties in either
-    vector as SciPy does; ``nan_policy="propagate"``), as used to compare argument rankings with
-    the Webis-ArgRank-17 benchmark in Wachsmuth, Stein & Ajjour, EACL 2017 (``papers/004``), sec. 6.
-
-    Parameters
-    ----------
-    x, y : iterable of float
-        Scores (or ranks) of the same items in the same order.
-
-    Returns
-    -------
-    float
-        tau-b in [-1, 1]. ``nan`` when tau-b is undefined: fewer than two items, either vector
-        constant (no untied pair), or a NaN in either input.
-
-    Raises
-    ------
-    MetricInputError
-        If the two vectors differ in length.
-    """
-    xs = [float(v) for v in x]
-    ys = [float(v) for v in y]
-    if len(xs) != len(ys):
-        raise MetricInputError(f"kendall_tau needs equal lengths, got {len(xs)} and {len(ys)}")
-    if len(xs) < 2 or len(set(xs)) < 2 or len(set(ys)) < 2:
-        # Undefined; checked here so that no SciPy version warns about it.
-        return math.nan
-    from scipy.stats import kendalltau
-
-    result = kendalltau(xs, ys, variant="b", nan_policy="propagate")
-    return float(result.statistic)
-
-
-# ---------------------------------------------------------------------------------------------
-# Cluster-aware nDCG: Dumani et al., ECIR 2020, sec. 6.2 and Fromm et al., ECIR 2021
-# ---------------------------------------------------------------------------------------------
 
 
 def _checked_relevance(cluster_relevance: Mapping[ClusterId, float]) -> dict[ClusterId, float]:
@@ -383,9 +165,9 @@ def task_b_ndcg_at_k(
     float
         nDCG@k in [0, 1]; 0.0 when the ideal DCG is 0 (no relevant ground-truth cluster).
     """
-    _check_k(k)
+    check_k(k)
     gains = first_occurrence_gains(ranked_premises, premise_cluster, cluster_relevance)
-    return _ndcg_from_gains(gains, ideal_cluster_gains(cluster_relevance), k, discount)
+    return ndcg_from_gains(gains, ideal_cluster_gains(cluster_relevance), k, discount)
 
 
 def modified_ndcg_at_k(
@@ -633,9 +415,9 @@ def task_a_ndcg_at_k(
         If a returned cluster is empty (no result list exists), a premise maps to a cluster without
         relevance, a relevance is negative, or ``k`` is not a positive integer.
     """
-    _check_k(k)
+    check_k(k)
     relevance = _checked_relevance(cluster_relevance)
-    _discount_weights(0, discount)  # rejects an unknown discount before any work
+    discount_weights(0, discount)  # rejects an unknown discount before any work
 
     positions: list[dict[ClusterId | None, int]] = []
     sizes: list[int] = []
@@ -655,7 +437,7 @@ def task_a_ndcg_at_k(
         positions.append(counts)
         sizes.append(len(premises))
 
-    weights = _discount_weights(len(positions), discount)
+    weights = discount_weights(len(positions), discount)
     idcg = dcg(ideal_cluster_gains(relevance), k, discount)
     if idcg <= 0.0:
         return TaskAScores(0.0, 0.0, 0.0, n_lists, True)
@@ -666,147 +448,3 @@ def task_a_ndcg_at_k(
     if minimum is None:
         minimum = _sampled_min_dcg(positions, relevance, weights, n_samples, seed)
     return TaskAScores(average / idcg, minimum / idcg, maximum / idcg, n_lists, minimum_is_exact)
-
-
-# ---------------------------------------------------------------------------------------------
-# Clustering agreement
-# ---------------------------------------------------------------------------------------------
-
-
-def _codes(labels: Iterable[Hashable]) -> tuple[list[int], int]:
-    """Integer codes for arbitrary hashable labels, and the number of distinct labels."""
-    index: dict[Hashable, int] = {}
-    codes = [index.setdefault(label, len(index)) for label in labels]
-    return codes, len(index)
-
-
-def _contingency(
-    labels_true: Iterable[Hashable], labels_pred: Iterable[Hashable]
-) -> tuple[coo_matrix, int]:
-    """Sparse contingency table (rows: true classes, columns: predicted clusters) and n."""
-    true_codes, n_true = _codes(labels_true)
-    pred_codes, n_pred = _codes(labels_pred)
-    if len(true_codes) != len(pred_codes):
-        raise MetricInputError(
-            f"label sequences differ in length: {len(true_codes)} and {len(pred_codes)}"
-        )
-    if not true_codes:
-        raise MetricInputError("label sequences are empty")
-    import numpy as np
-    from scipy.sparse import coo_matrix
-
-    table = coo_matrix(
-        (np.ones(len(true_codes), dtype=np.int64), (true_codes, pred_codes)),
-        shape=(n_true, n_pred),
-    )
-    table.sum_duplicates()
-    return table, len(true_codes)
-
-
-def adjusted_rand_index(labels_true: Iterable[Hashable], labels_pred: Iterable[Hashable]) -> float:
-    """Adjusted Rand index of two partitions of the same items (Hubert & Arabie, 1985).
-
-    With ``n_ij`` the contingency table, ``a_i`` and ``b_j`` its row and column sums and
-    ``N = C(n, 2)``: ``ARI = (sum C(n_ij,2) - E) / ((sum C(a_i,2) + sum C(b_j,2)) / 2 - E)`` with
-    ``E = sum C(a_i,2) * sum C(b_j,2) / N``. Computed in exact integer arithmetic. The index is
-    symmetric and invariant under renaming of labels.
-
-    Parameters
-    ----------
-    labels_true, labels_pred : iterable of hashable
-        Cluster label of each item, same items in the same order.
-
-    Returns
-    -------
-    float
-        ARI in [-1, 1]; 1 for identical partitions, about 0 for independent ones. When the
-        denominator vanishes (only if both partitions are all-singletons or both one cluster, or
-        n = 1) the partitions agree and 1.0 is returned, as scikit-learn does.
-    """
-    table, n = _contingency(labels_true, labels_pred)
-
-    def pairs(counts: Iterable[int]) -> int:
-        return sum(int(c) * (int(c) - 1) // 2 for c in counts)
-
-    together_both = pairs(table.data)
-    together_true = pairs(table.sum(axis=1).A1)
-    together_pred = pairs(table.sum(axis=0).A1)
-    total = n * (n - 1) // 2
-    numerator = 2 * (together_both * total - together_true * together_pred)
-    denominator = total * (together_true + together_pred) - 2 * together_true * together_pred
-    if denominator == 0:
-        return 1.0
-    return numerator / denominator
-
-
-def normalized_mutual_information(
-    labels_true: Iterable[Hashable], labels_pred: Iterable[Hashable]
-) -> float:
-    """Normalised mutual information with arithmetic-mean normalisation.
-
-    ``NMI = I(U; V) / ((H(U) + H(V)) / 2)``, the normalisation of Manning, Raghavan & Schutze,
-    IIR (2008), sec. 16.3, and of scikit-learn's default ``average_method="arithmetic"``. The
-    logarithm base cancels. Symmetric and invariant under renaming of labels.
-
-    Parameters
-    ----------
-    labels_true, labels_pred : iterable of hashable
-        Cluster label of each item, same items in the same order.
-
-    Returns
-    -------
-    float
-        NMI in [0, 1]. 1.0 when both partitions are a single cluster (both entropies 0, as
-        scikit-learn does); 0.0 when exactly one of them is.
-    """
-    table, n = _contingency(labels_true, labels_pred)
-    n_true, n_pred = table.shape
-    if n_true == 1 and n_pred == 1:
-        return 1.0
-    import numpy as np
-
-    rows = table.sum(axis=1).A1.astype(float)
-    cols = table.sum(axis=0).A1.astype(float)
-    cells = table.data.astype(float)
-    entropy_true = -float(np.sum(rows / n * np.log(rows / n)))
-    entropy_pred = -float(np.sum(cols / n * np.log(cols / n)))
-    mutual = float(
-        np.sum(
-            cells / n * (np.log(cells) + math.log(n) - np.log(rows[table.row] * cols[table.col]))
-        )
-    )
-    # Rounding can push an exactly-zero mutual information slightly below 0.
-    mutual = max(mutual, 0.0)
-    return mutual / ((entropy_true + entropy_pred) / 2.0)
-
-
-def bcubed(labels_true: Iterable[Hashable], labels_pred: Iterable[Hashable]) -> BCubedScores:
-    """B-cubed precision, recall and F1 of a clustering against a reference (Bagga & Baldwin, 1998).
-
-    Per item ``e`` with predicted cluster ``C(e)`` and reference class ``L(e)``:
-    ``precision(e) = |C(e) & L(e)| / |C(e)|`` and ``recall(e) = |C(e) & L(e)| / |L(e)|``; both are
-    averaged over all items with equal weight, and F1 is the harmonic mean of the two averages
-    (Amigo et al., Information Retrieval 12, 2009). Via the contingency table:
-    ``precision = sum_ij n_ij^2 / |C_j| / n`` and ``recall = sum_ij n_ij^2 / |L_i| / n``.
-
-    Parameters
-    ----------
-    labels_true : iterable of hashable
-        Reference class of each item.
-    labels_pred : iterable of hashable
-        Predicted cluster of each item, same items in the same order.
-
-    Returns
-    -------
-    BCubedScores
-        ``precision``, ``recall`` and ``f1``, each in (0, 1]. Swapping the arguments swaps
-        precision and recall.
-    """
-    table, n = _contingency(labels_true, labels_pred)
-    rows = table.sum(axis=1).A1.astype(float)
-    cols = table.sum(axis=0).A1.astype(float)
-    squared = table.data.astype(float) ** 2
-    precision = float((squared / cols[table.col]).sum()) / n
-    recall = float((squared / rows[table.row]).sum()) / n
-    f1 = 2 * precision * recall / (precision + recall)
-    return BCubedScores(precision, recall, f1)

@@ -68,7 +68,10 @@ def status_cmd(conn: Connection, as_json: bool) -> None:
     click.echo(f"Neo4j {info.version} {info.edition}")
     for name, version in info.plugins.items():
         click.echo(f"  plugin {name}: {version or 'not loaded'}")
-    for title, table in (("nodes", counts["labels"]), ("relationships", counts["relationships"])):
+    tables = [("nodes", counts["labels"]), ("relationships", counts["relationships"])]
+    if "premise_stance" in counts:
+        tables.append(("stances", counts["premise_stance"]))
+    for title, table in tables:
         listed = ", ".join(f"{key} {value}" for key, value in table.items()) or "none"
         click.echo(f"{title + ':':<15}{listed}")
     click.echo(f"{'constraints:':<15}{len(found_constraints)}")

@@ -117,7 +117,8 @@ def init_schema(
 
 
 def graph_counts(driver: neo4j.Driver, database: str | None = None) -> dict[str, dict[str, int]]:
-    """Nodes per label and relationships per type, from the count store (cheap at any size)."""
+    """Nodes per label and relationships per type, from the count store (cheap at any size), and
+    PREMISE_OF edges by stance source (``premise_stance``: data, model, unknown; one scan)."""
     row = _read(driver, cypher.load("status/labels"), database)[0]
     labels = {
         label: _read(driver, cypher.render("status/count_label", label=label), database)[0]["count"]
@@ -127,4 +128,8 @@ def graph_counts(driver: neo4j.Driver, database: str | None = None) -> dict[str,
         rel: _read(driver, cypher.render("status/count_type", type=rel), database)[0]["count"]
         for rel in sorted(row["types"])
     }
-    return {"labels": labels, "relationships": types}
+    counts = {"labels": labels, "relationships": types}
+    if types.get("PREMISE_OF"):  # where premise stances come from: data, model, still unknown
+        row = _read(driver, cypher.load("stance/counts"), database)[0]
+        counts["premise_stance"] = {key: int(row[key]) for key in ("data", "model", "unknown")}
+    return counts

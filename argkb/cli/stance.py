@@ -1,0 +1,117 @@
+"""``argkb stance`` (predict unknown premise stances) and ``argkb eval stance``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from argkb.cli.app import (
+    Connection,
+    connection_options,
+    echo_err,
+    eval_group,
+    handle_errors,
+    json_option,
+    main,
+    to_json,
+)
+
+
+@main.command("stance")
+@connection_options
+@click.option("--refresh", is_flag=True, help="Also re-predict edges the model labelled before.")
+@click.option(
+    "--model",
+    "model_path",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A stance model JSON (default: the one shipped with argkb).",
+)
+@json_option
+@handle_errors
+def stance_cmd(conn: Connection, refresh: bool, model_path: str | None, as_json: bool) -> None:
+    """Predict P(pro) for every premise whose stance the data left unknown.
+
+    Writes stance, stance_source 'model', stance_p_pro and stance_model on each such PREMISE_OF
+    edge; a stance from the data (stance_source 'data') is never changed.
+    """
+    from tqdm import tqdm
+
+    from argkb.embed.model import Embedder
+    from argkb.stance.model import StanceModel
+    from argkb.stance.store import predict_unknown, stance_counts
+
+    model = StanceModel.load(Path(model_path)) if model_path else StanceModel.load()
+    driver = conn.driver()
+    with tqdm(unit=" edges", desc="stance", disable=as_json, file=sys.stderr) as bar:
+        run = predict_unknown(
+            driver,
+            conn.database,
+            embedder=Embedder(long_text=model.long_text),  # type: ignore[arg-type]
+            model=model,
+            refresh=refresh,
+            progress=bar.update,
+        )
+    counts = stance_counts(driver, conn.database)
+    if as_json:
+        click.echo(to_json({"run": run, "counts": counts}))
+        return
+    click.echo(
+        f"predicted {run.written} of {run.pending} edges ({run.pro} pro, {run.con} con) "
+        f"with {run.model}"
+    )
+    click.echo(
+        f"premise stances: {counts['data']} from data, {counts['model']} from the model, "
+        f"{counts['unknown']} unknown"
+    )
+
+
+@eval_group.command("stance")
+@click.option(
+    "--data",
+    type=click.Path(exists=True, file_okay=False),
+    help="A folder with argkp-2021/, webis-argquality-20/, qt30-aif/, microtexts-aif/ "
+    "(any of them).",
+)
+@click.option("--argkp", type=click.Path(exists=True), help="ArgKP-2021 folder.")
+@click.option("--argquality", type=click.Path(exists=True), help="Webis-ArgQuality-20 folder.")
+@click.option("--aif", multiple=True, type=click.Path(exists=True), help="AIF maps (repeatable).")
+@click.option("--folds", type=int, default=5, show_default=True, help="Leave-topics-out folds.")
+@json_option
+@handle_errors
+def eval_stance_cmd(
+    data: str | None,
+    argkp: str | None,
+    argquality: str | None,
+    aif: tuple[str, ...],
+    folds: int,
+    as_json: bool,
+) -> None:
+    """Stance accuracy and macro-F1 on held-out topics, against the majority class.
+
+    ArgKP: trained without dev, tested on dev (topic-disjoint). Webis-ArgQuality-20 and AIF:
+    leave-topics-out (leave-maps-out) folds. The shipped model's features and regularisation are
+    refitted per fold; the alignment estimator is scored on negation/paraphrase pairs of the
+    ArgKP dev and ArgQuality topics.
+    """
+    from argkb.errors import ConfigError
+    from argkb.stance.report import evaluate_all
+
+    sources: dict[str, list[Path]] = {"argkp": [], "argquality": [], "aif": []}
+    if data:
+        root = Path(data)
+        for name, sub in (("argkp", "argkp-2021"), ("argquality", "webis-argquality-20"),
+                          ("aif", "qt30-aif"), ("aif", "microtexts-aif/cases")):  # fmt: skip
+            if (root / sub).exists():
+                sources[name].append(root / sub)
+    sources["argkp"] += [Path(argkp)] if argkp else []
+    sources["argquality"] += [Path(argquality)] if argquality else []
+    sources["aif"] += [Path(p) for p in aif]
+    if not any(sources.values()):
+        raise ConfigError("give --data or at least one of --argkp, --argquality, --aif")
+    report = evaluate_all(sources, folds=folds, echo=None if as_json else echo_err)
+    if as_json:
+        click.echo(to_json(report))
+        return
+    click.echo(report.markdown())

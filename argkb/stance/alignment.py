@@ -1,0 +1,152 @@
+"""Stance alignment P(q aligned c) of a query and a retrieved claim (Eq. 2-4 of Dumani et al. 2020).
+
+Dumani et al. (ECIR 2020, Eq. 2-4) weigh each retrieved claim's pro and con premises by the
+probability that the claim takes the query's stance: for a claim that opposes the query, its pro
+premises count for the con side. In their experiments they set it to 1. Retrieved claims are
+mostly near-paraphrases or near-negations of the query ("We should not abandon fossil fuels"
+retrieves "We should abandon fossil fuels"), so the estimator looks at what flips polarity
+between two statements about the same thing:
+
+* ``flip``: +1 when the polarity differs, -1 when it is the same; polarity differs when the
+  parities of negation cues (:data:`argkb.stance.features.NEGATIONS`) differ, or when one text
+  has a word whose antonym (:data:`ANTONYMS`: abandon/keep, ban/allow, increase/decrease, ...)
+  is in the other, an odd number of such flips counting once;
+* ``flip_same``: ``flip`` times the word overlap of the two texts with negation cues removed
+  (Jaccard of content words): a flip only means "opposed" when both say nearly the same thing;
+* ``contrast``: ``cos(q, c) - cos(q, not c)`` with ``not c`` from
+  :func:`argkb.stance.features.negate`, in all-MiniLM-L6-v2 space.
+
+``P = sigmoid(b + w . x)``, weights fitted on pairs built from ArgKP *train* topics
+(``bench/train_stance.py --alignment``) and shipped as ``alignment_model.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from argkb.errors import ConfigError
+from argkb.stance.features import NEGATIONS, negate, tokens
+
+if TYPE_CHECKING:
+    from argkb.embed.model import Embedder
+
+ALIGNMENT_FILE = Path(__file__).with_name("alignment_model.json")
+ALIGNMENT_FEATURES = ("flip", "flip_same", "contrast")
+
+_PAIRS = [
+    ("abandon", "keep"), ("abandon", "maintain"), ("abandon", "retain"), ("abandon", "expand"),
+    ("ban", "allow"), ("ban", "legalize"), ("ban", "legalise"), ("ban", "permit"),
+    ("prohibit", "allow"), ("prohibit", "legalize"), ("forbid", "allow"), ("abolish", "keep"),
+    ("abolish", "retain"), ("abolish", "maintain"), ("abolish", "introduce"),
+    ("increase", "decrease"), ("increase", "reduce"), ("increase", "lower"), ("raise", "lower"),
+    ("more", "less"), ("more", "fewer"), ("support", "oppose"), ("for", "against"),
+    ("good", "bad"), ("beneficial", "harmful"), ("benefit", "harm"), ("right", "wrong"),
+    ("legal", "illegal"), ("true", "false"), ("agree", "disagree"), ("pro", "con"),
+    ("accept", "reject"), ("adopt", "reject"), ("adopt", "abandon"), ("subsidize", "tax"),
+    ("subsidise", "tax"), ("mandatory", "voluntary"), ("compulsory", "voluntary"),
+    ("strengthen", "weaken"), ("expand", "limit"), ("expand", "restrict"), ("safe", "dangerous"),
+    ("positive", "negative"), ("worse", "better"),
+    ("advantage", "disadvantage"), ("end", "continue"), ("stop", "continue"),
+    ("start", "stop"), ("win", "lose"), ("rise", "fall"), ("encourage", "discourage"),
+]  # fmt: skip
+ANTONYMS: dict[str, frozenset[str]] = {}
+for _a, _b in _PAIRS:
+    ANTONYMS[_a] = ANTONYMS.get(_a, frozenset()) | {_b}
+    ANTONYMS[_b] = ANTONYMS.get(_b, frozenset()) | {_a}
+
+_STOP = frozenset({
+    "a", "an", "the", "of", "to", "in", "on", "and", "or", "we", "it", "is", "be", "that", "this",
+    "i", "should", "are", "for", "by", "with", "as", "at", "true", "believe", "my", "view",
+})  # fmt: skip
+_SUFFIX = re.compile(r"(ing|ed|es|s)$")
+
+
+def _stem(word: str) -> str:
+    return _SUFFIX.sub("", word) if len(word) > 4 else word
+
+
+def _negations(words: list[str]) -> int:
+    return sum(1 for w in words if w in NEGATIONS or w.endswith("n't"))
+
+
+def lexical_flip(query: str, claim: str) -> tuple[float, float]:
+    """``flip`` (+1 polarity differs, -1 same) and the content-word Jaccard overlap."""
+    q, c = tokens(query), tokens(claim)
+    flips = (_negations(q) % 2) != (_negations(c) % 2)
+    q_set, c_set = set(q), set(c)
+    antonym_hits = sum(
+        1 for w in q_set - c_set if any(a in c_set and a not in q_set for a in ANTONYMS.get(w, ()))
+    )
+    if antonym_hits % 2 == 1:
+        flips = not flips
+    content_q = {_stem(w) for w in q if w not in NEGATIONS and w not in _STOP}
+    content_c = {_stem(w) for w in c if w not in NEGATIONS and w not in _STOP}
+    union = content_q | content_c
+    overlap = len(content_q & content_c) / len(union) if union else 0.0
+    return (1.0 if flips else -1.0), overlap
+
+
+@dataclass
+class AlignmentModel:
+    """Weights of :data:`ALIGNMENT_FEATURES` and the bias, with provenance."""
+
+    weights: list[float]
+    bias: float
+    features: list[str] = field(default_factory=lambda: list(ALIGNMENT_FEATURES))
+    trained_on: dict[str, Any] = field(default_factory=dict)
+
+    def save(self, path: Path = ALIGNMENT_FILE) -> None:
+        path.write_text(json.dumps(asdict(self), indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path = ALIGNMENT_FILE) -> AlignmentModel:
+        try:
+            model = cls(**json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError) as err:
+            raise ConfigError(f"{path}: not an alignment model ({err})") from err
+        if tuple(model.features) != ALIGNMENT_FEATURES or len(model.weights) != 3:
+            raise ConfigError(f"{path}: features {model.features} are not {ALIGNMENT_FEATURES}")
+        return model
+
+
+def alignment_features(embedder: Embedder, query: str, claims: Sequence[str]) -> list[list[float]]:
+    """The :data:`ALIGNMENT_FEATURES` of the query against each claim."""
+    from argkb.stance.model import embed_unique
+
+    if not claims:
+        return []
+    negated = [negate(c) for c in claims]
+    vectors = embed_unique(embedder, [query, *claims, *negated])
+    q = vectors[0]
+    n = len(claims)
+    same = vectors[1 : n + 1] @ q
+    opposite = vectors[n + 1 :] @ q
+    rows = []
+    for i, claim in enumerate(claims):
+        flip, overlap = lexical_flip(query, claim)
+        rows.append([flip, flip * overlap, float(same[i] - opposite[i])])
+    return rows
+
+
+class StanceAligner:
+    """P(q aligned c) for the query engine: ``aligner(query, claims) -> [p, ...]``.
+
+    Matches :class:`argkb.retrieve.engine.StanceAlignment`. Pass the engine's own
+    :class:`~argkb.embed.model.Embedder`, so the model is loaded once and embeddings are shared.
+    """
+
+    def __init__(self, embedder: Embedder, model: AlignmentModel | None = None) -> None:
+        self.embedder = embedder
+        self.model = model if model is not None else AlignmentModel.load()
+
+    def __call__(self, query: str, claims: list[str]) -> list[float]:
+        rows = alignment_features(self.embedder, query, claims)
+        w, b = self.model.weights, self.model.bias
+        return [1.0 / (1.0 + math.exp(-(b + sum(x * y for x, y in zip(w, row, strict=True)))))
+                for row in rows]  # fmt: skip

@@ -1,0 +1,84 @@
+"""Labelled (conclusion, premise, stance) pairs from the corpora that carry a stance.
+
+Every dataset is read through argkb's own loaders, so a pair is exactly what ``argkb load``
+would store as a ``PREMISE_OF`` edge with its stance:
+
+* ``argkp``: IBM ArgKP-2021, argument -> topic (a debate motion), 24 train and 4 dev topics; the
+  two splits are topic-disjoint;
+* ``argquality``: Webis-ArgQuality-20, args.me premise -> topic question (Long Query), 20 topics;
+* ``aif``: AIF argument maps (QT30, microtexts), premise I-node -> conclusion I-node of an RA
+  (pro) or CA (con) node; the group is the map.
+
+``group`` is the unit of topic-disjoint splitting: the topic for ArgKP and ArgQuality, the map
+for AIF (a map is one debate or one microtext on one topic).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from argkb.errors import ConfigError
+
+DATASETS = ("argkp", "argquality", "aif")
+
+
+@dataclass(frozen=True, slots=True)
+class StancePair:
+    """One premise with its conclusion and stance (``pro`` is True)."""
+
+    conclusion: str
+    premise: str
+    pro: bool
+    group: str  # topic or map: the unit of topic-disjoint splits
+    dataset: str
+    split: str = ""  # ArgKP's own split (train/dev); empty elsewhere
+
+
+def _pairs(records: Iterable[object], dataset: str, group_of: str | None) -> Iterator[StancePair]:
+    from argkb.loaders.records import ArgumentRecord
+
+    for record in records:
+        if not isinstance(record, ArgumentRecord) or record.stance not in ("pro", "con"):
+            continue
+        props = dict(record.properties)
+        if group_of is None:
+            group = record.conclusion.text
+        elif group_of == "source":
+            group = record.source or record.aid
+        else:
+            group = str(props[group_of])
+        for premise in dict.fromkeys(record.premises):
+            yield StancePair(
+                conclusion=record.conclusion.text,
+                premise=premise.text,
+                pro=record.stance == "pro",
+                group=group,
+                dataset=dataset,
+                split=str(props.get("split", "")),
+            )
+
+
+def read_pairs(dataset: str, path: str | os.PathLike[str]) -> list[StancePair]:
+    """The labelled pairs of one dataset directory (see the module docstring).
+
+    Records the loader rejects are left out, as ``argkb load --on-error skip`` would.
+    """
+    root = Path(path)
+    if not root.exists():
+        raise ConfigError(f"{root}: no such file or directory")
+    if dataset == "argkp":
+        from argkb.loaders import argkp
+
+        return list(_pairs(argkp.read([root]), dataset, None))  # the topic is the conclusion
+    if dataset == "argquality":
+        from argkb.loaders import argquality
+
+        return list(_pairs(argquality.read([root]), dataset, "topic_id"))
+    if dataset == "aif":
+        from argkb.loaders import aif
+
+        return list(_pairs(aif.read([root]), dataset, "source"))
+    raise ConfigError(f"unknown stance dataset {dataset!r} (known: {', '.join(DATASETS)})")

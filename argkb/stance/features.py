@@ -1,0 +1,156 @@
+"""Features of a (premise, conclusion) pair for the stance model, and the negation cues.
+
+The embedding features follow the usual sentence-pair recipe (InferSent, Conneau et al., EMNLP
+2017; Sentence-BERT, Reimers & Gurevych, EMNLP 2019, Sec. 3): with ``u`` the premise and ``v``
+the conclusion embedding (unit length, all-MiniLM-L6-v2), blocks of
+
+* ``product``: ``u * v`` (which dimensions agree);
+* ``difference``: ``|u - v|``;
+* ``contrast``: ``u * (v - v_neg)`` where ``v_neg`` embeds the conclusion negated by
+  :func:`negate`; its sum ``u . v - u . v_neg`` says whether the premise is nearer the conclusion
+  or its negation, a direction that exists for every topic, seen or not;
+* ``premise``: ``u`` itself (the premise's own wording, e.g. "harmful", "unfair");
+
+and ``lexical``: negation cues (:data:`NEGATIONS`) of premise and conclusion, their parity, and
+contrast markers ("but", "however"), counted by :func:`cue_counts`. Which blocks the shipped model
+uses was chosen by measurement on topic-disjoint splits (``bench/train_stance.py``,
+docs/evaluation.md, "Stance").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+BLOCKS = ("product", "difference", "contrast", "premise", "lexical")
+NEGATIONS = frozenset({
+    "not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "cannot", "without",
+    "n't", "nowhere",
+})  # fmt: skip
+CONTRASTS = frozenset({
+    "but", "however", "although", "though", "yet", "whereas", "despite", "nevertheless",
+})  # fmt: skip
+# auxiliaries and modals after which English puts "not"
+_AUX = frozenset({
+    "should", "must", "is", "are", "was", "were", "can", "could", "will", "would", "may",
+    "might", "shall", "has", "have", "had", "do", "does", "did", "ought", "need",
+})  # fmt: skip
+_CONTRACTED = {
+    "shouldn't": "should", "mustn't": "must", "isn't": "is", "aren't": "are", "wasn't": "was",
+    "weren't": "were", "can't": "can", "couldn't": "could", "won't": "will", "wouldn't": "would",
+    "mightn't": "might", "hasn't": "has", "haven't": "have", "hadn't": "had", "don't": "do",
+    "doesn't": "does", "didn't": "did", "cannot": "can", "needn't": "need",
+}  # fmt: skip
+_TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|n't")
+_WORD = re.compile(r"\S+")
+LEXICAL = ("premise_negations", "conclusion_negated", "parity", "premise_contrasts", "length")
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case word tokens; ``don't`` stays one token and also counts as a negation."""
+    return _TOKEN.findall(text.lower().replace("\u2019", "'"))
+
+
+def negation_count(text: str) -> int:
+    """How many negation cues (:data:`NEGATIONS`, or a contracted ``n't``) ``text`` has."""
+    return sum(1 for t in tokens(text) if t in NEGATIONS or t.endswith("n't"))
+
+
+def negate(text: str) -> str:
+    """The sentence with its polarity flipped, by rule (for the ``contrast`` features).
+
+    An auxiliary followed by ``not`` (or a contracted one, ``cannot``) loses the negation;
+    otherwise ``not`` goes after the first auxiliary or modal ("We should ban X" -> "We should
+    not ban X"); a question that starts with one ("Should X be Y?") gets ``not`` before its
+    first ``be``/verb after the subject, approximated as the next ``be``; a sentence without an
+    auxiliary is prefixed with "It is not true that".
+    """
+    words = _WORD.findall(text)
+    lower = [w.lower().strip(".,;:!?\"'") for w in words]
+    for i, word in enumerate(lower):
+        if word in _CONTRACTED:
+            base = _CONTRACTED[word]
+            words[i] = _match_case(base, words[i]) + words[i][len(word) :]
+            return " ".join(words)
+        if word in _AUX and i + 1 < len(lower) and lower[i + 1] == "not":
+            return " ".join(words[: i + 1] + words[i + 2 :])
+    for i, word in enumerate(lower):
+        if word in _AUX:
+            if i == 0 and "be" in lower[1:]:
+                j = lower.index("be", 1)
+                return " ".join([*words[:j], "not", *words[j:]])
+            return " ".join([*words[: i + 1], "not", *words[i + 1 :]])
+    if not words:
+        return text
+    first = words[0] if words[0][:2].isupper() else words[0][:1].lower() + words[0][1:]
+    return " ".join(["It is not true that", first, *words[1:]])
+
+
+def _match_case(word: str, like: str) -> str:
+    return word.capitalize() if like[:1].isupper() else word
+
+
+def cue_counts(premise: str, conclusion: str) -> list[float]:
+    """The ``lexical`` block (:data:`LEXICAL`) of one pair."""
+    import math
+
+    words = tokens(premise)
+    p_neg = sum(1 for t in words if t in NEGATIONS or t.endswith("n't"))
+    c_neg = negation_count(conclusion) > 0
+    return [
+        math.log1p(p_neg),
+        float(c_neg),
+        float((p_neg % 2 == 1) != c_neg),
+        math.log1p(sum(1 for t in words if t in CONTRASTS)),
+        math.log1p(len(words)),
+    ]
+
+
+def pair_features(
+    premise: NDArray[np.float32],
+    conclusion: NDArray[np.float32],
+    negated: NDArray[np.float32],
+    lexical: NDArray[np.float64],
+    blocks: Sequence[str],
+) -> NDArray[np.float64]:
+    """The feature matrix of ``n`` pairs, blocks in the order given.
+
+    Parameters
+    ----------
+    premise, conclusion, negated : ndarray, shape (n, d)
+        Unit-length embeddings of the premises, their conclusions and the negated conclusions.
+    lexical : ndarray, shape (n, len(LEXICAL))
+        :func:`cue_counts` of each pair.
+    blocks : sequence of str
+        Names from :data:`BLOCKS`.
+
+    Returns
+    -------
+    ndarray, shape (n, sum of block widths)
+    """
+    import numpy as np
+
+    u = np.asarray(premise, dtype=np.float64)
+    v = np.asarray(conclusion, dtype=np.float64)
+    w = np.asarray(negated, dtype=np.float64)
+    parts: list[NDArray[np.float64]] = []
+    for block in blocks:
+        if block == "product":
+            parts.append(u * v)
+        elif block == "difference":
+            parts.append(np.abs(u - v))
+        elif block == "contrast":
+            delta = u * (v - w)
+            parts.append(np.hstack([delta, delta.sum(axis=1, keepdims=True)]))
+        elif block == "premise":
+            parts.append(u)
+        elif block == "lexical":
+            parts.append(np.asarray(lexical, dtype=np.float64).reshape(len(u), len(LEXICAL)))
+        else:
+            raise ValueError(f"unknown feature block {block!r} (known: {', '.join(BLOCKS)})")
+    return np.hstack(parts) if parts else np.zeros((len(u), 0))

@@ -1,0 +1,146 @@
+"""``argkb eval stance``: the stance model on held-out topics, and the alignment estimator."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from argkb.stance.evaluate import StanceScores
+
+
+@dataclass
+class AlignmentScores:
+    """Accuracy of P(q aligned c) >= 0.5 on one kind of pair, and the ranking check."""
+
+    kind: str
+    pairs: int
+    aligned_share: float
+    accuracy: float
+    macro_f1: float
+
+
+@dataclass
+class StanceReport:
+    configuration: str
+    stance: list[StanceScores] = field(default_factory=list)
+    shipped_argkp_dev: StanceScores | None = None
+    alignment: list[AlignmentScores] = field(default_factory=list)
+
+    def markdown(self) -> str:
+        lines = [
+            f"Stance model ({self.configuration}), refitted per fold; majority = the test "
+            "set's own majority class.",
+            "",
+            "| dataset | held out | pairs | topics | majority acc | accuracy | macro-F1 "
+            "| majority macro-F1 |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        rows = list(self.stance)
+        if self.shipped_argkp_dev is not None:
+            rows.append(self.shipped_argkp_dev)
+        for r in rows:
+            lines.append(
+                f"| {r.dataset} | {r.split} | {r.pairs} | {r.topics} | {r.majority:.3f} "
+                f"| {r.accuracy:.3f} | {r.macro_f1:.3f} | {r.majority_macro_f1:.3f} |"
+            )
+        if self.alignment:
+            lines += [
+                "",
+                "Stance alignment P(q aligned c) >= 0.5 (weights fitted on ArgKP train topics):",
+                "",
+                "| pairs | n | aligned share | accuracy | macro-F1 |",
+                "|---|---|---|---|---|",
+            ]
+            for a in self.alignment:
+                lines.append(
+                    f"| {a.kind} | {a.pairs} | {a.aligned_share:.3f} | {a.accuracy:.3f} "
+                    f"| {a.macro_f1:.3f} |"
+                )
+        return "\n".join(lines)
+
+
+def evaluate_all(
+    sources: dict[str, list[Path]],
+    *,
+    folds: int = 5,
+    echo: Callable[[str], None] | None = None,
+) -> StanceReport:
+    """Held-out stance scores of every dataset given, the shipped model on ArgKP dev, and the
+    alignment estimator on the alignment pairs of ArgKP dev and ArgQuality topics."""
+    import numpy as np
+
+    from argkb.embed.model import Embedder
+    from argkb.stance.data import read_pairs
+    from argkb.stance.evaluate import classification_scores, held_out, logistic_fitter, pair_matrix
+    from argkb.stance.model import StanceModel
+
+    shipped = StanceModel.load()
+    l2 = float(shipped.trained_on.get("l2", 100.0))
+    pairs = []
+    for name, paths in sources.items():
+        for path in paths:
+            pairs += read_pairs(name, path)
+    if echo:
+        echo(f"{len(pairs)} labelled pairs; embedding (cached) ...")
+    embedder = Embedder(long_text=shipped.long_text)  # type: ignore[arg-type]
+    x = pair_matrix(embedder, pairs, shipped.blocks)
+    report = StanceReport(str(shipped.trained_on.get("configuration", shipped.blocks)))
+    report.stance = held_out(pairs, x, logistic_fitter(l2), folds=folds)
+    dev = [i for i, p in enumerate(pairs) if p.dataset == "argkp" and p.split == "dev"]
+    if dev:
+        y = np.asarray([pairs[i].pro for i in dev])
+        acc, f1 = classification_scores(y, shipped.probability(x[dev]) >= 0.5)
+        majority, majority_f1 = classification_scores(y, np.full(len(y), y.mean() >= 0.5))
+        report.shipped_argkp_dev = StanceScores(
+            "argkp", "dev, the shipped model", len(dev), len({pairs[i].group for i in dev}),
+            float(y.mean()), majority, acc, f1, majority_f1,
+        )  # fmt: skip
+    report.alignment = alignment_scores(embedder, sources)
+    return report
+
+
+def alignment_scores(
+    embedder: object,
+    sources: dict[str, list[Path]],
+    *,
+    aligner: Callable[[str, list[str]], list[float]] | None = None,
+) -> list[AlignmentScores]:
+    """The alignment estimator (default: the shipped one) on ArgKP dev and ArgQuality topic
+    pairs, by kind of pair."""
+    from argkb.stance.alignment import StanceAligner
+    from argkb.stance.alignment_data import (
+        AlignmentPair,
+        argkp_topics,
+        argquality_topics,
+        topic_pairs,
+    )
+
+    groups: dict[str, list[AlignmentPair]] = {}
+    for path in sources.get("argkp", []):
+        topics, kps = argkp_topics(path, "dev")
+        for pair in topic_pairs(topics):
+            groups.setdefault(f"ArgKP dev topics: {pair.kind}", []).append(pair)
+        groups.setdefault("ArgKP dev: topic vs key point", []).extend(kps)
+    for path in sources.get("argquality", []):
+        for pair in topic_pairs(argquality_topics(path)):
+            groups.setdefault(f"ArgQuality topics: {pair.kind}", []).append(pair)
+    if aligner is None:
+        aligner = StanceAligner(embedder)  # type: ignore[arg-type]
+    return [score_alignment(aligner, kind, pairs) for kind, pairs in groups.items()]
+
+
+def score_alignment(
+    aligner: Callable[[str, list[str]], list[float]], kind: str, pairs: Sequence[object]
+) -> AlignmentScores:
+    """Accuracy and macro-F1 of ``aligner`` on alignment pairs (one call per pair)."""
+    import numpy as np
+
+    from argkb.stance.evaluate import classification_scores
+
+    truth = np.asarray([p.aligned for p in pairs], dtype=bool)  # type: ignore[attr-defined]
+    guess = np.asarray(
+        [aligner(p.query, [p.claim])[0] >= 0.5 for p in pairs]  # type: ignore[attr-defined]
+    )
+    acc, f1 = classification_scores(truth, guess)
+    return AlignmentScores(kind, len(pairs), float(truth.mean()) if len(truth) else 0.0, acc, f1)

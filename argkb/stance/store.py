@@ -1,0 +1,108 @@
+"""``argkb stance``: predict the stance of PREMISE_OF edges the data left unknown, in Neo4j.
+
+Edge properties (see docs/data-model.md):
+
+* ``stance``: ``pro``/``con`` (from the data or the model), ``unknown`` until predicted;
+* ``stance_source``: ``data`` or ``model`` (absent while unknown);
+* ``stance_p_pro``: the model's P(pro), only where ``stance_source = 'model'``;
+* ``stance_model``: the model's id (``stance-lr:<training date>``), likewise.
+
+A stance from the data is never overwritten: the write matches only edges whose stance is
+unknown or came from the model, and ``argkb load`` of data with a stance replaces a model's.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from argkb.db import cypher
+
+if TYPE_CHECKING:
+    import neo4j
+
+    from argkb.embed.model import Embedder
+    from argkb.stance.model import StanceModel
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class StanceRun:
+    """What one ``argkb stance`` run did."""
+
+    pending: int
+    written: int
+    pro: int
+    con: int
+    model: str
+
+
+def stance_counts(driver: neo4j.Driver, database: str | None = None) -> dict[str, int]:
+    """PREMISE_OF edges by stance source: ``data``, ``model``, ``unknown``."""
+    from neo4j import RoutingControl
+
+    records, _, _ = driver.execute_query(
+        cypher.load("stance/counts"), database_=database, routing_=RoutingControl.READ
+    )
+    row = records[0]
+    return {"data": int(row["data"]), "model": int(row["model"]), "unknown": int(row["unknown"])}
+
+
+def _pending(
+    driver: neo4j.Driver, database: str | None, refresh: bool, batch: int
+) -> Iterator[list[dict[str, Any]]]:
+    with driver.session(database=database, default_access_mode="READ", fetch_size=batch) as s:
+        rows: list[dict[str, Any]] = []
+        for record in s.run(cypher.load("stance/pending"), {"refresh": refresh}):
+            rows.append(dict(record))
+            if len(rows) >= batch:
+                yield rows
+                rows = []
+        if rows:
+            yield rows
+
+
+def predict_unknown(
+    driver: neo4j.Driver,
+    database: str | None = None,
+    *,
+    embedder: Embedder,
+    model: StanceModel | None = None,
+    refresh: bool = False,
+    batch: int = 2_000,
+    progress: Callable[[int], None] | None = None,
+) -> StanceRun:
+    """Predict P(pro) for every PREMISE_OF edge with an unknown stance and write it.
+
+    ``refresh`` also re-predicts edges the model labelled before (e.g. after a new model).
+    Edges are read and written in batches of ``batch``; stance is ``pro`` when P(pro) >= 0.5.
+    """
+    from argkb.stance.model import StanceModel
+
+    model = model if model is not None else StanceModel.load()
+    # read everything first: writing while the read cursor is open would change what it reads
+    batches = list(_pending(driver, database, refresh, batch))
+    run = StanceRun(sum(len(b) for b in batches), 0, 0, 0, model.model_id)
+    query = cypher.load("stance/write")
+    for rows in batches:
+        p_pro = model.predict(
+            embedder, [r["premise_text"] for r in rows], [r["conclusion_text"] for r in rows]
+        )
+        out = [
+            {"premise": r["premise"], "argument": r["argument"],
+             "stance": "pro" if p >= 0.5 else "con", "p_pro": float(p)}
+            for r, p in zip(rows, p_pro, strict=True)
+        ]  # fmt: skip
+        records, _, _ = driver.execute_query(
+            query, {"rows": out, "model": model.model_id}, database_=database
+        )
+        run.written += int(records[0]["written"])
+        run.pro += sum(1 for r in out if r["stance"] == "pro")
+        run.con += sum(1 for r in out if r["stance"] == "con")
+        log.debug("stance: wrote %d edges", len(out))
+        if progress:
+            progress(len(rows))
+    return run

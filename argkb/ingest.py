@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from argkb.db import cypher
 from argkb.errors import LoadError
@@ -407,6 +407,8 @@ def _drop_fulltext(
 
 # -- the load ----------------------------------------------------------------------------------
 
+_COUNTS = ("arguments", "units", "sources", "reuse_edges", "links", "rejected")
+
 
 def load_records(
     driver: neo4j.Driver,
@@ -438,30 +440,57 @@ def load_records(
     leaves a mark on its corpus node; the next load rebuilds the indexes (``argkb init`` does as
     well).
     """
-    from neo4j import RoutingControl
-
     files = [Path(p) for p in paths]
     started = time.perf_counter()
     cid = f"{fmt}:{content_hash(files)[:24]}"
     summary = LoadSummary(cid, fmt, [str(p) for p in files])
     summary.seconds["hash"] = time.perf_counter() - started
-    existing, _, _ = driver.execute_query(
-        cypher.load("ingest/corpus_get"),
-        {"cid": cid},
-        database_=database,
-        routing_=RoutingControl.READ,
-    )
-    complete = bool(existing) and existing[0]["corpus"].get("status") == "complete"
+    stored = _stored_corpus(driver, database, cid)
+    complete = stored is not None and stored.get("status") == "complete"
     use_bulk = not (complete and not force) and (
-        bulk if bulk is not None else _want_bulk(driver, database, cid, files, bool(existing))
+        bulk if bulk is not None else _want_bulk(driver, database, cid, files, stored is not None)
     )
     pending = _restore_pending(driver, database, keep=cid if use_bulk else None)
     if complete and not force:
-        stored = existing[0]["corpus"]
-        for key in ("arguments", "units", "sources", "reuse_edges", "links", "rejected"):
+        assert stored is not None
+        for key in _COUNTS:
             setattr(summary, key, int(stored.get(key, 0)))
         summary.already_loaded = True
         return summary
+    _begin_corpus(driver, database, cid, fmt, files)
+    dropped = _drop_fulltext(driver, database, cid, pending) if use_bulk else []
+    summary.bulk = use_bulk
+
+    writer = _BatchWriter(driver, database, cid, batch_size, strict=on_error == "fail")
+    rejects = _RejectLog(summary, on_error, reject_report)
+    phase = time.perf_counter()
+    try:
+        _write_records(records, writer, rejects, summary, max_text=max_text, progress=progress)
+    except BaseException:
+        if dropped:  # a failed bulk load gives the indexes back (population runs on its own)
+            _restore_indexes(driver, database, dropped, wait=False)
+            driver.execute_query(cypher.load("ingest/bulk_clear"), {"cid": cid}, database_=database)
+        raise
+    summary.seconds["write"] = time.perf_counter() - phase
+
+    if dropped:  # the server populates them while the reuse edges and counts are computed
+        _restore_indexes(driver, database, dropped, wait=False)
+    _link_reuse(driver, database, summary, writer)
+    _complete_corpus(driver, database, summary, dropped)
+    summary.seconds["total"] = time.perf_counter() - started
+    return summary
+
+
+def _stored_corpus(driver: neo4j.Driver, database: str | None, cid: str) -> dict[str, Any] | None:
+    """The properties of the corpus node ``cid``, or None when no load of it ever began."""
+    rows = cypher.read(driver, "ingest/corpus_get", database, cid=cid)
+    return dict(rows[0]["corpus"]) if rows else None
+
+
+def _begin_corpus(
+    driver: neo4j.Driver, database: str | None, cid: str, fmt: str, files: Sequence[Path]
+) -> None:
+    """Create (or mark as loading again) the corpus node that the load's records point to."""
     driver.execute_query(
         cypher.load("ingest/corpus_begin"),
         {
@@ -473,63 +502,78 @@ def load_records(
         },
         database_=database,
     )
-    dropped = _drop_fulltext(driver, database, cid, pending) if use_bulk else []
-    summary.bulk = use_bulk
 
-    writer = _BatchWriter(driver, database, cid, batch_size, strict=on_error == "fail")
-    report: list[Any] = [None]  # the open reject report, created on the first rejection
 
-    def reject(problem: Rejected) -> None:
-        if on_error == "fail":
+class _RejectLog:
+    """Where rejected records go: raised as :class:`LoadError` (``on_error="fail"``), or counted
+    in the summary and written to a JSONL report that is opened on the first rejection."""
+
+    def __init__(self, summary: LoadSummary, on_error: OnError, path: Path | None) -> None:
+        self.summary = summary
+        self.fail = on_error == "fail"
+        self.path = path or Path(f"argkb-rejected-{summary.corpus.replace(':', '-')}.jsonl")
+        self._out: TextIO | None = None
+
+    def __call__(self, problem: Rejected) -> None:
+        if self.fail:
             raise LoadError(problem.where, problem.field, problem.reason)
+        summary = self.summary
         summary.rejected += 1
         if len(summary.rejected_examples) < 5:
             summary.rejected_examples.append(str(problem))
-        if report[0] is None:
-            target = reject_report or Path(f"argkb-rejected-{cid.replace(':', '-')}.jsonl")
-            report[0] = target.open("w", encoding="utf-8")
-            summary.reject_report = str(target)
+        if self._out is None:
+            self._out = self.path.open("w", encoding="utf-8")
+            summary.reject_report = str(self.path)
         entry = {"where": problem.where, "field": problem.field, "reason": problem.reason}
-        report[0].write(json.dumps(entry) + "\n")
+        self._out.write(json.dumps(entry) + "\n")
 
-    phase = time.perf_counter()
+    def close(self) -> None:
+        if self._out is not None:
+            self._out.close()
+
+
+def _write_records(
+    records: Iterable[Record | Rejected],
+    writer: _BatchWriter,
+    rejects: _RejectLog,
+    summary: LoadSummary,
+    *,
+    max_text: int,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """Check every record and hand it to ``writer``; rejected records, and arguments the writer
+    refused as repeated ids, go to ``rejects``. Ends with every batch written."""
     try:
-        try:
-            for item in records:
-                problem = item if isinstance(item, Rejected) else validate(item, max_text)
-                if problem is not None:
-                    reject(problem)
-                    continue
-                assert not isinstance(item, Rejected)
-                kind, row = _row(item)
-                summary.records += 1
-                for duplicate in writer.add(kind, row):
-                    summary.records -= 1
-                    reject(duplicate)
-                summary.links += kind == "links"
-                if progress is not None:
-                    progress(1)
-            for duplicate in writer.flush_all():
+        for item in records:
+            problem = item if isinstance(item, Rejected) else validate(item, max_text)
+            if problem is not None:
+                rejects(problem)
+                continue
+            assert not isinstance(item, Rejected)
+            kind, row = _row(item)
+            summary.records += 1
+            for duplicate in writer.add(kind, row):
                 summary.records -= 1
-                reject(duplicate)
-        except BaseException:
-            # the batch in flight came earlier in the input: its error is the first one
-            writer.wait()
-            raise
-        finally:
-            writer.close()
-            if report[0] is not None:
-                report[0].close()
+                rejects(duplicate)
+            summary.links += kind == "links"
+            if progress is not None:
+                progress(1)
+        for duplicate in writer.flush_all():
+            summary.records -= 1
+            rejects(duplicate)
     except BaseException:
-        if dropped:  # a failed bulk load gives the indexes back (population runs on its own)
-            _restore_indexes(driver, database, dropped, wait=False)
-            driver.execute_query(cypher.load("ingest/bulk_clear"), {"cid": cid}, database_=database)
+        # the batch in flight came earlier in the input: its error is the first one
+        writer.wait()
         raise
-    summary.seconds["write"] = time.perf_counter() - phase
+    finally:
+        writer.close()
+        rejects.close()
 
-    if dropped:  # the server populates them while the reuse edges and counts are computed
-        _restore_indexes(driver, database, dropped, wait=False)
 
+def _link_reuse(
+    driver: neo4j.Driver, database: str | None, summary: LoadSummary, writer: _BatchWriter
+) -> None:
+    """Materialise exact reuse as ``REUSES`` edges; add up what the load created."""
     phase = time.perf_counter()
     with driver.session(database=database) as session:
         reuse = session.run(cypher.load("ingest/reuse")).consume()
@@ -539,28 +583,26 @@ def load_records(
     summary.nodes_created = writer.nodes_created
     summary.seconds["reuse"] = time.perf_counter() - phase
 
+
+def _complete_corpus(
+    driver: neo4j.Driver, database: str | None, summary: LoadSummary, dropped: list[str]
+) -> None:
+    """Count the corpus, wait for the full-text indexes a bulk load rebuilt, and mark the corpus
+    complete: a corpus is complete only with its full-text indexes online."""
     phase = time.perf_counter()
-    counts, _, _ = driver.execute_query(
-        cypher.load("ingest/corpus_counts"),
-        {"cid": cid},
-        database_=database,
-        routing_=RoutingControl.READ,
-    )
+    counts = cypher.read(driver, "ingest/corpus_counts", database, cid=summary.corpus)
     for key, value in counts[0].data().items():
         setattr(summary, key, int(value or 0))
-    stored_counts = {
-        key: getattr(summary, key)
-        for key in ("arguments", "units", "sources", "reuse_edges", "links", "rejected")
-    }
+    stored_counts = {key: getattr(summary, key) for key in _COUNTS}
     summary.seconds["count"] = time.perf_counter() - phase
-    if dropped:  # a corpus is complete only with its full-text indexes online
+    if dropped:
         phase = time.perf_counter()
         _restore_indexes(driver, database, dropped, wait=True)
         summary.seconds["index"] = time.perf_counter() - phase
     phase = time.perf_counter()
     driver.execute_query(
-        cypher.load("ingest/corpus_end"), {"cid": cid, "counts": stored_counts}, database_=database
+        cypher.load("ingest/corpus_end"),
+        {"cid": summary.corpus, "counts": stored_counts},
+        database_=database,
     )
     summary.seconds["count"] += time.perf_counter() - phase
-    summary.seconds["total"] = time.perf_counter() - started
-    return summary

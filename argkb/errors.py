@@ -36,3 +36,7 @@ class LoadError(ArgKBError):
         self.where = where
         self.field = field
         self.reason = reason
+
+
+class EvaluationError(ArgKBError):
+    """An evaluation cannot run as asked (unknown ranker, inconsistent inputs, bad benchmark)."""

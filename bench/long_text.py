@@ -27,6 +27,7 @@ def main() -> int:
 
     from argkb.embed.model import Embedder
     from argkb.eval.argquality import run_argquality
+    from argkb.eval.harness import HarnessOptions
 
     rows = []
     with database(args.uri, "longtext") as driver:
@@ -36,9 +37,12 @@ def main() -> int:
                 driver,
                 None,
                 args.data,
-                rankers=["cosine", "bm25"],
-                out=Path(tempfile.mkdtemp(prefix=f"argkb-longtext-{strategy}-")),
-                make_embedder=lambda s=strategy: Embedder(long_text=s),  # type: ignore[misc]
+                options=HarnessOptions(
+                    rankers=["cosine", "bm25"],
+                    baselines=False,
+                    out=Path(tempfile.mkdtemp(prefix=f"argkb-longtext-{strategy}-")),
+                    make_embedder=lambda s=strategy: Embedder(long_text=s),  # type: ignore[misc]
+                ),
             )
             seconds = time.perf_counter() - started
             for result in report.results:

@@ -1,6 +1,9 @@
 """The ``argkb`` group and what every command shares: connection options, ``--json``, errors.
 
 Library errors (:class:`argkb.errors.ArgKBError`) become a one-line message and exit code 1.
+The library logs with stdlib :mod:`logging` (module loggers under ``argkb``); the CLI decides
+what a person sees: warnings by default, ``-v`` progress messages, ``-vv`` every Cypher query
+with its parameters, ``-vvv`` the Neo4j driver's own debug log as well.
 """
 
 from __future__ import annotations
@@ -8,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -104,15 +108,55 @@ def connection_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 
 
+class _EchoHandler(logging.Handler):
+    """Log records to the current stderr through click (so test runners capture them too)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            click.echo(self.format(record), err=True)
+        except Exception:  # logging must never break a command
+            self.handleError(record)
+
+
+_HANDLER = _EchoHandler()
+_HANDLER.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+
+
+def configure_logging(verbosity: int) -> None:
+    """Route the ``argkb`` loggers (and with ``verbosity >= 3`` the driver's) to stderr.
+
+    0: warnings and errors; 1: INFO (what a command is doing); 2: DEBUG (every Cypher query
+    with its parameters, from :mod:`argkb.db.cypher`); 3: also the ``neo4j`` driver at DEBUG.
+    Calling it again replaces the previous setting (one handler, never duplicated).
+    """
+    levels = {0: logging.WARNING, 1: logging.INFO}
+    for name, level in (
+        ("argkb", levels.get(verbosity, logging.DEBUG)),
+        ("neo4j", logging.DEBUG if verbosity >= 3 else logging.WARNING),
+    ):
+        log = logging.getLogger(name)
+        log.setLevel(level)
+        if _HANDLER not in log.handlers:
+            log.addHandler(_HANDLER)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="argkb")
-def main() -> None:
+@click.option(
+    "-v",
+    "--verbose",
+    count=True,
+    help="Say more on stderr: -v what is being done, -vv also every Cypher query with its "
+    "parameters, -vvv also the Neo4j driver's debug log.",
+)
+def main(verbose: int) -> None:
     """argkb: an argument knowledge base on Neo4j.
 
     Load argument corpora, compute argument PageRank, and ask a claim for ranked,
     deduplicated pro and con premises. Without --uri / NEO4J_URI every command uses the managed
     local Neo4j (installed and started on demand).
     """
+    configure_logging(verbose)
 
 
 @main.group("eval")

@@ -1,4 +1,4 @@
-"""``argkb init|status|load|embed``: schema, state, corpora and embeddings."""
+"""``argkb init|status|load|embed|db clear``: schema, state, corpora, embeddings, a fresh start."""
 
 from __future__ import annotations
 
@@ -82,6 +82,65 @@ def status_cmd(conn: Connection, as_json: bool) -> None:
             f"  {index['name']:<20} {index['type']:<9} {on:<24} {index['state']} "
             f"{index['populationPercent']:.0f}%"
         )
+
+
+@main.group("db")
+def db_group() -> None:
+    """The database as a whole."""
+
+
+@db_group.command("clear")
+@connection_options
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation (for scripts).")
+@click.option(
+    "--keep-schema", is_flag=True, help="Keep constraints and indexes; delete only the data."
+)
+@json_option
+@handle_errors
+def clear_cmd(conn: Connection, yes: bool, keep_schema: bool, as_json: bool) -> None:
+    """Delete every node and relationship, and drop constraints and indexes: a fresh database.
+
+    Evaluations (`argkb eval dataset`, `eval microtexts`) want one. Asks for confirmation unless
+    --yes. Clears the managed local server; a server named by NEO4J_URI is never touched unless
+    its address is also given explicitly with --uri on the command line.
+    """
+    from click.core import ParameterSource
+
+    from argkb.db.clear import clear_database, contents
+
+    context = click.get_current_context()
+    if conn.uri and context.get_parameter_source("uri") is not ParameterSource.COMMANDLINE:
+        raise click.ClickException(
+            f"NEO4J_URI names a server argkb does not manage ({conn.uri}); `argkb db clear` "
+            "clears it only when you give --uri explicitly on the command line"
+        )
+    if as_json and not yes:
+        raise click.ClickException("--json needs --yes (a script cannot answer the question)")
+    driver = conn.driver()
+    where = conn.uri or "the managed local server"
+    database = conn.database or "the default database"
+    if not yes:
+        found = contents(driver, conn.database, keep_schema=keep_schema)
+        schema = (
+            ""
+            if keep_schema
+            else f", {len(found.constraints)} constraints and {len(found.indexes)} indexes"
+        )
+        click.confirm(
+            f"Delete {found.nodes:,} nodes, {found.relationships:,} relationships{schema} "
+            f"of {database} on {where}?",
+            abort=True,
+        )
+    report = clear_database(driver, conn.database, keep_schema=keep_schema)
+    if as_json:
+        click.echo(to_json(report))
+        return
+    click.echo(
+        f"cleared {database} on {where}: {report.nodes:,} nodes, "
+        f"{report.relationships:,} relationships deleted"
+        + ("" if keep_schema else f", {len(report.constraints)} constraints and "
+           f"{len(report.indexes)} indexes dropped")
+    )  # fmt: skip
 
 
 # -- load --------------------------------------------------------------------------------------

@@ -1,10 +1,13 @@
-"""``argkb eval run|argkp|argquality``: score run files, and the two dataset harnesses."""
+"""``argkb eval run|argkp|argquality|dataset|microtexts``: score run files, and the dataset
+harnesses (which share one option block and one runner)."""
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,10 +21,14 @@ from argkb.cli.app import (
     to_json,
 )
 
+if TYPE_CHECKING:
+    from argkb.eval.harness import HarnessReport
+
 _RANKER_HELP = (
-    "Also score this ranker: a registered name (argkb.eval.harness.RANKERS) or "
-    "package.module:factory. Repeatable."
+    "Score this ranker (default: argkb's default ranker, argkb.eval.harness.DEFAULT_RANKER): a "
+    "registered name (argkb.eval.harness.RANKERS) or package.module:factory. Repeatable."
 )
+_RELEVANT_HELP = "Grade from which a document counts as relevant for P@k (default: grade > 0)."
 
 
 @eval_group.command("run")
@@ -50,19 +57,27 @@ _RANKER_HELP = (
     type=click.Path(exists=True, dir_okay=False),
     help="TREC run `qid Q0 docid rank score tag [cluster_id]`, or .json. Repeatable.",
 )
+@click.option("--relevant-from", type=float, help=_RELEVANT_HELP)
 @json_option
 @handle_errors
 def run_cmd(
-    topics: str, qrels: str, clusters: str | None, runs: tuple[str, ...], as_json: bool
+    topics: str,
+    qrels: str,
+    clusters: str | None,
+    runs: tuple[str, ...],
+    relevant_from: float | None,
+    as_json: bool,
 ) -> None:
     """Score run files against qrels at k = 5 and 10 (any tool's runs, not only argkb's).
 
     Prints nDCG and P@k; with --clusters also Task B alpha-nDCG and mnDCG, and for runs with a
-    cluster column Task A (avg/min/max) and the partition scores. --json adds per-query scores.
+    cluster column Task A (avg/min/max) and the partition scores. Runs that share a tag are
+    replicas (the random baselines' seeds) and are averaged into one row. --json adds per-query
+    scores.
     """
     from argkb.eval.harness import markdown_tables, score_files, scores_json
 
-    results = score_files(topics, qrels, list(runs), clusters)
+    results = score_files(topics, qrels, list(runs), clusters, relevant_from=relevant_from)
     if as_json:
         click.echo(to_json({"runs": [scores_json(r) for r in results]}))
         return
@@ -76,33 +91,63 @@ def run_cmd(
             echo_err(f"{result.tag}: ignored {len(result.unknown)} queries not in the topics")
 
 
-def _harness_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    fn = click.option("--ranker", "rankers", multiple=True, help=_RANKER_HELP)(fn)
-    fn = click.option(
+# -- the dataset harnesses: one option block, one runner ---------------------------------------
+
+
+@dataclass(frozen=True)
+class HarnessArgs:
+    """The shared options of every dataset command, as parsed."""
+
+    rankers: tuple[str, ...]
+    baselines: bool
+    out: str | None
+    depth: int | None
+    relevant_from: float | None
+    model_path: str | None
+    as_json: bool
+
+
+def harness_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``--ranker --no-baselines --depth --relevant-from --model --out --json`` as ``args``."""
+
+    @click.option("--ranker", "rankers", multiple=True, help=_RANKER_HELP)
+    @click.option(
         "--baselines/--no-baselines",
         default=True,
         show_default=True,
         help="Score the baselines in the same run.",
-    )(fn)
-    fn = click.option(
+    )
+    @click.option(
+        "--depth", type=click.IntRange(min=1), help="Clusters asked of each ranker per query."
+    )
+    @click.option("--relevant-from", type=float, help=_RELEVANT_HELP)
+    @click.option(
+        "--model",
+        "model_path",
+        type=click.Path(exists=True, file_okay=False),
+        help="A local sentence-transformers folder (default: all-MiniLM-L6-v2).",
+    )
+    @click.option(
         "--out",
         type=click.Path(file_okay=False),
         help="Output folder (default ./argkb-eval/<benchmark>/).",
-    )(fn)
-    return fn
+    )
+    @json_option
+    @functools.wraps(fn)
+    def wrapper(
+        rankers: tuple[str, ...],
+        baselines: bool,
+        depth: int | None,
+        relevant_from: float | None,
+        model_path: str | None,
+        out: str | None,
+        as_json: bool,
+        **kwargs: Any,
+    ) -> Any:
+        args = HarnessArgs(rankers, baselines, out, depth, relevant_from, model_path, as_json)
+        return fn(args=args, **kwargs)
 
-
-def _report(report: Any, as_json: bool) -> None:
-    if as_json:
-        click.echo(to_json(report.to_json()))
-        return
-    click.echo(report.table)
-    click.echo()
-    timing = ", ".join(f"{name} {value:.1f}s" for name, value in report.seconds.items())
-    click.echo(f"time: {timing}")
-    for result in report.results:
-        click.echo(f"  {result.name}: {result.ms_per_query:.1f} ms/query")
-    click.echo(f"written: {report.files['results_md']}, {report.files['results_json']}")
+    return wrapper
 
 
 class _Bar:
@@ -120,7 +165,6 @@ class _Bar:
 
             if self.after is not None:
                 self.after.close()  # the previous step is over
-
             self.bar = tqdm(desc=self.desc, unit=self.unit, file=sys.stderr, mininterval=0.5)
         self.bar.update(n)
 
@@ -139,88 +183,75 @@ def _embedder_factory(model_path: str | None) -> Callable[[], Any]:
     return make
 
 
-def _run_harness(
-    run: Callable[..., Any], conn: Connection, data: str, model_path: str | None, as_json: bool,
-    **options: Any,
+def _report(report: HarnessReport, as_json: bool) -> None:
+    if as_json:
+        click.echo(to_json(report.to_json()))
+        return
+    click.echo(report.table)
+    click.echo()
+    timing = ", ".join(f"{name} {value:.1f}s" for name, value in report.seconds.items())
+    click.echo(f"time: {timing}")
+    for result in report.results:
+        click.echo(f"  {result.name}: {result.ms_per_query:.1f} ms/query")
+    click.echo(f"written: {report.files['results_md']}, {report.files['results_json']}")
+
+
+def run_harness(
+    run: Callable[..., HarnessReport], conn: Connection, args: HarnessArgs, *positional: Any,
+    **keywords: Any,
 ) -> None:  # fmt: skip
-    """``run(driver, database, data, **options)`` with embed and rank progress bars; print it."""
-    embed_bar = _Bar(as_json, "embed", " units")
-    rank_bar = _Bar(as_json, "rank", " queries", after=embed_bar)
+    """``run(driver, database, *positional, options=..., **keywords)`` with embed and rank
+    progress bars; print the table (or JSON)."""
+    from argkb.eval.harness import HarnessOptions
+
+    embed_bar = _Bar(args.as_json, "embed", " units")
+    rank_bar = _Bar(args.as_json, "rank", " queries", after=embed_bar)
+    options = HarnessOptions(
+        rankers=args.rankers,
+        baselines=args.baselines,
+        out=args.out,
+        depth=args.depth,
+        relevant_from=args.relevant_from,
+        make_embedder=_embedder_factory(args.model_path),
+        on_query=rank_bar.update,
+        on_embed=embed_bar.update,
+    )
     try:
-        report = run(
-            conn.driver(),
-            conn.database,
-            data,
-            make_embedder=_embedder_factory(model_path),
-            on_query=rank_bar.update,
-            on_embed=embed_bar.update,
-            **options,
-        )
+        report = run(conn.driver(), conn.database, *positional, options=options, **keywords)
     finally:
         embed_bar.close()
         rank_bar.close()
-    _report(report, as_json)
+    _report(report, args.as_json)
 
 
-_model_option = click.option(
-    "--model",
-    "model_path",
-    type=click.Path(exists=True, file_okay=False),
-    help="A local sentence-transformers folder (default: all-MiniLM-L6-v2).",
-)
+_DATA = click.Path(exists=True, file_okay=False)
+_FILE = click.Path(exists=True, dir_okay=False)
 
 
 @eval_group.command("argkp")
 @connection_options
-@click.option(
-    "--data",
-    required=True,
-    type=click.Path(exists=True, file_okay=False),
-    help="The ArgKP-2021 folder (arguments_/key_points_/labels_<split>.csv).",
-)
+@click.option("--data", required=True, type=_DATA, help="The ArgKP-2021 folder (*_<split>.csv).")
 @click.option(
     "--split", default="dev", show_default=True, help="Split to evaluate (train is for tuning)."
 )
-@click.option(
-    "--depth", type=int, default=200, show_default=True, help="Clusters asked of each ranker."
-)
-@_model_option
-@_harness_options
-@json_option
+@harness_options
 @handle_errors
-def argkp_cmd(
-    conn: Connection,
-    data: str,
-    split: str,
-    depth: int,
-    model_path: str | None,
-    rankers: tuple[str, ...],
-    baselines: bool,
-    out: str | None,
-    as_json: bool,
-) -> None:
+def argkp_cmd(conn: Connection, data: str, split: str, args: HarnessArgs) -> None:
     """ArgKP-2021: each (topic, stance) a query, key points the ground-truth clusters.
 
     Loads the split (idempotent), embeds its units when a ranker needs vectors, and scores
     Task B and Task A nDCG@5/10, mnDCG, nDCG, P@k and the clustering of each query's arguments
-    (ARI, NMI, B-cubed) for every ranker next to the baselines (docs/eval/harness.md).
+    (ARI, NMI, B-cubed) for argkb's default ranker (or each --ranker) next to the baselines
+    (docs/eval/harness.md). Depth 200 unless --depth.
     """
-    from argkb.eval.argkp import BASELINES, run_argkp
+    from argkb.eval.argkp import run_argkp
 
-    _run_harness(
-        run_argkp, conn, data, model_path, as_json,
-        rankers=[*(BASELINES if baselines else ()), *rankers], out=out, depth=depth, split=split,
-    )  # fmt: skip
+    run_harness(run_argkp, conn, args, data, split=split)
 
 
 @eval_group.command("argquality")
 @connection_options
-@click.option(
-    "--data",
-    required=True,
-    type=click.Path(exists=True, file_okay=False),
-    help="The Webis-ArgQuality-20 folder.",
-)
+@click.option("--data", required=True, type=_DATA, help="The Webis-ArgQuality-20 folder.")
 @click.option(
     "--query",
     "query_kind",
@@ -229,33 +260,96 @@ def argkp_cmd(
     show_default=True,
     help="Which topic query is the query text.",
 )
-@click.option(
-    "--depth", type=int, default=100, show_default=True, help="Results asked of each ranker."
-)
-@_model_option
-@_harness_options
-@json_option
+@harness_options
 @handle_errors
-def argquality_cmd(
-    conn: Connection,
-    data: str,
-    query_kind: str,
-    depth: int,
-    model_path: str | None,
-    rankers: tuple[str, ...],
-    baselines: bool,
-    out: str | None,
-    as_json: bool,
-) -> None:
+def argquality_cmd(conn: Connection, data: str, query_kind: str, args: HarnessArgs) -> None:
     """Webis-ArgQuality-20: 20 topic queries over all 1,610 premises, graded relevance.
 
     Loads the corpus (idempotent), embeds its units when a ranker needs vectors, and scores
-    nDCG@5/10 and P@5/10 for every ranker next to the baselines (docs/eval/harness.md).
+    nDCG@5/10 and P@5/10 for argkb's default ranker (or each --ranker) next to the baselines
+    (docs/eval/harness.md). Depth 100 unless --depth.
     """
-    from argkb.eval.argquality import BASELINES, run_argquality
+    from argkb.eval.argquality import run_argquality
 
-    _run_harness(
-        run_argquality, conn, data, model_path, as_json,
-        rankers=[*(BASELINES if baselines else ()), *rankers], out=out, depth=depth,
-        query=query_kind,
-    )  # fmt: skip
+    run_harness(run_argquality, conn, args, data, query=query_kind)
+
+
+@eval_group.command("dataset")
+@connection_options
+@click.option(
+    "--corpus",
+    required=True,
+    type=_FILE,
+    help="Your corpus: JSONL in argkb's format (docs/formats.md).",
+)
+@click.option(
+    "--topics", required=True, type=_FILE, help="Topics: TSV `qid<TAB>text[<TAB>stance]`."
+)
+@click.option(
+    "--qrels",
+    required=True,
+    type=_FILE,
+    help="TREC qrels `qid 0 docid grade`; docid = a premise id of the corpus, else an argument id.",
+)
+@click.option(
+    "--clusters", type=_FILE, help="Ground-truth clusters `qid docid cluster_id` (Task A/B)."
+)
+@click.option(
+    "--collection",
+    help="Restrict rankers to sources whose id starts with this (e.g. jsonl:); default: the "
+    "whole database, which must then hold only this corpus.",
+)
+@harness_options
+@handle_errors
+def dataset_cmd(
+    conn: Connection,
+    corpus: str,
+    topics: str,
+    qrels: str,
+    clusters: str | None,
+    collection: str | None,
+    args: HarnessArgs,
+) -> None:
+    """Your own judged corpus: load it and score rankers with the baselines in one run.
+
+    Loads the JSONL corpus into a fresh database (refused if the database holds other corpora
+    and no --collection is given; `argkb db clear` empties it), then scores argkb's default
+    ranker (or each --ranker) and the baselines bm25, cosine and random (10 seeds) with nDCG and
+    P@k at 5 and 10 (Task A/B with --clusters). Depth 100 unless --depth. See
+    docs/eval/harness.md.
+    """
+    from argkb.eval.dataset import DatasetFiles, run_corpus
+
+    files = DatasetFiles(corpus, topics, qrels, clusters)
+    run_harness(run_corpus, conn, args, files, collection=collection)
+
+
+@eval_group.command("microtexts")
+@connection_options
+@click.option(
+    "--data",
+    required=True,
+    type=_DATA,
+    help="The microtexts-aif folder (benchmark/, cases/, queries/).",
+)
+@click.option(
+    "--query",
+    "query_kind",
+    type=click.Choice(["claim", "graph"]),
+    default="claim",
+    show_default=True,
+    help="Query text: the query graph's claim, or all its I-node texts.",
+)
+@harness_options
+@handle_errors
+def microtexts_cmd(conn: Connection, data: str, query_kind: str, args: HarnessArgs) -> None:
+    """The microtexts retrieval benchmark (ReCAP arguequery) scored at source level.
+
+    Loads the 110 argument maps into a fresh database, asks each ranker for premises for the 24
+    query graphs and ranks each map by its best premise; grades 3/2/1 from the benchmark's ranks
+    1/2/3, every other map 0. nDCG and P@k at 5 and 10. Depth 200 unless --depth. See
+    docs/eval/harness.md.
+    """
+    from argkb.eval.microtexts import run_microtexts
+
+    run_harness(run_microtexts, conn, args, data, query=query_kind)

@@ -3,11 +3,17 @@
 ``load("schema")`` reads ``cypher/schema.cypher``; ``load("ingest/units")`` reads
 ``cypher/ingest/units.cypher``. Values are always ``$parameters``; the rare dynamic label or
 relationship type goes through :func:`quote_identifier`.
+
+Queries run through :func:`read` and :func:`write` are logged on the ``argkb.db.cypher`` logger at
+debug level, with their parameters (long lists and texts abbreviated) and the time and rows they
+took, as the official driver logs its traffic; ``argkb -vv`` shows them.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+import time
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -16,6 +22,8 @@ from argkb.errors import QueryFileError
 
 if TYPE_CHECKING:
     import neo4j
+
+logger = logging.getLogger(__name__)
 
 _NAME = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*$")
 
@@ -94,11 +102,58 @@ def render(name: str, **identifiers: str) -> str:
     return _SLOT.sub(fill, load(name))
 
 
+_LIST_SHOWN = 3
+_TEXT_SHOWN = 80
+
+
+def brief(value: Any) -> Any:
+    """``value`` shortened for a log line: long lists (vectors, row batches) and texts cut."""
+    if isinstance(value, str):
+        return (
+            value if len(value) <= _TEXT_SHOWN else f"{value[:_TEXT_SHOWN]}... ({len(value)} chars)"
+        )
+    if isinstance(value, list | tuple):
+        if len(value) <= _LIST_SHOWN:
+            return [brief(item) for item in value]
+        return [*(brief(item) for item in value[:_LIST_SHOWN]), f"... ({len(value)} items)"]
+    if isinstance(value, dict):
+        return {key: brief(item) for key, item in value.items()}
+    return value
+
+
+def log_query(name: str, params: dict[str, Any]) -> None:
+    """Log the query ``cypher/<name>.cypher`` and its parameters at debug level."""
+    if logger.isEnabledFor(logging.DEBUG):
+        logger.debug("cypher/%s.cypher %s", name, brief(params))
+
+
 def read(driver: neo4j.Driver, name: str, database: str | None = None, **params: Any) -> list[Any]:
     """The records of the read query ``cypher/<name>.cypher`` (a managed, read-routed query)."""
     from neo4j import RoutingControl
 
+    log_query(name, params)
+    started = time.perf_counter()
     records, _, _ = driver.execute_query(
         load(name), params, database_=database, routing_=RoutingControl.READ
     )
+    logger.debug("cypher/%s.cypher: %d rows in %.1f ms", name, len(records),
+                 1000 * (time.perf_counter() - started))  # fmt: skip
     return list(records)
+
+
+def write(
+    driver: neo4j.Driver, name: str, database: str | None = None, **params: Any
+) -> dict[str, int]:
+    """Run the write query ``cypher/<name>.cypher`` (managed, retried); returns its counters."""
+    log_query(name, params)
+    started = time.perf_counter()
+    _, summary, _ = driver.execute_query(load(name), params, database_=database)
+    counters = {
+        key: value
+        for key, value in vars(summary.counters).items()
+        if not key.startswith("_") and isinstance(value, int) and not isinstance(value, bool)
+    }
+    counters = {key: value for key, value in counters.items() if value}
+    logger.debug("cypher/%s.cypher: %s in %.1f ms", name, counters or "no changes",
+                 1000 * (time.perf_counter() - started))  # fmt: skip
+    return counters

@@ -20,6 +20,7 @@ are L2-normalised, so a dot product is the cosine similarity.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -32,6 +33,8 @@ from argkb.paths import cache_root
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
+
+logger = logging.getLogger(__name__)
 
 LongText = Literal["truncate", "window", "sentences"]
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
@@ -95,11 +98,29 @@ class Embedder:
         if self._model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            import time
+
             import torch
             from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as hf_logging
 
             device = self._device or ("cuda" if torch.cuda.is_available() else "cpu")
-            self._model = SentenceTransformer(str(self.model_path), device=device)
+            started = time.perf_counter()
+            # transformers draws a "Loading weights" bar on every load: noise in `argkb query`
+            # output. Switched off for this load only, so a caller's own bars are left alone.
+            bars = hf_logging.is_progress_bar_enabled()
+            hf_logging.disable_progress_bar()
+            try:
+                self._model = SentenceTransformer(str(self.model_path), device=device)
+            finally:
+                if bars:
+                    hf_logging.enable_progress_bar()
+            logger.info(
+                "loaded embedding model %s on %s in %.1f s",
+                self.model_path.name,
+                device,
+                time.perf_counter() - started,
+            )
         return self._model
 
     @property

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from argkb.eval.harness import (
     DEFAULT_DEPTH,
     Benchmark,
+    HarnessOptions,
     HarnessReport,
     prepare_schema,
     run_dataset,
@@ -45,7 +45,6 @@ from argkb.eval.trec import Clusters, Qrels, Query
 if TYPE_CHECKING:
     import neo4j
 
-    from argkb.embed.model import Embedder
     from argkb.loaders.argkp import ArgKPSplit
 
 __all__ = ["BASELINES", "build_benchmark", "collection", "load_argkp", "run_argkp", "split_files"]
@@ -194,14 +193,13 @@ def run_argkp(
     root: str | os.PathLike[str],
     *,
     split: str = "dev",
-    rankers: Sequence[str] = BASELINES,
-    out: str | os.PathLike[str] | None = None,
-    depth: int = DEFAULT_DEPTH,
-    make_embedder: Callable[[], Embedder] | None = None,
-    on_query: Callable[[int], None] | None = None,
-    on_embed: Callable[[int], None] | None = None,
+    options: HarnessOptions | None = None,
 ) -> HarnessReport:
-    """``argkb eval argkp``: load the split, embed, rank with every ranker, score, write."""
+    """``argkb eval argkp``: load the split, embed, rank with every ranker, score, write.
+
+    ``options`` (:class:`~argkb.eval.harness.HarnessOptions`) picks the rankers (default:
+    argkb's default ranker and :data:`BASELINES`), output folder, depth (default 200), ...
+    """
     from argkb.loaders.argkp import load_split
 
     return run_dataset(
@@ -210,11 +208,8 @@ def run_argkp(
         f"argkp-{split}",
         load=lambda report: load_argkp(driver, database, root, split, reject_report=report),
         build=lambda: build_benchmark(load_split(root, split)),
-        out=out,
-        ranker_names=rankers,
         collection=collection(split),
-        make_embedder=make_embedder,
-        depth=depth,
-        on_query=on_query,
-        on_embed=on_embed,
+        baselines=BASELINES,
+        depth=DEFAULT_DEPTH,
+        options=options,
     )

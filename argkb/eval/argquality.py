@@ -26,18 +26,22 @@ Metrics: nDCG@5/10 and P@5/10 (relevant = grade >= 1); there are no ground-truth
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from argkb.eval.harness import Benchmark, HarnessReport, prepare_schema, run_dataset
+from argkb.eval.harness import (
+    Benchmark,
+    HarnessOptions,
+    HarnessReport,
+    prepare_schema,
+    run_dataset,
+)
 from argkb.eval.trec import Qrels, Query
 
 if TYPE_CHECKING:
     import neo4j
 
-    from argkb.embed.model import Embedder
     from argkb.loaders.argquality import ArgQualityJudgements, JudgedPremise
 
 __all__ = [
@@ -155,14 +159,13 @@ def run_argquality(
     root: str | os.PathLike[str],
     *,
     query: QueryKind = "long",
-    rankers: Sequence[str] = BASELINES,
-    out: str | os.PathLike[str] | None = None,
-    depth: int = DEPTH,
-    make_embedder: Callable[[], Embedder] | None = None,
-    on_query: Callable[[int], None] | None = None,
-    on_embed: Callable[[int], None] | None = None,
+    options: HarnessOptions | None = None,
 ) -> HarnessReport:
-    """``argkb eval argquality``: load, embed, rank with every ranker, score, write."""
+    """``argkb eval argquality``: load, embed, rank with every ranker, score, write.
+
+    ``options`` (:class:`~argkb.eval.harness.HarnessOptions`) picks the rankers (default:
+    argkb's default ranker and :data:`BASELINES`), output folder, depth (default 100), ...
+    """
     from argkb.loaders.argquality import load_judgements
 
     return run_dataset(
@@ -171,11 +174,8 @@ def run_argquality(
         f"argquality-{query}",
         load=lambda report: load_argquality(driver, database, root, reject_report=report),
         build=lambda: build_benchmark(load_judgements(root), query),
-        out=out,
-        ranker_names=rankers,
         collection=COLLECTION,
-        make_embedder=make_embedder,
-        depth=depth,
-        on_query=on_query,
-        on_embed=on_embed,
+        baselines=BASELINES,
+        depth=DEPTH,
+        options=options,
     )

@@ -76,7 +76,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
-from argkb.errors import ArgKBError, ConfigError
+from argkb.errors import ConfigError, EvaluationError
 from argkb.eval import adapters
 from argkb.eval.trec import Clusters, Qrels, Query, Ranking, Run
 from argkb.retrieve import baselines
@@ -87,10 +87,13 @@ if TYPE_CHECKING:
     from argkb.embed.model import Embedder
 
 __all__ = [
+    "DEFAULT_RANKER",
     "KS",
     "RANKERS",
     "Benchmark",
     "EvalError",
+    "EvaluationError",
+    "HarnessOptions",
     "Query",
     "Ranker",
     "RankerFactory",
@@ -113,8 +116,8 @@ KS: tuple[int, ...] = (5, 10)
 DEFAULT_DEPTH = 200
 
 
-class EvalError(ArgKBError):
-    """An evaluation cannot run as asked (unknown ranker, inconsistent inputs, ...)."""
+EvalError = EvaluationError
+"""The old name of :class:`argkb.errors.EvaluationError` (one class, two names)."""
 
 
 # -- the protocol and the registry -------------------------------------------------------------
@@ -155,14 +158,13 @@ RANKERS: dict[str, RankerSpec] = {
     "cosine": RankerSpec(baselines.cosine, True, "exact cosine, default model, query stance"),
     "cosine-nostance": RankerSpec(baselines.cosine_nostance, True, "cosine, both stances"),
     "random": RankerSpec(baselines.random_collection, False, "shuffled collection, 10 seeds"),
+    "hybrid": RankerSpec(adapters.hybrid, True, "argkb query, three routes fused by RRF"),
     "pfidf": RankerSpec(adapters.pfidf, True, "argkb query, pf-icf (Dumani 2020)"),
     "pfidf-query": RankerSpec(
         adapters.pfidf_query_clusters, True, "pfidf, premise clusters at query time"
     ),
     "coreset": RankerSpec(adapters.coreset, True, "argkb query, biased coreset, learned relevance"),
-    "coreset-cosine": RankerSpec(
-        adapters.coreset_cosine, True, "biased coreset, cosine relevance"
-    ),
+    "coreset-cosine": RankerSpec(adapters.coreset_cosine, True, "biased coreset, cosine relevance"),
     "random-claim": RankerSpec(
         baselines.random_claim, False, "shuffled premises of the query claim, 10 seeds"
     ),
@@ -171,6 +173,10 @@ RANKERS: dict[str, RankerSpec] = {
     ),
 }
 """Rankers by name. Add one with :func:`register_ranker` or by assigning a :class:`RankerSpec`."""
+
+DEFAULT_RANKER = "pfidf"
+"""argkb's default ranker: what every dataset command scores next to the baselines when no
+``--ranker`` is given (``argkb eval argkp|argquality|dataset|microtexts``)."""
 
 
 def register_ranker(
@@ -191,7 +197,9 @@ def ranker_spec(name: str) -> RankerSpec:
     if ":" in name:
         return RankerSpec(name, True, "")
     known = ", ".join(sorted(RANKERS))
-    raise EvalError(f"unknown ranker {name!r}; known: {known}, or give package.module:factory")
+    raise EvaluationError(
+        f"unknown ranker {name!r}; known: {known}, or give package.module:factory"
+    )
 
 
 def _resolve(factory: str | RankerFactory) -> RankerFactory:
@@ -202,7 +210,7 @@ def _resolve(factory: str | RankerFactory) -> RankerFactory:
         module = importlib.import_module(module_name)
         resolved: RankerFactory = getattr(module, attribute)
     except (ImportError, AttributeError) as err:
-        raise EvalError(f"cannot load ranker factory {factory!r}: {err}") from err
+        raise EvaluationError(f"cannot load ranker factory {factory!r}: {err}") from err
     return resolved
 
 
@@ -218,7 +226,7 @@ def make_rankers(
     else:
         rankers = []
     if not rankers or not all(isinstance(r, Ranker) for r in rankers):
-        raise EvalError(f"factory of {name!r} returned no Ranker (needs .name and .rank)")
+        raise EvaluationError(f"factory of {name!r} returned no Ranker (needs .name and .rank)")
     return rankers
 
 
@@ -250,6 +258,7 @@ def score_ranking(
     ks: Sequence[int] = KS,
     task_a: bool = False,
     clustering: bool = False,
+    relevant_from: float | None = None,
 ) -> dict[str, float]:
     """Every metric of one query's ranking (document ids as in ``judged``); see module doc.
 
@@ -267,6 +276,9 @@ def score_ranking(
         Score Task A (the run returns clusters).
     clustering : bool
         Compare the ranking's partition with ``clusters`` (ARI, NMI, B-cubed, coverage).
+    relevant_from : float, optional
+        The grade from which a document counts as relevant for P@k (default: any grade > 0).
+        The graded metrics (nDCG, Task A/B, mnDCG) keep the grades as gains.
     """
     from argkb.eval.metrics import (
         modified_ndcg_at_k,
@@ -280,10 +292,11 @@ def score_ranking(
     shown = clean.representatives
     grades = [max(0.0, float(judged.get(doc, 0.0))) for doc in shown]
     ideal = [max(0.0, float(g)) for g in judged.values()]
+    flags = grades if relevant_from is None else [float(g >= relevant_from) for g in grades]
     scores: dict[str, float] = {}
     for k in ks:
         scores[f"ndcg@{k}"] = ndcg_at_k(grades, ideal, k)
-        scores[f"p@{k}"] = precision_at_k(grades, k)
+        scores[f"p@{k}"] = precision_at_k(flags, k)
     if clusters is None:
         return scores
     premise_cluster, relevance = _truth_clusters(judged, clusters)
@@ -352,9 +365,11 @@ def score_run(
     qids: Iterable[str] | None = None,
     ks: Sequence[int] = KS,
     clustering: bool = False,
+    relevant_from: float | None = None,
 ) -> RunScores:
     """Score ``run`` on the queries ``qids`` (default: every query in the qrels).
 
+    ``relevant_from``: the grade from which a document is relevant for P@k (default > 0).
     A query without a relevant judged document is skipped; a query the run lacks scores 0; run
     queries that are not in ``qids`` are ignored (listed in ``unknown``).
     Task A is scored when ``run.clustered`` and ground-truth clusters are given; the partition
@@ -381,6 +396,7 @@ def score_run(
             ks=ks,
             task_a=run.clustered,
             clustering=clustering and run.clustered,
+            relevant_from=relevant_from,
         )
     unknown = sorted(set(run.rankings) - set(wanted))
     return RunScores(
@@ -391,7 +407,7 @@ def score_run(
 def average_scores(replicas: Sequence[RunScores]) -> RunScores:
     """Average replicated runs (random seeds) per query and metric."""
     if not replicas:
-        raise EvalError("nothing to average")
+        raise EvaluationError("nothing to average")
     first = replicas[0]
     per_query: dict[str, dict[str, float]] = {}
     for qid, scores in first.per_query.items():
@@ -418,19 +434,32 @@ def score_files(
     clusters: str | Path | None = None,
     *,
     ks: Sequence[int] = KS,
+    relevant_from: float | None = None,
 ) -> list[RunScores]:
-    """``argkb eval run``: score TREC/JSON run files against qrels (and ground-truth clusters)."""
+    """``argkb eval run``: score TREC/JSON run files against qrels (and ground-truth clusters).
+
+    Runs that share a tag are replicas (the random baselines' seeds, written by the dataset
+    harnesses as ``runs/<system>.seed<i>.trec``): they are scored each and averaged into one
+    result, as the harness does, in the order their tags first appear.
+    """
     from argkb.eval import trec
 
     queries = trec.read_topics(topics)
     judged = trec.read_qrels(qrels)
     truth = trec.read_clusters(clusters) if clusters is not None else None
     qids = [query.qid for query in queries]
-    results = []
+    by_tag: dict[str, list[RunScores]] = {}
     for path in runs:
         run = trec.read_run(path)
-        results.append(score_run(run, judged, truth, qids=qids, ks=ks, clustering=True))
-    return results
+        by_tag.setdefault(run.tag, []).append(
+            score_run(
+                run, judged, truth, qids=qids, ks=ks, clustering=True, relevant_from=relevant_from
+            )
+        )
+    return [
+        replicas[0] if len(replicas) == 1 else average_scores(replicas)
+        for replicas in by_tag.values()
+    ]
 
 
 # -- benchmarks over Neo4j ---------------------------------------------------------------------
@@ -465,13 +494,18 @@ class Benchmark:
 
 @dataclass
 class SystemResult:
-    """One ranker (or its replicas) on a benchmark: scores, its run, and timing."""
+    """One ranker (or its replicas) on a benchmark: scores, its runs, and timing.
+
+    ``run`` is the first replica's run; ``runs`` holds every replica's (one for most rankers, one
+    per seed for the random baselines).
+    """
 
     name: str
     scores: RunScores
     run: Run
     seconds: float
     queries: int
+    runs: list[Run] = field(default_factory=list)
 
     @property
     def ms_per_query(self) -> float:
@@ -485,14 +519,18 @@ def evaluate(
     depth: int = DEFAULT_DEPTH,
     ks: Sequence[int] = KS,
     on_query: Callable[[int], None] | None = None,
+    relevant_from: float | None = None,
 ) -> list[SystemResult]:
-    """Rank every query with every system (replicas averaged) and score the runs."""
+    """Rank every query with every system (replicas averaged) and score the runs.
+
+    ``relevant_from``: the grade from which a document is relevant for P@k (default > 0).
+    """
     depth = max(depth, *ks)
     qids = [query.qid for query in benchmark.queries]
     results = []
     for name, replicas in systems.items():
         replica_scores = []
-        first_run: Run | None = None
+        runs: list[Run] = []
         seconds = 0.0
         for ranker in replicas:
             run = Run(name)
@@ -501,23 +539,32 @@ def evaluate(
                 ranking = ranker.rank(query, depth)
                 seconds += time.perf_counter() - started
                 if not isinstance(ranking, Ranking):
-                    raise EvalError(
+                    raise EvaluationError(
                         f"ranker {name!r} returned {type(ranking).__name__}, not Ranking"
                     )
                 run.rankings[query.qid] = benchmark.to_documents(query.qid, ranking)
                 if on_query:
                     on_query(1)
             run.clustered = any(r.clustered for r in run.rankings.values())
-            first_run = first_run or run
+            runs.append(run)
             replica_scores.append(
                 score_run(
-                    run, benchmark.qrels, benchmark.clusters, qids=qids, ks=ks, clustering=True
+                    run,
+                    benchmark.qrels,
+                    benchmark.clusters,
+                    qids=qids,
+                    ks=ks,
+                    clustering=True,
+                    relevant_from=relevant_from,
                 )
             )
-        assert first_run is not None
+        if not runs:
+            raise EvaluationError(f"ranker {name!r} has no replica to run")
         scores = average_scores(replica_scores)
         scores.tag = name
-        results.append(SystemResult(name, scores, first_run, seconds, len(qids) * len(replicas)))
+        results.append(
+            SystemResult(name, scores, runs[0], seconds, len(qids) * len(replicas), runs)
+        )
     return results
 
 
@@ -601,7 +648,9 @@ def write_outputs(
 
     ``topics.tsv``, ``qrels.txt`` and ``clusters.txt`` let ``argkb eval run`` score any other run
     on the same benchmark; ``runs/<system>.trec`` and ``.json`` hold each system's run in document
-    ids (for replicated systems: the first replica).
+    ids. A replicated system (the random baselines) writes every replica,
+    ``runs/<system>.seed<i>.trec`` and ``.json``, all tagged ``<system>``: ``argkb eval run``
+    averages runs that share a tag, so scoring them all reproduces the system's row.
     """
     from argkb.eval import trec
 
@@ -620,9 +669,12 @@ def write_outputs(
         trec.write_clusters(paths["clusters"], benchmark.clusters)
     for result in results:
         stem = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in result.name)
-        run = Run(stem, result.run.rankings, result.run.clustered)
-        trec.write_run(root / "runs" / f"{stem}.trec", run)
-        trec.write_run(root / "runs" / f"{stem}.json", run)
+        replicas = result.runs or [result.run]
+        for i, replica in enumerate(replicas):
+            run = Run(stem, replica.rankings, replica.clustered)
+            name = stem if len(replicas) == 1 else f"{stem}.seed{i}"
+            trec.write_run(root / "runs" / f"{name}.trec", run)
+            trec.write_run(root / "runs" / f"{name}.json", run)
     payload = {
         "benchmark": benchmark.name,
         "notes": benchmark.notes,
@@ -685,6 +737,44 @@ class HarnessReport:
         }
 
 
+@dataclass(frozen=True)
+class HarnessOptions:
+    """What every dataset harness (``argkb eval argkp|argquality|dataset|microtexts``) shares.
+
+    Attributes
+    ----------
+    rankers : sequence of str
+        Rankers to score (registry names or ``module:factory``); empty: :data:`DEFAULT_RANKER`.
+    baselines : bool
+        Also score the dataset's baselines in the same run.
+    out : path, optional
+        Output folder (default ``./argkb-eval/<benchmark>/``).
+    depth : int, optional
+        Clusters asked of each ranker per query (default: the dataset's).
+    relevant_from : float, optional
+        The grade from which a document counts as relevant for P@k (default: grade > 0).
+    make_embedder : callable, optional
+        Makes the embedding model, called only when a ranker needs vectors.
+    on_query, on_embed : callable, optional
+        Progress callbacks: queries ranked, units embedded.
+    """
+
+    rankers: Sequence[str] = ()
+    baselines: bool = True
+    out: str | os.PathLike[str] | None = None
+    depth: int | None = None
+    relevant_from: float | None = None
+    make_embedder: Callable[[], Embedder] | None = None
+    on_query: Callable[[int], None] | None = None
+    on_embed: Callable[[int], None] | None = None
+
+    def ranker_names(self, baselines: Sequence[str]) -> list[str]:
+        """The rankers to run, in table order: the chosen ones (default ranker without a
+        choice), then ``baselines`` unless switched off; each name once."""
+        chosen = list(self.rankers) or [DEFAULT_RANKER]
+        return list(dict.fromkeys([*chosen, *(baselines if self.baselines else ())]))
+
+
 def run_dataset(
     driver: neo4j.Driver,
     database: str | None,
@@ -692,13 +782,22 @@ def run_dataset(
     *,
     load: Callable[[Path], Mapping[str, Any]],
     build: Callable[[], Benchmark],
-    out: str | os.PathLike[str] | None,
-    **options: Any,
+    collection: str | None,
+    baselines: Sequence[str],
+    depth: int = DEFAULT_DEPTH,
+    options: HarnessOptions | None = None,
 ) -> HarnessReport:
     """A dataset harness: ``load(reject_report)`` it into Neo4j, ``build()`` its benchmark (both
-    timed), then :func:`run_benchmark` with ``options``. Outputs go to ``out`` (default
-    ``./argkb-eval/<name>/``), rejected rows to ``rejected.jsonl`` there."""
-    target = Path(out) if out is not None else Path("argkb-eval") / name
+    timed), then :func:`run_benchmark` with the rankers of ``options`` (and ``baselines``).
+
+    Outputs go to ``options.out`` (default ``./argkb-eval/<name>/``), rejected rows to
+    ``rejected.jsonl`` there; ``depth`` is the dataset's default depth.
+    """
+    options = options or HarnessOptions()
+    target = Path(options.out) if options.out is not None else Path("argkb-eval") / name
+    names = options.ranker_names(baselines)
+    for ranker in names:
+        ranker_spec(ranker)  # an unknown name fails before the load, not after it
     target.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     loaded = load(target / "rejected.jsonl")
@@ -707,8 +806,32 @@ def run_dataset(
     benchmark = build()
     timings["build"] = time.perf_counter() - started
     return run_benchmark(
-        driver, database, benchmark, out=target, load=loaded, timings=timings, **options
+        driver,
+        database,
+        benchmark,
+        names,
+        collection=collection,
+        out=target,
+        depth=options.depth or depth,
+        options=options,
+        load=loaded,
+        timings=timings,
     )
+
+
+def _embed(
+    driver: neo4j.Driver,
+    database: str | None,
+    embedder: Embedder,
+    collection: str | None,
+    progress: Callable[[int], None] | None,
+) -> int:
+    """Store vectors for the collection's units (every unit of the database without one)."""
+    from argkb.embed.store import embed_collection, embed_units
+
+    if collection is None:
+        return embed_units(driver, embedder, database, progress=progress).units
+    return embed_collection(driver, embedder, collection, database, progress=progress)
 
 
 def run_benchmark(
@@ -717,41 +840,49 @@ def run_benchmark(
     benchmark: Benchmark,
     ranker_names: Sequence[str],
     *,
-    collection: str,
+    collection: str | None,
     out: str | os.PathLike[str],
-    make_embedder: Callable[[], Embedder] | None = None,
     depth: int = DEFAULT_DEPTH,
+    options: HarnessOptions | None = None,
     load: Mapping[str, Any] | None = None,
-    on_query: Callable[[int], None] | None = None,
-    on_embed: Callable[[int], None] | None = None,
     timings: Mapping[str, float] | None = None,
 ) -> HarnessReport:
-    """Embed what the rankers need, build them, evaluate, write the outputs."""
+    """Embed what the rankers need, build them, evaluate, write the outputs.
+
+    ``collection`` (a ``Source.sid`` prefix) names the units to embed; None embeds every unit of
+    the database that has no vector (a database holding only the benchmark).
+    """
+    options = options or HarnessOptions()
     seconds = dict(timings or {})
     names = list(dict.fromkeys(ranker_names))
     if not names:
-        raise EvalError("no ranker to evaluate")
+        raise EvaluationError("no ranker to evaluate")
     specs = {name: ranker_spec(name) for name in names}
     embedder = None
     embedded = 0
     if any(spec.needs_embeddings for spec in specs.values()):
-        if make_embedder is None:
+        if options.make_embedder is None:
             raise ConfigError("these rankers need an embedding model, and none was given")
-        from argkb.embed.store import embed_collection
-
         started = time.perf_counter()
-        embedder = make_embedder()
+        embedder = options.make_embedder()
         # load the model here, so that its start-up is not charged to the first ranker's query
         getattr(embedder, "dimensions", None)
-        embedded = embed_collection(driver, embedder, collection, database, progress=on_embed)
+        embedded = _embed(driver, database, embedder, collection, options.on_embed)
         seconds["embed"] = time.perf_counter() - started
     systems = {name: make_rankers(name, driver, database, embedder) for name in names}
     started = time.perf_counter()
-    results = evaluate(benchmark, systems, depth=depth, on_query=on_query)
+    results = evaluate(
+        benchmark,
+        systems,
+        depth=depth,
+        on_query=options.on_query,
+        relevant_from=options.relevant_from,
+    )
     seconds["rank_and_score"] = time.perf_counter() - started
     table = markdown_tables([r.scores for r in results])
     extra = {
         "depth": depth,
+        "relevant_from": options.relevant_from,
         "seconds": seconds,
         "embedded_units": embedded,
         "load": dict(load or {}),

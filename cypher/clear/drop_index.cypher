@@ -1,0 +1,2 @@
+// Drop one index ({{target}}: its quoted name).
+DROP INDEX {{target}} IF EXISTS

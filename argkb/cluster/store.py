@@ -16,10 +16,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from argkb.cluster.hierarchy import Linkage, cluster_graph
 from argkb.db import cypher
+from argkb.db.writes import chunks, run_writes
 
 if TYPE_CHECKING:
     import neo4j
@@ -160,18 +161,15 @@ def write_clusters(
         session.run(cypher.load("cluster/drop_clusters"), {"kind": kind}).consume()
     order = np.argsort(labels, kind="stable")
     bounds = np.searchsorted(labels[order], np.arange(labels.max() + 2 if len(labels) else 1))
-    rows: list[dict[str, Any]] = []
+    rows = (
+        {"cid": f"{kind}:{label}", "ids": ids[order[bounds[label] : bounds[label + 1]]].tolist()}
+        for label in range(len(bounds) - 1)
+    )
     query = cypher.load("cluster/write_clusters")
-    for label in range(len(bounds) - 1):
-        members = ids[order[bounds[label] : bounds[label + 1]]]
-        rows.append({"cid": f"{kind}:{label}", "ids": [int(m) for m in members]})
-        if len(rows) >= batch:
-            driver.execute_query(query, {"rows": rows, "kind": kind, "method": method},
-                                 database_=database)  # fmt: skip
-            rows = []
-    if rows:
-        driver.execute_query(query, {"rows": rows, "kind": kind, "method": method},
-                             database_=database)  # fmt: skip
+    jobs = (
+        (query, {"rows": chunk, "kind": kind, "method": method}) for chunk in chunks(rows, batch)
+    )
+    run_writes(driver, jobs, database=database)
     if kind == "premise" or _has_premise_clusters(driver, database):
         with driver.session(database=database) as session:
             session.run(cypher.load("cluster/premise_cluster_stats")).consume()
@@ -206,10 +204,10 @@ def link_same_as(
     a, b, sim = knn_pairs(driver, database, ids, "premise_embedding", k=k,
                           min_score=(1.0 + threshold) / 2.0, progress=progress)  # fmt: skip
     query = cypher.load("cluster/same_as_write")
-    rows = [
-        {"a": int(x), "b": int(y), "score": float(s)} for x, y, s in zip(a, b, sim, strict=True)
-    ]
-    for start in range(0, len(rows), 5000):
-        driver.execute_query(query, {"rows": rows[start : start + 5000], "method": method},
-                             database_=database)  # fmt: skip
-    return len(rows)
+    rows = (
+        {"a": x, "b": y, "score": s}
+        for x, y, s in zip(a.tolist(), b.tolist(), sim.tolist(), strict=True)
+    )
+    jobs = ((query, {"rows": chunk, "method": method}) for chunk in chunks(rows, 5000))
+    run_writes(driver, jobs, database=database)
+    return len(a)

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from argkb.db import cypher
+from argkb.db.writes import run_writes
 
 if TYPE_CHECKING:
     import neo4j
@@ -237,34 +238,7 @@ def write_scores(
             params.update({method: values[part].tolist() for method, values in relevance.items()})
             yield arg_query, params
 
-    _run_writes(driver, database, batches(), workers)
-
-
-def _run_writes(
-    driver: neo4j.Driver,
-    database: str | None,
-    jobs: Iterable[tuple[str, dict[str, Any]]],
-    workers: int,
-) -> None:
-    """Run write queries with at most ``workers`` in flight, building parameters lazily.
-
-    At most ``2 * workers`` batches exist at a time, so memory stays bounded; the first
-    failure is raised once the batches already running have finished.
-    """
-    if workers <= 1:
-        for query, params in jobs:
-            driver.execute_query(query, params, database_=database)
-        return
-    with ThreadPoolExecutor(workers) as pool:
-        pending: set[Future[Any]] = set()
-        for query, params in jobs:
-            if len(pending) >= 2 * workers:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    future.result()
-            pending.add(pool.submit(driver.execute_query, query, params, database_=database))
-        for future in pending:
-            future.result()
+    run_writes(driver, batches(), database=database, workers=workers)
 
 
 def run_pagerank(

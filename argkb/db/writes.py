@@ -1,0 +1,59 @@
+"""Batched writes: ``UNWIND $rows`` queries, one auto-commit transaction per batch.
+
+Callers build the batches lazily (a generator of ``(query, parameters)``), so only the batches in
+flight are in memory; with ``workers > 1`` several run at once over one driver, which pays when
+they touch disjoint nodes (no lock waits) and the client's encoding overlaps the server's work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from itertools import islice
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from argkb.errors import ConfigError
+
+if TYPE_CHECKING:
+    import neo4j
+
+T = TypeVar("T")
+Job = tuple[str, dict[str, Any]]  # query text and its parameters
+
+
+def chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """Consecutive lists of ``size`` items (the last one may be shorter), read lazily."""
+    if size < 1:
+        raise ConfigError(f"batch size must be >= 1, got {size}")
+    iterator = iter(items)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
+
+def run_writes(
+    driver: neo4j.Driver,
+    jobs: Iterable[Job],
+    *,
+    database: str | None = None,
+    workers: int = 1,
+) -> None:
+    """Run write queries, each in its own transaction, with at most ``workers`` in flight.
+
+    ``jobs`` is consumed lazily: at most ``2 * workers`` batches exist at a time, so memory stays
+    bounded. With ``workers > 1`` the first failure is raised once the batches already running
+    have finished.
+    """
+    if workers <= 1:
+        for query, params in jobs:
+            driver.execute_query(query, params, database_=database)
+        return
+    with ThreadPoolExecutor(workers) as pool:
+        pending: set[Future[Any]] = set()
+        for query, params in jobs:
+            if len(pending) >= 2 * workers:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    future.result()
+            pending.add(pool.submit(driver.execute_query, query, params, database_=database))
+        for future in pending:
+            future.result()

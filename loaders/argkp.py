@@ -161,14 +161,14 @@ def load_split(root: str | os.PathLike[str], split: str) -> ArgKPSplit:
     matches: list[Match] = []
     topics: dict[str, None] = {}
     if files.arguments is not None:
-        for item in _read_arguments(files.arguments, split):
+        for item in _read_items(files.arguments, split, ARGUMENT_COLUMNS, ArgKPArgument):
             if isinstance(item, Rejected):
                 rejected.append(item)
             else:
                 arguments[item.arg_id] = item
                 topics.setdefault(item.topic)
     if files.key_points is not None:
-        for kp in _read_key_points(files.key_points, split):
+        for kp in _read_items(files.key_points, split, KEY_POINT_COLUMNS, KeyPoint):
             if isinstance(kp, Rejected):
                 rejected.append(kp)
             else:
@@ -236,7 +236,7 @@ def _split_records(split: str, files: _SplitFiles) -> Iterator[Record | Rejected
     arguments: dict[str, ArgKPArgument] = {}
     key_points: dict[str, KeyPoint] = {}
     if files.arguments is not None:
-        for item in _read_arguments(files.arguments, split):
+        for item in _read_items(files.arguments, split, ARGUMENT_COLUMNS, ArgKPArgument):
             if isinstance(item, Rejected):
                 yield item
                 continue
@@ -255,7 +255,7 @@ def _split_records(split: str, files: _SplitFiles) -> Iterator[Record | Rejected
                 where=item.where,
             )
     if files.key_points is not None:
-        for kp in _read_key_points(files.key_points, split):
+        for kp in _read_items(files.key_points, split, KEY_POINT_COLUMNS, KeyPoint):
             if isinstance(kp, Rejected):
                 yield kp
                 continue
@@ -304,44 +304,27 @@ def _source(sid: str, split: str, topic: str, where: str) -> SourceRecord:
     return SourceRecord(sid=sid, properties=(("topic", topic), ("split", split)), where=where)
 
 
-def _read_arguments(path: Path, split: str) -> Iterator[ArgKPArgument | Rejected]:
+def _read_items(
+    path: Path, split: str, columns: tuple[str, ...], item: type[_Item]
+) -> Iterator[_Item | Rejected]:
+    """The rows of an arguments or key points file (``id, text, topic, stance``) as ``item``s."""
     first_seen: dict[str, str] = {}
-    for where, row in csv_rows(path, ARGUMENT_COLUMNS):
-        values = required_fields(where, row, ARGUMENT_COLUMNS)
+    for where, row in csv_rows(path, columns):
+        values = required_fields(where, row, columns)
         if isinstance(values, Rejected):
             yield values
             continue
-        arg_id, text, topic, stance_text = values
+        item_id, text, topic, stance_text = values
         stance = _STANCES.get(stance_text)
         if stance is None:
             yield Rejected(where, "stance", f"unknown stance {stance_text!r} (expected 1 or -1)")
-        elif arg_id in first_seen:
+        elif item_id in first_seen:
             yield Rejected(
-                where, "arg_id", f"duplicate id {arg_id!r} (first at {first_seen[arg_id]})"
+                where, columns[0], f"duplicate id {item_id!r} (first at {first_seen[item_id]})"
             )
         else:
-            first_seen[arg_id] = where
-            yield ArgKPArgument(arg_id, text, topic, stance, split, where)
-
-
-def _read_key_points(path: Path, split: str) -> Iterator[KeyPoint | Rejected]:
-    first_seen: dict[str, str] = {}
-    for where, row in csv_rows(path, KEY_POINT_COLUMNS):
-        values = required_fields(where, row, KEY_POINT_COLUMNS)
-        if isinstance(values, Rejected):
-            yield values
-            continue
-        kp_id, text, topic, stance_text = values
-        stance = _STANCES.get(stance_text)
-        if stance is None:
-            yield Rejected(where, "stance", f"unknown stance {stance_text!r} (expected 1 or -1)")
-        elif kp_id in first_seen:
-            yield Rejected(
-                where, "key_point_id", f"duplicate id {kp_id!r} (first at {first_seen[kp_id]})"
-            )
-        else:
-            first_seen[kp_id] = where
-            yield KeyPoint(kp_id, text, topic, stance, split, where)
+            first_seen[item_id] = where
+            yield item(item_id, text, topic, stance, split, where)
 
 
 def _read_labels(

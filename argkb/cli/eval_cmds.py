@@ -7,7 +7,7 @@ import functools
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
@@ -318,10 +318,11 @@ def dataset_cmd(
     P@k at 5 and 10 (Task A/B with --clusters). Depth 100 unless --depth. See
     docs/eval/harness.md.
     """
-    from argkb.eval.dataset import DatasetFiles, run_corpus
+    from argkb.eval.dataset import DatasetFiles, prepare_benchmark, run_corpus
 
     files = DatasetFiles(corpus, topics, qrels, clusters)
-    run_harness(run_corpus, conn, args, files, collection=collection)
+    benchmark = prepare_benchmark(files, collection=collection)  # bad files fail before connecting
+    run_harness(run_corpus, conn, args, files, collection=collection, benchmark=benchmark)
 
 
 @eval_group.command("microtexts")
@@ -342,7 +343,9 @@ def dataset_cmd(
 )
 @harness_options
 @handle_errors
-def microtexts_cmd(conn: Connection, data: str, query_kind: str, args: HarnessArgs) -> None:
+def microtexts_cmd(
+    conn: Connection, data: str, query_kind: Literal["claim", "graph"], args: HarnessArgs
+) -> None:
     """The microtexts retrieval benchmark (ReCAP arguequery) scored at source level.
 
     Loads the 110 argument maps into a fresh database, asks each ranker for premises for the 24
@@ -350,6 +353,7 @@ def microtexts_cmd(conn: Connection, data: str, query_kind: str, args: HarnessAr
     1/2/3, every other map 0. nDCG and P@k at 5 and 10. Depth 200 unless --depth. See
     docs/eval/harness.md.
     """
-    from argkb.eval.microtexts import run_microtexts
+    from argkb.eval.microtexts import build_benchmark, find_files, run_microtexts
 
-    run_harness(run_microtexts, conn, args, data, query=query_kind)
+    benchmark = build_benchmark(find_files(data), query_kind)
+    run_harness(run_microtexts, conn, args, data, query=query_kind, benchmark=benchmark)

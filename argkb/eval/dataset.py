@@ -59,6 +59,7 @@ __all__ = [
     "build_benchmark",
     "document_names",
     "load_corpus",
+    "prepare_benchmark",
     "require_fresh",
     "run_corpus",
 ]
@@ -236,19 +237,14 @@ class DatasetFiles:
     clusters: str | os.PathLike[str] | None = None
 
 
-def run_corpus(
-    driver: neo4j.Driver,
-    database: str | None,
-    files: DatasetFiles,
-    *,
-    collection: str | None = None,
-    options: HarnessOptions | None = None,
-) -> HarnessReport:
-    """``argkb eval dataset``: check the files, load the corpus, rank, score and write.
+def prepare_benchmark(files: DatasetFiles, *, collection: str | None = None) -> Benchmark:
+    """Read and check the topics, qrels, clusters and corpus (no database needed).
 
-    ``options`` (:class:`~argkb.eval.harness.HarnessOptions`) picks the rankers (default:
-    argkb's default ranker and :data:`BASELINES`), output folder, depth (default 100) and the
-    grade from which a document is relevant for P@k.
+    Raises
+    ------
+    EvaluationError, EvalFileError
+        A missing corpus, a malformed line of the evaluation files, or judged ids that the corpus
+        does not have.
     """
     from argkb.eval import trec
 
@@ -258,19 +254,44 @@ def run_corpus(
     queries = [Query(q.qid, q.text, q.stance, collection) for q in trec.read_topics(files.topics)]
     qrels = trec.read_qrels(files.qrels)
     clusters = trec.read_clusters(files.clusters) if files.clusters is not None else None
-    name = f"dataset-{corpus.stem}"
     benchmark = build_benchmark(
-        name, queries, qrels, clusters, document_names(corpus), qrels_path=str(files.qrels)
+        f"dataset-{corpus.stem}",
+        queries,
+        qrels,
+        clusters,
+        document_names(corpus),
+        qrels_path=str(files.qrels),
     )
     benchmark.notes["corpus"] = str(corpus)
+    return benchmark
+
+
+def run_corpus(
+    driver: neo4j.Driver,
+    database: str | None,
+    files: DatasetFiles,
+    *,
+    collection: str | None = None,
+    options: HarnessOptions | None = None,
+    benchmark: Benchmark | None = None,
+) -> HarnessReport:
+    """``argkb eval dataset``: check the files, load the corpus, rank, score and write.
+
+    ``options`` (:class:`~argkb.eval.harness.HarnessOptions`) picks the rankers (default:
+    argkb's default ranker and :data:`BASELINES`), output folder, depth (default 100) and the
+    grade from which a document is relevant for P@k. ``benchmark``: the result of
+    :func:`prepare_benchmark` when the caller checked the files already.
+    """
+    bench = benchmark or prepare_benchmark(files, collection=collection)
+    corpus = Path(files.corpus)
     return run_dataset(
         driver,
         database,
-        name,
+        bench.name,
         load=lambda report: load_corpus(
             driver, database, corpus, fresh=collection is None, reject_report=report
         ),
-        build=lambda: benchmark,
+        build=lambda: bench,
         collection=collection,
         baselines=BASELINES,
         depth=DEPTH,

@@ -292,14 +292,16 @@ def run_microtexts(
     *,
     query: QueryKind = "claim",
     options: HarnessOptions | None = None,
+    benchmark: MicrotextsBenchmark | None = None,
 ) -> HarnessReport:
     """``argkb eval microtexts``: load the case base, rank premises, score maps, write.
 
     ``options`` (:class:`~argkb.eval.harness.HarnessOptions`) picks the rankers (default:
     argkb's default ranker and :data:`BASELINES`), output folder, depth (default 200), ...
+    ``benchmark``: :func:`build_benchmark`'s result when the caller built it already.
     """
     files = find_files(root)
-    benchmark = build_benchmark(files, query)
+    benchmark = benchmark or build_benchmark(files, query)
     return run_dataset(
         driver,
         database,

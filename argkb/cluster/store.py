@@ -165,7 +165,7 @@ def write_clusters(
         {"cid": f"{kind}:{label}", "ids": ids[order[bounds[label] : bounds[label + 1]]].tolist()}
         for label in range(len(bounds) - 1)
     )
-    query = cypher.load("cluster/write_clusters")
+    query = "cluster/write_clusters"
     jobs = (
         (query, {"rows": chunk, "kind": kind, "method": method}) for chunk in chunks(rows, batch)
     )
@@ -203,7 +203,7 @@ def link_same_as(
     ids, _ = export_vectors(driver, database, "Claim")
     a, b, sim = knn_pairs(driver, database, ids, "premise_embedding", k=k,
                           min_score=(1.0 + threshold) / 2.0, progress=progress)  # fmt: skip
-    query = cypher.load("cluster/same_as_write")
+    query = "cluster/same_as_write"
     rows = (
         {"a": x, "b": y, "score": s}
         for x, y, s in zip(a.tolist(), b.tolist(), sim.tolist(), strict=True)

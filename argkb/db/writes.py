@@ -1,7 +1,7 @@
 """Batched writes: ``UNWIND $rows`` queries, one auto-commit transaction per batch.
 
-Callers build the batches lazily (a generator of ``(query, parameters)``), so only the batches in
-flight are in memory; with ``workers > 1`` several run at once over one driver, which pays when
+Callers build the batches lazily (a generator of ``(query name, parameters)``), so only the batches
+in flight are in memory; with ``workers > 1`` several run at once over one driver, which pays when
 they touch disjoint nodes (no lock waits) and the client's encoding overlaps the server's work.
 """
 
@@ -12,13 +12,14 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from argkb.db import cypher
 from argkb.errors import ConfigError
 
 if TYPE_CHECKING:
     import neo4j
 
 T = TypeVar("T")
-Job = tuple[str, dict[str, Any]]  # query text and its parameters
+Job = tuple[str, dict[str, Any]]  # the name of a query under cypher/ and its parameters
 
 
 def chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
@@ -37,23 +38,27 @@ def run_writes(
     database: str | None = None,
     workers: int = 1,
 ) -> None:
-    """Run write queries, each in its own transaction, with at most ``workers`` in flight.
+    """Run write queries ``cypher/<name>.cypher``, each in its own transaction, with at most
+    ``workers`` in flight; each is logged at debug level (:func:`argkb.db.cypher.log_query`).
 
     ``jobs`` is consumed lazily: at most ``2 * workers`` batches exist at a time, so memory stays
     bounded. With ``workers > 1`` the first failure is raised once the batches already running
     have finished.
     """
     if workers <= 1:
-        for query, params in jobs:
-            driver.execute_query(query, params, database_=database)
+        for name, params in jobs:
+            cypher.log_query(name, params)
+            driver.execute_query(cypher.load(name), params, database_=database)
         return
     with ThreadPoolExecutor(workers) as pool:
         pending: set[Future[Any]] = set()
-        for query, params in jobs:
+        for name, params in jobs:
             if len(pending) >= 2 * workers:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     future.result()
+            cypher.log_query(name, params)
+            query = cypher.load(name)
             pending.add(pool.submit(driver.execute_query, query, params, database_=database))
         for future in pending:
             future.result()

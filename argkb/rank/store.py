@@ -220,7 +220,7 @@ def write_scores(
     0.6 s for 113k units and 100k arguments). ``workers`` batches are in flight at once (see the
     module docstring); every batch is its own transaction over nodes no other batch touches.
     """
-    unit_query, arg_query = cypher.load("rank/write_units"), cypher.load("rank/write_arguments")
+    unit_query, arg_query = "rank/write_units", "rank/write_arguments"
 
     def batches() -> Iterable[tuple[str, dict[str, Any]]]:
         for start in range(0, len(graph.unit_ids), batch):

@@ -9,6 +9,11 @@ Backends, by ``ARGKB_TEST_BACKEND``:
 - ``uri``: an existing server at ``ARGKB_TEST_NEO4J_URI`` (its data is wiped per module!).
 
 A ``neo4j`` test that cannot reach its server errors; nothing here skips.
+
+Property-based tests (hypothesis) run under the ``argkb`` profile: derandomised, so every run
+draws the same examples and a failure shows up on every run, not by chance; the example database
+is off (it only replays earlier random failures). ``HYPOTHESIS_PROFILE=default`` draws fresh
+random examples instead. Each test bounds its own ``max_examples`` and ``deadline``.
 """
 
 from __future__ import annotations
@@ -19,11 +24,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from hypothesis import settings
 
 if TYPE_CHECKING:
     import neo4j
 
 REPO = Path(__file__).resolve().parents[1]
+
+settings.register_profile("argkb", derandomize=True, database=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "argkb"))
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,6 @@
 """Adapters from the harness's Ranker protocol to the query engine, for ``argkb eval --ranker``.
 
-Both factories make sure claim and premise clusters exist (running ``argkb cluster``'s library
+Every factory makes sure claim and premise clusters exist (running ``argkb cluster``'s library
 call once if the database has none), then answer each benchmark query with
 :class:`~argkb.retrieve.engine.QueryEngine`: clusters of premise unit keys, representative first.
 A query without a stance gets the pro and con lists merged by score.
@@ -14,12 +14,12 @@ if TYPE_CHECKING:
     import neo4j
 
     from argkb.embed.model import Embedder
-    from argkb.ranking import Query
+    from argkb.ranking import Query, Ranking
     from argkb.retrieve.engine import RankerName, Settings
 
 
 class EngineRanker:
-    """``rank(query, k)`` through the query engine with one ranker (pfidf or coreset)."""
+    """``rank(query, k)`` through the query engine with one ranker (hybrid, pfidf or coreset)."""
 
     def __init__(self, engine: Any, ranker: RankerName, name: str | None = None) -> None:
         self.engine = engine
@@ -30,7 +30,8 @@ class EngineRanker:
         from argkb.ranking import Ranking
 
         result = self.engine.query(query.text, k=k, ranker=self.ranker,
-                                   stance=query.stance or "both")  # fmt: skip
+                                   stance=query.stance or "both",
+                                   collection=query.collection)  # fmt: skip
         clusters = sorted(result.pro + result.con, key=lambda c: -c.score)[:k]
         groups = []
         for cluster in clusters:
@@ -53,6 +54,11 @@ def _engine(
         cluster_units(driver, database, kind="claim")
         cluster_units(driver, database, kind="premise")
     return QueryEngine(driver, embedder, database, settings=settings)
+
+
+def hybrid(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:
+    """Claim route, BM25 and vector premise routes fused by reciprocal rank, one per cluster."""
+    return EngineRanker(_engine(driver, database, embedder), "hybrid")
 
 
 def pfidf(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:

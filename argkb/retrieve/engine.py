@@ -38,9 +38,9 @@ if TYPE_CHECKING:
     from argkb.retrieve.pfidf import EdgeTerms
     from argkb.retrieve.relevance import RelevanceModel
 
-RankerName = Literal["pfidf", "coreset"]
+RankerName = Literal["hybrid", "pfidf", "coreset"]
 StanceChoice = Literal["pro", "con", "both"]
-Representative = Literal["longest", "centroid", "pagerank"]
+Representative = Literal["longest", "centroid", "pagerank", "best"]
 
 
 class QueryError(ArgKBError):
@@ -73,6 +73,15 @@ class Settings:
     # (complete linkage over this query's candidates at `premise_cut`, cf over the candidates)
     premise_clusters: Literal["offline", "query"] = "offline"
     premise_cut: float = 0.40
+    # hybrid ranker (argkb.retrieve.hybrid): depth of the direct premise routes, RRF constant and
+    # route weights; with a collection the direct routes read `collection_widen` times deeper
+    bm25_depth: int = 100
+    vector_depth: int = 100
+    collection_widen: int = 20
+    rrf_k: float = 60.0
+    weight_claims: float = 1.0
+    weight_bm25: float = 1.0
+    weight_cosine: float = 1.0
 
 
 @dataclass
@@ -87,6 +96,18 @@ class CoresetPool:
     claim_mass: NDArray[np.float64]  # sum of P(c|q) over the claims the premise is used for
     pfidf: NDArray[np.float64]  # the premise's summed pf-icf contribution
     words: NDArray[np.int64]
+
+
+@dataclass
+class Ranked:
+    """One entry of a ranker's list before it is materialised: its score, the candidate premises
+    it stands for (internal ids, representative first for the coreset and hybrid rankers), its
+    cluster label and, for the hybrid ranker, what explains its rank."""
+
+    score: float
+    premises: list[int]
+    label: int
+    explain: dict[str, Any] | None = None
 
 
 @dataclass
@@ -174,8 +195,36 @@ class QueryEngine:
         ranker: RankerName = "pfidf",
         stance: StanceChoice = "both",
         explain: bool = False,
+        collection: str | None = None,
     ) -> QueryResult:
+        """Answer ``text`` with at most ``k`` ranked premise clusters per wanted stance.
 
+        Parameters
+        ----------
+        text : str
+            The query claim.
+        k : int
+            Clusters per stance. A list is shorter only when fewer candidates exist (pfidf
+            stops at clusters with a positive score; the coreset at its pool).
+        ranker : {"hybrid", "pfidf", "coreset"}
+            ``hybrid``: three candidate routes fused by reciprocal rank (:mod:`.hybrid`);
+            ``pfidf``: Dumani et al. 2020; ``coreset``: Fromm et al. 2021.
+        stance : {"pro", "con", "both"}
+            Which side(s) of the query to answer.
+        explain : bool
+            Attach to each cluster the numbers that placed it.
+        collection : str, optional
+            A ``Source.sid`` prefix: only premises of arguments from such sources are candidates
+            (used by the evaluation harness to scope a benchmark).
+
+        Returns
+        -------
+        QueryResult
+            ``pro`` / ``con`` clusters, the retrieved claims, per-stage seconds, and a
+            ``message`` when there is nothing to answer.
+        """
+        if ranker not in ("hybrid", "pfidf", "coreset"):
+            raise QueryError(f"unknown ranker {ranker!r}: use hybrid, pfidf or coreset")
         result = QueryResult(text, ranker, [])
         if not text.strip():
             result.message = (
@@ -196,42 +245,54 @@ class QueryEngine:
         clock = time.perf_counter()
         claims = self._retrieve_claims(text, vector)
         result.seconds["claims"] = time.perf_counter() - clock
-        if not claims:
+        if not claims and ranker != "hybrid":
             result.message = (
                 "No claim in the graph is similar to this query "
                 f"(cosine >= {self.settings.min_similarity}); "
                 "try other words, or check the query's language (the default model is English)."
             )
             return result
+        if claims:
+            claim_info = {r["id"]: r for r in self._read(
+                "query/units", ids=[c.id for c in claims], vectors=False)}  # fmt: skip
+            result.claims = [
+                {"text": claim_info[c.id]["text"], "key": claim_info[c.id]["key"], "p": c.p,
+                 "cosine": c.cosine, "bm25": c.bm25}
+                for c in claims
+            ]  # fmt: skip
 
         clock = time.perf_counter()
-        candidates = self._candidates(claims)
+        wanted: tuple[str, ...] = ("pro", "con") if stance == "both" else (stance,)
+        p_cluster, claim_cluster = self._claim_mass(claims) if claims else ({}, {})
+        terms: EdgeTerms | None = None
+        if ranker == "hybrid":
+            from argkb.retrieve.hybrid import rank_hybrid
+
+            ranked, candidates = rank_hybrid(self, text, vector, p_cluster, claim_cluster,
+                                             collection, k, wanted)  # fmt: skip
+        else:
+            candidates = self._candidates(p_cluster, claim_cluster, collection)
         result.seconds["candidates"] = time.perf_counter() - clock
-        claim_info = {r["id"]: r for r in self._read(
-            "query/units", ids=[c.id for c in claims], vectors=False)}  # fmt: skip
-        result.claims = [
-            {"text": claim_info[c.id]["text"], "key": claim_info[c.id]["key"], "p": c.p,
-             "cosine": c.cosine, "bm25": c.bm25}
-            for c in claims
-        ]  # fmt: skip
         if candidates is None:
-            result.message = "The similar claims have no premises."
+            result.message = (
+                "Nothing in the graph matches this query: no premise shares its words or is "
+                "near its meaning (has 'argkb embed' run?)."
+                if ranker == "hybrid" else "The similar claims have no premises."
+            )  # fmt: skip
             return result
         result.candidates = len(set(candidates.premise.tolist()))
 
         clock = time.perf_counter()
-        wanted = ("pro", "con") if stance == "both" else (stance,)
-        terms = self._pfidf_terms(candidates)
-        if ranker == "pfidf":
-            ranked = self._rank_pfidf(candidates, terms, k, wanted)
-        elif ranker == "coreset":
-            ranked = self._rank_coreset(candidates, terms, vector, k, wanted)
-        else:
-            raise QueryError(f"unknown ranker {ranker!r}: use pfidf or coreset")
+        if ranker != "hybrid":
+            terms = self._pfidf_terms(candidates)
+            if ranker == "pfidf":
+                ranked = self._rank_pfidf(text, candidates, terms, k, wanted)
+            else:
+                ranked = self._rank_coreset(candidates, terms, vector, k, wanted)
         result.seconds["rank"] = time.perf_counter() - clock
 
         clock = time.perf_counter()
-        self._materialise(result, ranked, candidates, terms if explain else None)
+        self._materialise(result, ranked, candidates, terms if explain else None, explain)
         result.seconds["fetch"] = time.perf_counter() - clock
         result.seconds["total"] = float(
             sum(v for k, v in result.seconds.items() if k != "model_load")
@@ -245,7 +306,7 @@ class QueryEngine:
         """
         vector = self.embedder.embed([text], use_cache=False)[0]
         claims = self._retrieve_claims(text, vector)
-        candidates = self._candidates(claims) if claims else None
+        candidates = self._candidates(*self._claim_mass(claims)) if claims else None
         if candidates is None:
             return {}
         terms = self._pfidf_terms(candidates)
@@ -268,9 +329,11 @@ class QueryEngine:
 
     # -- stage 2 and 3: claim clusters and candidate premises ------------------------------------
 
-    def _candidates(self, claims: list[RetrievedClaim]) -> _Candidates | None:
-        import numpy as np
-
+    def _claim_mass(
+        self, claims: list[RetrievedClaim]
+    ) -> tuple[dict[str, float], dict[int, str]]:
+        """P(gamma|q) per claim cluster name (the sum of its retrieved claims' P(c|q)), and the
+        cluster name of every claim in those clusters."""
         p_cluster: dict[str, float] = defaultdict(float)
         claim_p = {c.id: c.p for c in claims}
         cluster_of_claim: dict[int, str] = {}
@@ -279,18 +342,47 @@ class QueryEngine:
             p_cluster[name] += claim_p[row["claim"]]
             for member in row["members"]:
                 cluster_of_claim[member] = name
-        edges = self._read("query/premises_of_claims", claims=sorted(cluster_of_claim))
-        if not edges:
-            return None
-        # P(gamma|q) shared by the cluster's claims that have premises
+        return dict(p_cluster), cluster_of_claim
+
+    @staticmethod
+    def _share_claim_mass(
+        p_cluster: dict[str, float], cluster_of_claim: dict[int, str], edges: list[Any]
+    ) -> dict[int, float]:
+        """P(c|q) per claim: P(gamma|q) shared by the cluster's claims that have premises."""
         with_premises: dict[str, set[int]] = defaultdict(set)
         for e in edges:
-            with_premises[cluster_of_claim[e["claim"]]].add(e["claim"])
-        p_claim = {
-            claim: p_cluster[name] / len(with_premises[name])
+            if e["claim"] in cluster_of_claim:
+                with_premises[cluster_of_claim[e["claim"]]].add(e["claim"])
+        return {
+            claim: p_cluster[name] / len(claims_in)
             for name, claims_in in with_premises.items()
             for claim in claims_in
         }
+
+    def _candidates(
+        self, p_cluster: dict[str, float], cluster_of_claim: dict[int, str],
+        collection: str | None = None,
+    ) -> _Candidates | None:  # fmt: skip
+        """The claim route's candidate edges: every premise of every claim of each retrieved
+        claim cluster (from ``collection`` only, when given)."""
+        edges = self._read("query/premises_of_claims", claims=sorted(cluster_of_claim),
+                           collection=collection)  # fmt: skip
+        if not edges:
+            return None
+        if self.settings.premise_clusters == "query":
+            edges = self._cluster_candidates(edges)
+        p_claim = self._share_claim_mass(p_cluster, cluster_of_claim, edges)
+        return self._edge_arrays(edges, p_claim, cluster_of_claim)
+
+    def _edge_arrays(
+        self, edges: list[Any], p_claim: dict[int, float], cluster_of_claim: dict[int, str]
+    ) -> _Candidates:
+        """Candidate edges as arrays; a claim outside ``p_claim`` has P(c|q) = 0 and a claim
+        cluster of its own, an unclustered premise a premise cluster of its own."""
+        import numpy as np
+
+        # a premise of unknown stance is no candidate for either side until `argkb stance` runs
+        edges = [e for e in edges if e["stance"] in ("pro", "con")]
         # premise clusters; an unclustered premise is a cluster of its own
         names: dict[str, int] = {}
         gammas: dict[str, int] = {}
@@ -301,8 +393,6 @@ class QueryEngine:
             pro=np.empty(n, bool), cf_pro=np.empty(n), cf_con=np.empty(n), p_claim=np.empty(n),
             argument=[], cluster_names=[],
         )  # fmt: skip
-        if self.settings.premise_clusters == "query":
-            edges = self._cluster_candidates(edges)
         for i, e in enumerate(edges):
             name = e["cluster"] or f"unit:{e['premise']}"
             if name not in names:
@@ -310,12 +400,13 @@ class QueryEngine:
                 out.cluster_names.append(name)
             out.premise[i] = e["premise"]
             out.claim[i] = e["claim"]
-            out.claim_cluster[i] = gammas.setdefault(cluster_of_claim[e["claim"]], len(gammas))
+            gamma = cluster_of_claim.get(e["claim"], f"claim:{e['claim']}")
+            out.claim_cluster[i] = gammas.setdefault(gamma, len(gammas))
             out.premise_cluster[i] = names[name]
             out.pro[i] = e["stance"] == "pro"
             out.cf_pro[i] = e["cf_pro"] if e["cf_pro"] is not None else np.nan
             out.cf_con[i] = e["cf_con"] if e["cf_con"] is not None else np.nan
-            out.p_claim[i] = p_claim[e["claim"]]
+            out.p_claim[i] = p_claim.get(e["claim"], 0.0)
             out.argument.append(e["argument"])
         # without offline clusters, cf is counted over the candidates (documented approximation)
         for flag, cf in ((True, out.cf_pro), (False, out.cf_con)):
@@ -348,14 +439,15 @@ class QueryEngine:
 
     # -- stage 4: rankers ------------------------------------------------------------------------
 
-    def _alignment(self, candidates: _Candidates) -> NDArray[np.float64]:
+    def _alignment(self, text: str, candidates: _Candidates) -> NDArray[np.float64]:
+        """P(q aligned c) for the claim of every candidate edge, from ``self.alignment``."""
         import numpy as np
 
         if self.alignment is always_aligned:
             return np.ones(len(candidates.claim))
         ids = sorted(set(int(c) for c in candidates.claim))
         texts = {r["id"]: r["text"] for r in self._read("query/units", ids=ids, vectors=False)}
-        values = dict(zip(ids, self.alignment("", [texts[i] for i in ids]), strict=True))
+        values = dict(zip(ids, self.alignment(text, [texts[i] for i in ids]), strict=True))
         return np.asarray([values[int(c)] for c in candidates.claim])
 
     def _pfidf_terms(self, candidates: _Candidates) -> EdgeTerms:
@@ -368,16 +460,19 @@ class QueryEngine:
         )  # fmt: skip
 
     def _rank_pfidf(
-        self, candidates: _Candidates, terms: EdgeTerms, k: int, wanted: tuple[str, ...]
-    ) -> dict[str, list[tuple[float, list[int], Any]]]:
-        """Per stance: (score, candidate premise ids of the cluster, cluster label), best first."""
+        self, text: str, candidates: _Candidates, terms: EdgeTerms, k: int,
+        wanted: tuple[str, ...],
+    ) -> dict[str, list[Ranked]]:  # fmt: skip
+        """Per stance: the premise clusters by P(pi^s|q), best first (label: cluster index)."""
         import numpy as np
 
         from argkb.retrieve.pfidf import cluster_scores
 
-        scores = cluster_scores(candidates.premise_cluster, candidates.pro, terms,
-                                self._alignment(candidates))  # fmt: skip
-        ranked: dict[str, list[tuple[float, list[int], Any]]] = {}
+        aligned = self._alignment(text, candidates)
+        scores = cluster_scores(candidates.premise_cluster, candidates.pro, terms, aligned)
+        # an edge's side towards the query: its stance, flipped where the claim opposes the query
+        side_pro = candidates.pro == (aligned >= 0.5)
+        ranked: dict[str, list[Ranked]] = {}
         for stance in wanted:
             values = scores.pro if stance == "pro" else scores.con
             order = np.lexsort((scores.clusters, -values))
@@ -387,9 +482,9 @@ class QueryEngine:
                     break
                 label = scores.clusters[index]
                 in_cluster = candidates.premise_cluster == label
-                side = in_cluster & (candidates.pro == (stance == "pro"))
+                side = in_cluster & (side_pro == (stance == "pro"))
                 premises = sorted(set(candidates.premise[side].tolist()))
-                rows.append((float(values[index]), premises, int(label)))
+                rows.append(Ranked(float(values[index]), premises, int(label)))
             ranked[stance] = rows
         return ranked
 
@@ -456,12 +551,12 @@ class QueryEngine:
     def _rank_coreset(
         self, candidates: _Candidates, terms: EdgeTerms, vector: NDArray[np.float32], k: int,
         wanted: tuple[str, ...],
-    ) -> dict[str, list[tuple[float, list[int], Any]]]:  # fmt: skip
+    ) -> dict[str, list[Ranked]]:  # fmt: skip
         import numpy as np
 
         from argkb.retrieve.coreset import assign_to_nearest, biased_coreset
 
-        ranked: dict[str, list[tuple[float, list[int], Any]]] = {}
+        ranked: dict[str, list[Ranked]] = {}
         for stance in wanted:
             pool = self.coreset_pool(candidates, terms, vector, stance)
             if pool is None:
@@ -476,7 +571,7 @@ class QueryEngine:
                 group = [pool.premises[i] for i in np.flatnonzero(owner == position)]
                 rep = pool.premises[int(index)]
                 group = [rep] + [p for p in group if p != rep]
-                rows.append((float(gains[position]), group, rep))
+                rows.append(Ranked(float(gains[position]), group, rep))
             ranked[stance] = rows
         return ranked
 
@@ -494,13 +589,15 @@ class QueryEngine:
     def _materialise(
         self,
         result: QueryResult,
-        ranked: dict[str, list[tuple[float, list[int], Any]]],
+        ranked: dict[str, list[Ranked]],
         candidates: _Candidates,
         terms: EdgeTerms | None,
+        explain: bool = False,
     ) -> None:
-        """Fill ``result.pro`` / ``result.con``; ``terms`` given means explain the ranks."""
-        ids = sorted({p for stance in ("pro", "con") for _, ps, _ in ranked.get(stance, [])
-                      for p in ps})  # fmt: skip
+        """Fill ``result.pro`` / ``result.con``; with ``explain``, say what placed each cluster
+        (the hybrid ranker's own explanation, or pf-icf's from ``terms``)."""
+        ids = sorted({p for stance in ("pro", "con") for entry in ranked.get(stance, [])
+                      for p in entry.premises})  # fmt: skip
         need_vectors = self.settings.representative == "centroid"
         info = {r["id"]: r for r in self._read("query/units", ids=ids, vectors=need_vectors)}
         arguments: dict[int, list[str]] = defaultdict(list)
@@ -513,22 +610,27 @@ class QueryEngine:
                                                                   vectors=False)}  # fmt: skip
         for stance in ("pro", "con"):
             clusters = []
-            for rank, (score, premises, label) in enumerate(ranked.get(stance, []), start=1):
+            for rank, entry in enumerate(ranked.get(stance, []), start=1):
+                premises = entry.premises
                 members = [
                     Member(info[p]["key"], info[p]["text"], info[p]["pagerank"],
                            sorted(set(arguments[p])))
                     for p in premises
                 ]  # fmt: skip
-                if result.ranker == "coreset":
-                    representative = members[0]
+                if result.ranker == "coreset" or (
+                    result.ranker == "hybrid" and self.settings.representative == "best"
+                ):
+                    representative = members[0]  # the ranker's own best member
                 else:
                     representative = self._representative(premises, members, info)
                 detail = None
-                if terms is not None:
-                    detail = self._explain(stance, label, candidates, terms, claim_text,
+                if explain and entry.explain is not None:
+                    detail = {"pagerank": representative.pagerank, **entry.explain}
+                elif terms is not None:
+                    detail = self._explain(stance, entry.label, candidates, terms, claim_text,
                                            representative, result.ranker)  # fmt: skip
-                clusters.append(ResultCluster(rank, stance, score, representative, len(members),
-                                              members, detail))  # fmt: skip
+                clusters.append(ResultCluster(rank, stance, entry.score, representative,
+                                              len(members), members, detail))  # fmt: skip
             setattr(result, stance, clusters)
 
     def _representative(

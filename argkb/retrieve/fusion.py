@@ -1,0 +1,132 @@
+"""Fusing the evidence of several candidate routes into one ranked list of premise clusters.
+
+The hybrid ranker (:mod:`argkb.retrieve.engine`, ``ranker="hybrid"``) has three routes to a
+candidate premise, each of which ranks what it found:
+
+* ``claims``: the premise argues for or against a claim similar to the query; ranked by the
+  pf-icf probability of its premise cluster P(pi^s|q) (Dumani et al., ECIR 2020, Eq. 3), then by
+  its own share P(p^s|q);
+* ``bm25``: Lucene BM25 of the premise text for the query;
+* ``cosine``: cosine of the premise embedding to the query embedding.
+
+Weighted reciprocal rank fusion (Cormack, Clarke & Buettcher, SIGIR 2009) combines them:
+``score(p) = sum_r w_r / (k + rank_r(p))``, a route that did not find ``p`` adding nothing. RRF
+needs no calibration of the routes' scores against each other, which is why it was chosen: the
+routes' raw scores live on unrelated scales, and the benchmarks argkb is judged on differ in how
+much each route is worth (docs/evaluation.md). Then :func:`group_by_cluster` keeps the best
+premise of each premise cluster as its representative, and fills the list with further
+candidates when there are fewer clusters than asked for. Pure NumPy; no Neo4j here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import ArrayLike, NDArray
+
+__all__ = ["Group", "group_by_cluster", "ranks_by", "reciprocal_rank_fusion"]
+
+
+def ranks_by(*keys: ArrayLike, found: ArrayLike | None = None) -> NDArray[np.int64]:
+    """1-based ranks of the candidates, sorted by ``keys`` descending (first key first).
+
+    Ties are broken by the next key, then by candidate index, so ranks are a permutation.
+    Candidates with ``found`` False get rank 0 (the route did not retrieve them).
+    """
+    import numpy as np
+
+    arrays = [np.asarray(key, dtype=np.float64) for key in keys]
+    n = len(arrays[0])
+    mask = np.ones(n, bool) if found is None else np.asarray(found, dtype=bool)
+    # np.lexsort sorts by the last key first; negate for descending order
+    order = np.lexsort([np.arange(n)] + [-key for key in reversed(arrays)])
+    order = order[mask[order]]
+    ranks = np.zeros(n, dtype=np.int64)
+    ranks[order] = np.arange(1, len(order) + 1)
+    return ranks
+
+
+def reciprocal_rank_fusion(
+    ranks: Mapping[str, ArrayLike], weights: Mapping[str, float], k: float = 60.0
+) -> NDArray[np.float64]:
+    """Weighted RRF: ``sum_r w_r / (k + rank_r)`` over the routes that found each candidate.
+
+    Parameters
+    ----------
+    ranks : mapping of route name to array_like of int, shape (n,)
+        1-based rank of every candidate in that route; 0 where the route did not find it.
+    weights : mapping of route name to float
+        ``w_r``; a route missing here weighs 0.
+    k : float
+        The RRF constant (60 in Cormack et al.); larger values flatten the head of each list.
+    """
+    import numpy as np
+
+    total: NDArray[np.float64] | None = None
+    for route, values in ranks.items():
+        r = np.asarray(values, dtype=np.float64)
+        part = np.where(r > 0, weights.get(route, 0.0) / (k + r), 0.0)
+        total = part if total is None else total + part
+    if total is None:
+        raise ValueError("no route to fuse")
+    return total
+
+
+@dataclass(frozen=True)
+class Group:
+    """One entry of the result list: a representative candidate and the members it stands for."""
+
+    representative: int  # candidate index
+    members: tuple[int, ...]  # candidate indices, representative first, best first
+    label: int  # premise-cluster label of the representative
+
+
+def group_by_cluster(
+    scores: ArrayLike,
+    clusters: Sequence[int] | ArrayLike,
+    k: int,
+    cluster_scores: Mapping[int, float] | None = None,
+) -> list[Group]:
+    """At most ``k`` entries, one per premise cluster, best first; never fewer than
+    ``min(k, n)`` when there are ``n`` candidates.
+
+    The best-scored candidate of a cluster represents it, and its other candidates are its
+    members. Clusters are ordered by ``cluster_scores`` (label -> score) when given, else by
+    their representative's score. When the clusters run out before ``k`` entries, the best
+    remaining members become entries of their own after every cluster (and leave their
+    cluster's member list), so the list reaches ``k``.
+    """
+    import numpy as np
+
+    s = np.asarray(scores, dtype=np.float64)
+    labels = np.asarray(clusters, dtype=np.int64)
+    if k <= 0 or len(s) == 0:
+        return []
+    order = np.lexsort((np.arange(len(s)), -s))
+    first: dict[int, int] = {}
+    for index in order.tolist():
+        first.setdefault(int(labels[index]), index)
+    if cluster_scores is None:
+        heads = sorted(first.values(), key=lambda i: (-s[i], i))[:k]
+    else:
+        heads = sorted(first.values(),
+                       key=lambda i: (-cluster_scores[int(labels[i])], -s[i], i))[:k]  # fmt: skip
+    promoted: list[int] = []
+    if len(heads) < k:  # fewer clusters than asked for: promote the best other candidates
+        taken = set(heads)
+        promoted = [i for i in order.tolist() if i not in taken][: k - len(heads)]
+    promoted_set = set(promoted)
+    groups = []
+    for head in heads:
+        label = int(labels[head])
+        members = [head] + [
+            i for i in order.tolist()
+            if labels[i] == label and i != head and i not in promoted_set
+        ]  # fmt: skip
+        groups.append(Group(head, tuple(members), label))
+    # heads are in score order already; promoted candidates come after every cluster
+    return groups + [Group(i, (i,), int(labels[i])) for i in promoted]

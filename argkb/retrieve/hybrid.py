@@ -1,0 +1,198 @@
+"""The hybrid ranker: candidates from three routes, fused by reciprocal rank, one per cluster.
+
+Candidate premises come from (i) the claim route of Dumani et al. (premises of the claims most
+similar to the query, :mod:`argkb.retrieve.claims`), (ii) BM25 over premise texts and (iii) the
+premise vector index, each with its own depth (``Settings.bm25_depth``, ``vector_depth``). So a
+relevant premise whose own conclusion is worded unlike the query is still seen. Each route ranks
+the candidates of each side (pro, con towards the query); :mod:`argkb.retrieve.fusion` fuses the
+ranks and keeps the best premise of each premise cluster.
+
+A premise's side: its stance towards the conclusion of each argument it is used in, flipped where
+the stance alignment says that conclusion opposes the query. Arguments whose conclusion the
+claim route retrieved decide; a premise found only directly is placed by all its arguments (on
+both sides, if it is used both ways).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from argkb.retrieve.engine import QueryEngine, Ranked, _Candidates
+
+ROUTES = ("claims", "bm25", "cosine")
+
+
+@dataclass(frozen=True)
+class DirectHits:
+    """Premises found by the two direct routes: internal id -> the route's score."""
+
+    bm25: dict[int, float]
+    cosine: dict[int, float]
+
+
+def direct_hits(
+    engine: QueryEngine, text: str, vector: NDArray[np.float32], collection: str | None
+) -> DirectHits:
+    """BM25 and vector-index hits over premises (of ``collection`` only, when given)."""
+    from argkb.retrieve.lucene import lucene_query
+
+    s = engine.settings
+    widen = 1 if collection is None else s.collection_widen
+    terms = lucene_query(text)
+    bm25 = (
+        {r["id"]: float(r["score"])
+         for r in engine._read("query/premises_bm25", text=terms, k=s.bm25_depth,
+                               fetch=s.bm25_depth * widen, collection=collection)}
+        if terms and s.bm25_depth > 0 else {}
+    )  # fmt: skip
+    cosine = (
+        {r["id"]: 2.0 * float(r["score"]) - 1.0
+         for r in engine._read("query/premises_vector", k=s.vector_depth,
+                               fetch=s.vector_depth * widen, collection=collection,
+                               vector=[float(x) for x in vector])}
+        if s.vector_depth > 0 else {}
+    )  # fmt: skip
+    return DirectHits(bm25, cosine)
+
+
+def _top(scores: dict[int, float], allowed: set[int], depth: int) -> dict[int, float]:
+    kept = sorted(((v, p) for p, v in scores.items() if p in allowed), key=lambda t: (-t[0], t[1]))
+    return {p: v for v, p in kept[:depth]}
+
+
+def rank_hybrid(
+    engine: QueryEngine,
+    text: str,
+    vector: NDArray[np.float32],
+    p_cluster: dict[str, float],
+    claim_cluster: dict[int, str],
+    collection: str | None,
+    k: int,
+    wanted: tuple[str, ...],
+) -> tuple[dict[str, list[Ranked]], _Candidates | None]:
+    """Per side, at most ``k`` entries best first; and the candidate edges they came from.
+
+    ``p_cluster`` is P(gamma|q) of each claim cluster the claim route credits (empty when no claim
+    was similar enough) and ``claim_cluster`` the cluster name of each claim in them.
+    """
+    import numpy as np
+
+    from argkb.retrieve.engine import Ranked
+    from argkb.retrieve.fusion import group_by_cluster, ranks_by, reciprocal_rank_fusion
+
+    s = engine.settings
+    claim_edges = (
+        engine._read("query/premises_of_claims", claims=sorted(claim_cluster),
+                     collection=collection)
+        if claim_cluster else []
+    )  # fmt: skip
+    hits = direct_hits(engine, text, vector, collection)
+    ids = sorted({int(e["premise"]) for e in claim_edges} | set(hits.bm25) | set(hits.cosine))
+    if not ids:
+        return {side: [] for side in wanted}, None
+    edges = engine._read("query/premise_edges", ids=ids, collection=collection)
+    if not edges:
+        return {side: [] for side in wanted}, None
+    claim_p = engine._share_claim_mass(p_cluster, claim_cluster, claim_edges)
+    candidates = engine._edge_arrays(edges, claim_p, claim_cluster)
+    terms = engine._pfidf_terms(candidates)
+    aligned = engine._alignment(text, candidates)
+    present = {int(p) for p in candidates.premise.tolist()}
+    bm25 = _top(hits.bm25, present, s.bm25_depth)
+    cosine_hits = _top(hits.cosine, present, s.vector_depth)
+
+    from argkb.retrieve.pfidf import cluster_scores
+
+    scores = cluster_scores(candidates.premise_cluster, candidates.pro, terms, aligned)
+    cluster_index = {int(c): i for i, c in enumerate(scores.clusters.tolist())}
+    # the side of each edge towards the query, and which edges decide a premise's side
+    side_pro = candidates.pro == (aligned >= 0.5)
+    credited = candidates.p_claim > 0
+    has_credit: dict[int, bool] = defaultdict(bool)
+    for p, c in zip(candidates.premise.tolist(), credited.tolist(), strict=True):
+        has_credit[p] |= c
+    deciding = credited | ~np.asarray([has_credit[p] for p in candidates.premise.tolist()])
+    premises = np.asarray(sorted(present), dtype=np.int64)
+    vectors = engine._vectors(premises.tolist())
+    norms = np.linalg.norm(vectors, axis=1)
+    exact_cos = (vectors @ vector) / np.where(norms == 0, 1.0, norms)
+    position = {int(p): i for i, p in enumerate(premises.tolist())}
+    cluster_of = np.empty(len(premises), np.int64)
+    for p, label in zip(candidates.premise.tolist(), candidates.premise_cluster.tolist(),
+                        strict=True):  # fmt: skip
+        cluster_of[position[p]] = label
+    weights = {"claims": s.weight_claims, "bm25": s.weight_bm25, "cosine": s.weight_cosine}
+
+    ranked: dict[str, list[Ranked]] = {}
+    for side in wanted:
+        on_side = deciding & (side_pro == (side == "pro"))
+        members = sorted({int(p) for p in candidates.premise[on_side].tolist()})
+        if not members:
+            ranked[side] = []
+            continue
+        rows = np.asarray([position[p] for p in members])
+        own = np.zeros(len(premises))  # P(p^s|q) of each premise on this side
+        to_side = np.where(side_pro == (side == "pro"), terms.contribution, 0.0)
+        np.add.at(own, [position[int(p)] for p in candidates.premise.tolist()], to_side)
+        side_scores = scores.pro if side == "pro" else scores.con
+        cluster_p = np.asarray([side_scores[cluster_index[int(c)]] for c in cluster_of[rows]])
+        bm25_score = np.asarray([bm25.get(p, 0.0) for p in members])
+        route_ranks = {
+            "claims": ranks_by(cluster_p, own[rows], found=own[rows] > 0),
+            "bm25": ranks_by(bm25_score, found=[p in bm25 for p in members]),
+            "cosine": ranks_by(exact_cos[rows]),
+        }
+        fused = reciprocal_rank_fusion(route_ranks, weights, k=s.rrf_k)
+        # clusters are ranked by the same fusion over cluster-level route scores: P(pi^s|q), and
+        # the best BM25 and cosine of any member (Dumani et al. rank clusters, not premises)
+        labels = cluster_of[rows]
+        names, member_of = np.unique(labels, return_inverse=True)
+        best_bm25 = np.zeros(len(names))
+        np.maximum.at(best_bm25, member_of, bm25_score)
+        best_cos = np.full(len(names), -np.inf)
+        np.maximum.at(best_cos, member_of, exact_cos[rows])
+        p_of_cluster = np.zeros(len(names))
+        np.maximum.at(p_of_cluster, member_of, cluster_p * (own[rows] > 0))
+        found_bm25 = np.zeros(len(names), bool)
+        np.logical_or.at(found_bm25, member_of, [p in bm25 for p in members])
+        cluster_ranks = {
+            "claims": ranks_by(p_of_cluster, found=p_of_cluster > 0),
+            "bm25": ranks_by(best_bm25, found=found_bm25),
+            "cosine": ranks_by(best_cos),
+        }
+        cluster_fused = reciprocal_rank_fusion(cluster_ranks, weights, k=s.rrf_k)
+        by_label = dict(zip(names.tolist(), cluster_fused.tolist(), strict=True))
+        entries = []
+        for group in group_by_cluster(fused, labels, k, by_label):
+            head = group.representative
+            c = int(np.searchsorted(names, group.label))
+            explain: dict[str, Any] = {
+                "cluster": candidates.cluster_names[group.label],
+                "fused": by_label[group.label],
+                "routes": {
+                    route: {"rank": int(cluster_ranks[route][c]),
+                            "contribution": float(
+                                weights[route] / (s.rrf_k + cluster_ranks[route][c])
+                                if cluster_ranks[route][c] > 0 else 0.0)}
+                    for route in ROUTES
+                },
+                "p_cluster": float(cluster_p[head]),
+                "bm25": float(bm25_score[head]),
+                "cosine": float(exact_cos[rows[head]]),
+                "vector_hit": members[head] in cosine_hits,
+            }  # fmt: skip
+            score = by_label[group.label]
+            explain["promoted"] = len(entries) >= len(by_label)
+            if explain["promoted"]:  # a member shown on its own to fill the list: below every
+                # cluster, in the order of its own fused score
+                score = min(by_label.values()) * 0.5 * fused[head] / max(fused.max(), 1e-12)
+            entries.append(Ranked(score, [members[i] for i in group.members], group.label,
+                                  explain))  # fmt: skip
+        ranked[side] = entries
+    return ranked, candidates

@@ -1,0 +1,133 @@
+"""The hybrid ranker and stance alignment on the demo corpus, on a real Neo4j.
+
+Premises are clustered with a very wide cut here, so that premise clusters are far fewer than
+candidate premises: the case where a list could come back short.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from argkb.db.schema import init_schema
+from argkb.ingest import load_records
+from argkb.loaders import reader
+
+pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
+DEMO = Path(__file__).resolve().parents[2] / "examples" / "debates.json"
+QUERY = "We should abandon fossil fuels"
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    from argkb.embed.model import Embedder
+
+    return Embedder()
+
+
+@pytest.fixture(scope="module")
+def wide_db(db, embedder):
+    from argkb.cluster.store import cluster_units
+    from argkb.embed.store import embed_units
+
+    init_schema(db)
+    load_records(db, "argsme", [DEMO], reader("argsme")([DEMO]))
+    embed_units(db, embedder)
+    cluster_units(db, kind="claim")
+    cluster_units(db, kind="premise", cut=1.5)  # complete linkage: merges most neighbours
+    return db
+
+
+def _engine(db, embedder, **kwargs):
+    from argkb.retrieve.engine import QueryEngine
+
+    return QueryEngine(db, embedder, **kwargs)
+
+
+def test_hybrid_lists_never_shorter_than_candidates_allow(wide_db, embedder) -> None:
+    engine = _engine(wide_db, embedder)
+    # with k = 1 the single entry holds the whole first cluster; with a deep k, every candidate
+    # is shown, so the members of all entries are the pro candidates
+    everything = engine.query(QUERY, k=1000, ranker="hybrid", stance="pro", explain=True)
+    candidates = sum(c.size for c in everything.pro)
+    names = {c.explain["cluster"] for c in everything.pro}
+    assert len(names) < candidates, "the fixture needs fewer clusters than candidates"
+    for k in (1, len(names), len(names) + 1, candidates - 1, candidates, candidates + 5):
+        result = engine.query(QUERY, k=k, ranker="hybrid", stance="pro")
+        assert len(result.pro) == min(k, candidates), k
+        keys = [m.key for c in result.pro for m in c.members]
+        assert len(keys) == len(set(keys)), "a premise is shown twice"
+        if k >= len(names):
+            assert len(keys) == candidates
+        scores = [c.score for c in result.pro]
+        assert scores == sorted(scores, reverse=True)
+
+
+def test_hybrid_explains_each_cluster_by_route(wide_db, embedder) -> None:
+    result = _engine(wide_db, embedder).query(QUERY, k=3, ranker="hybrid", explain=True)
+    assert result.pro and result.con
+    for cluster in result.pro + result.con:
+        routes = cluster.explain["routes"]
+        assert set(routes) == {"claims", "bm25", "cosine"}
+        fused = sum(r["contribution"] for r in routes.values())
+        assert fused == pytest.approx(cluster.explain["fused"])
+        if not cluster.explain["promoted"]:  # a cluster's score is its fused score
+            assert cluster.score == pytest.approx(cluster.explain["fused"])
+        else:  # a member shown on its own to fill the list ranks below every cluster
+            assert cluster.score < min(c.score for c in result.pro + result.con
+                                       if c.stance == cluster.stance
+                                       and not c.explain["promoted"])
+
+
+def test_hybrid_finds_premises_without_a_similar_claim(wide_db, embedder) -> None:
+    # no claim of the demo is about tidal power, but a premise mentions wind and solar
+    engine = _engine(wide_db, embedder)
+    pfidf = engine.query("wind and solar power are cheap", k=5, ranker="pfidf")
+    hybrid = engine.query("wind and solar power are cheap", k=5, ranker="hybrid")
+    texts = [m.text.lower() for c in hybrid.pro + hybrid.con for m in c.members]
+    assert any("solar" in t for t in texts)
+    assert hybrid.candidates >= pfidf.candidates
+
+
+def test_collection_restricts_candidates(wide_db, embedder) -> None:
+    engine = _engine(wide_db, embedder)
+    result = engine.query(QUERY, k=50, ranker="hybrid", collection="argsme:d1a2b3c4")
+    members = [m for c in result.pro + result.con for m in c.members]
+    assert members
+    allowed = {
+        r["aid"]
+        for r in wide_db.execute_query(
+            "MATCH (a:Argument)-[:FROM]->(s:Source) WHERE s.sid STARTS WITH 'argsme:d1a2b3c4' "
+            "RETURN a.aid AS aid"
+        ).records
+    }
+    assert all(set(m.arguments) <= allowed for m in members)
+    unscoped = engine.query(QUERY, k=50, ranker="hybrid")
+    assert len([m for c in unscoped.pro + unscoped.con for m in c.members]) > len(members)
+
+
+class _Recorder:
+    """A stance alignment that records what it was asked and says every claim opposes."""
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def __call__(self, query: str, claims: list[str]) -> list[float]:
+        self.queries.append(query)
+        return [0.0] * len(claims)
+
+
+@pytest.mark.parametrize("ranker", ["pfidf", "hybrid"])
+def test_alignment_receives_the_query_and_flips_sides(wide_db, embedder, ranker) -> None:
+    aligned = _engine(wide_db, embedder).query(QUERY, k=3, ranker=ranker)
+    recorder = _Recorder()
+    opposed = _engine(wide_db, embedder, alignment=recorder).query(QUERY, k=3, ranker=ranker)
+    assert recorder.queries and set(recorder.queries) == {QUERY}
+    # every claim opposes the query: what argued for it now argues against it
+    assert {c.representative.key for c in opposed.con} == {
+        c.representative.key for c in aligned.pro
+    }
+    assert {c.representative.key for c in opposed.pro} == {
+        c.representative.key for c in aligned.con
+    }

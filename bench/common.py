@@ -218,8 +218,8 @@ def prepare_argkp(
 ) -> None:
     """ArgKP ``split`` loaded, its units embedded, claims and premises clustered (idempotent)."""
     from argkb.cluster.store import cluster_units
-    from argkb.eval.argkp import collection, load_argkp
     from argkb.embed.store import embed_collection
+    from argkb.eval.argkp import collection, load_argkp
 
     load_argkp(drv, None, data, split)
     embed_collection(drv, embedder, collection(split))

@@ -63,8 +63,8 @@ def main() -> int:
     from argkb.ingest import load_records
     from argkb.loaders import reader
     from argkb.rank.store import run_pagerank
-    from argkb.retrieve.lucene import lucene_query
     from argkb.retrieve.engine import QueryEngine, Settings
+    from argkb.retrieve.lucene import lucene_query
 
     repo_on_path()
     from synthcorpus import Shape, write_json

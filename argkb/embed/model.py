@@ -117,7 +117,7 @@ class Embedder:
                     hf_logging.enable_progress_bar()
             logger.info(
                 "loaded embedding model %s on %s in %.1f s",
-                self.model_path.name,
+                self.model_path,
                 device,
                 time.perf_counter() - started,
             )

@@ -80,7 +80,9 @@ def clear_database(
         return report
     # constraints first: dropping one drops the index it owns
     for name in report.constraints:
-        driver.execute_query(cypher.render("clear/drop_constraint", target=name), database_=database)
+        driver.execute_query(
+            cypher.render("clear/drop_constraint", target=name), database_=database
+        )
     from argkb.db.schema import indexes
 
     for index in indexes(driver, database):

@@ -1,15 +1,23 @@
-"""Reading and writing evaluation files: topics, qrels, ground-truth clusters, runs."""
+"""Reading and writing evaluation files: topics, qrels, ground-truth clusters, runs.
+
+By example, and by property: whatever argkb writes, it reads back (hypothesis). The same files
+against ir_measures' readers are in test_metric_oracles.py.
+"""
 
 from __future__ import annotations
 
+import string
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from argkb.eval.trec import (
     EvalFileError,
-    Query,
-    Ranking,
     Run,
     read_clusters,
     read_qrels,
@@ -20,6 +28,7 @@ from argkb.eval.trec import (
     write_run,
     write_topics,
 )
+from argkb.ranking import Query, Ranking
 
 TREC = Path(__file__).resolve().parents[1] / "fixtures" / "eval" / "trec"
 
@@ -247,3 +256,101 @@ def test_ranking_views() -> None:
     assert Ranking.from_ids(["a", "b", "c"]).head(2).clusters == (("a",), ("b",))
     with pytest.raises(ValueError, match="empty cluster"):
         Ranking([["a"], []])
+
+
+# -- round trips, by property ------------------------------------------------------------------
+
+BOUNDED = settings(max_examples=100, deadline=2000)
+# a TREC field is one word; a line whose first word starts with "#" is a comment
+TOKEN = st.text(alphabet=string.ascii_letters + string.digits + "_-.:/", min_size=1, max_size=6)
+FINITE = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@contextmanager
+def scratch() -> Iterator[Path]:
+    """A fresh directory per hypothesis example (function-scoped fixtures are shared by all)."""
+    with tempfile.TemporaryDirectory() as name:
+        yield Path(name)
+
+
+@st.composite
+def runs(draw: st.DrawFn) -> Run:
+    rankings = {}
+    for qid in draw(st.lists(TOKEN, max_size=4, unique=True)):
+        clusters = draw(st.lists(st.lists(TOKEN, min_size=1, max_size=3), max_size=6))
+        scores = draw(st.none() | st.lists(FINITE, min_size=len(clusters), max_size=len(clusters)))
+        rankings[qid] = Ranking(clusters, scores)
+    return Run(draw(TOKEN), rankings, clustered=draw(st.booleans()))
+
+
+@BOUNDED
+@given(runs())
+def test_trec_run_round_trip(run: Run) -> None:
+    expected = {}
+    for qid, ranking in run.rankings.items():
+        clean = ranking.deduplicated()
+        if clean.clusters:  # a query without documents writes no line
+            expected[qid] = (
+                clean.clusters if run.clustered else tuple((doc,) for doc in clean.documents)
+            )
+    with scratch() as tmp:
+        write_run(tmp / "r.trec", run)
+        if not expected:
+            with pytest.raises(EvalFileError, match="empty run"):
+                read_run(tmp / "r.trec")
+            return
+        back = read_run(tmp / "r.trec")
+    assert back.tag == run.tag and back.clustered == run.clustered
+    assert {qid: ranking.clusters for qid, ranking in back.rankings.items()} == expected
+    for ranking in back.rankings.values():  # synthetic scores, strictly decreasing
+        assert ranking.scores is not None
+        assert all(a > b for a, b in zip(ranking.scores, ranking.scores[1:], strict=False))
+
+
+@BOUNDED
+@given(runs())
+def test_json_run_round_trip_keeps_scores_and_the_clustered_flag(run: Run) -> None:
+    with scratch() as tmp:
+        write_run(tmp / "r.json", run)
+        back = read_run(tmp / "r.json")
+    assert back.tag == run.tag and back.clustered == run.clustered
+    assert back.rankings == {qid: r.deduplicated() for qid, r in run.rankings.items()}
+
+
+@BOUNDED
+@given(
+    st.dictionaries(TOKEN, st.dictionaries(TOKEN, FINITE | st.integers(-3, 3), max_size=6)),
+    st.dictionaries(TOKEN, st.dictionaries(TOKEN, TOKEN, max_size=6), max_size=4),
+)
+def test_qrels_and_clusters_round_trip_by_property(
+    qrels: dict[str, dict[str, float]], clusters: dict[str, dict[str, str]]
+) -> None:
+    with scratch() as tmp:
+        write_qrels(tmp / "q.txt", qrels)
+        write_clusters(tmp / "c.txt", clusters)
+        # a query without judgements writes no line
+        assert read_qrels(tmp / "q.txt") == {q: d for q, d in qrels.items() if d}
+        assert read_clusters(tmp / "c.txt") == {q: d for q, d in clusters.items() if d}
+
+
+TOPIC_TEXT = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=30).filter(
+    lambda text: text.split() != []
+)
+
+
+@BOUNDED
+@given(
+    st.lists(
+        st.tuples(TOKEN, TOPIC_TEXT, st.sampled_from(["pro", "con", None])),
+        min_size=1,
+        max_size=5,
+        unique_by=lambda topic: topic[0],
+    )
+)
+def test_topics_round_trip_by_property(topics: list[tuple[str, str, str | None]]) -> None:
+    queries = [Query(qid, text, stance) for qid, text, stance in topics]  # type: ignore[arg-type]
+    with scratch() as tmp:
+        write_topics(tmp / "t.tsv", queries)
+        back = read_topics(tmp / "t.tsv")
+    # whitespace runs (tabs and newlines included) become one space
+    assert back == [Query(q.qid, " ".join(q.text.split()), q.stance) for q in queries]

@@ -69,6 +69,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import logging
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -79,7 +80,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 from argkb.errors import ConfigError, EvaluationError
 from argkb.eval import adapters
 from argkb.eval.trec import Clusters, Qrels, Query, Ranking, Run
-from argkb.retrieve import baselines
+from argkb.retrieve import baselines, engine
 
 if TYPE_CHECKING:
     import neo4j
@@ -111,6 +112,8 @@ __all__ = [
     "score_run",
     "write_outputs",
 ]
+
+logger = logging.getLogger(__name__)
 
 KS: tuple[int, ...] = (5, 10)
 DEFAULT_DEPTH = 200
@@ -174,7 +177,7 @@ RANKERS: dict[str, RankerSpec] = {
 }
 """Rankers by name. Add one with :func:`register_ranker` or by assigning a :class:`RankerSpec`."""
 
-DEFAULT_RANKER = "pfidf"
+DEFAULT_RANKER: str = engine.DEFAULT_RANKER
 """argkb's default ranker: what every dataset command scores next to the baselines when no
 ``--ranker`` is given (``argkb eval argkp|argquality|dataset|microtexts``)."""
 
@@ -799,12 +802,14 @@ def run_dataset(
     for ranker in names:
         ranker_spec(ranker)  # an unknown name fails before the load, not after it
     target.mkdir(parents=True, exist_ok=True)
+    logger.info("%s: loading the data (rankers: %s)", name, ", ".join(names))
     started = time.perf_counter()
     loaded = load(target / "rejected.jsonl")
     timings = {"load": time.perf_counter() - started}
     started = time.perf_counter()
     benchmark = build()
     timings["build"] = time.perf_counter() - started
+    logger.info("%s: %d queries, load %.1f s", name, len(benchmark.queries), timings["load"])
     return run_benchmark(
         driver,
         database,
@@ -869,6 +874,7 @@ def run_benchmark(
         getattr(embedder, "dimensions", None)
         embedded = _embed(driver, database, embedder, collection, options.on_embed)
         seconds["embed"] = time.perf_counter() - started
+        logger.info("embedded %d units in %.1f s", embedded, seconds["embed"])
     systems = {name: make_rankers(name, driver, database, embedder) for name in names}
     started = time.perf_counter()
     results = evaluate(
@@ -888,4 +894,5 @@ def run_benchmark(
         "load": dict(load or {}),
     }
     files = write_outputs(out, benchmark, results, table=table, extra=extra)
+    logger.info("%s: results written to %s", benchmark.name, out)
     return HarnessReport(benchmark.name, table, results, seconds, files, dict(load or {}), embedded)

@@ -333,7 +333,7 @@ def test_qrels_and_clusters_round_trip_by_property(
         assert read_clusters(tmp / "c.txt") == {q: d for q, d in clusters.items() if d}
 
 
-TOPIC_TEXT = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=30).filter(
+TOPIC_TEXT = st.text(st.characters(codec="utf-8"), min_size=1, max_size=30).filter(
     lambda text: text.split() != []
 )
 

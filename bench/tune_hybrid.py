@@ -1,14 +1,16 @@
-"""Choose the hybrid ranker's route weights and RRF constant on training data only.
+"""Choose the hybrid ranker's route weights, RRF constant and representative on training data.
 
     python bench/tune_hybrid.py --data ../shared/data/argkp-2021 [--uri bolt://...]
     python bench/tune_hybrid.py --fit argquality --data ../shared/data/webis-argquality-20
 
 ``--fit argkp`` (default) loads ArgKP **train** (48 queries; never dev) into a throw-away managed
-instance (or uses ``--uri``, which must hold it loaded, embedded and clustered) and scores every
-setting of the grid through the evaluation harness. ``--fit argquality`` does the same on
-Webis-ArgQuality-20, for the reverse cross-dataset row (fitted on ArgQuality, scored on ArgKP dev).
-Prints one row per setting, with the primary metric (Task B alpha-nDCG@10 for ArgKP, nDCG@10
-for ArgQuality), and the best.
+instance (or uses ``--uri``, which must hold it loaded, embedded and clustered). ``--fit
+argquality`` does the same with Webis-ArgQuality-20 (long queries), for the reverse
+cross-dataset row. Each query's candidates and route evidence are gathered once through the
+query engine (``QueryEngine.hybrid_pools``); every setting of the grid is then fused from them
+(``argkb.retrieve.hybrid.fuse_pool``, the code ``argkb query`` runs) and scored by the
+evaluation harness. Prints one row per setting with the primary metric (Task B alpha-nDCG@10 for
+ArgKP, nDCG@10 for ArgQuality), and the best.
 """
 
 from __future__ import annotations
@@ -17,11 +19,37 @@ import argparse
 import itertools
 import sys
 from pathlib import Path
+from typing import Any
 
-WEIGHTS_CLAIMS = (1.0, 2.0, 4.0)
-WEIGHTS_BM25 = (0.5, 1.0)
-RRF_K = (60.0,)
+WEIGHTS_CLAIMS = (0.5, 1.0, 2.0, 3.0, 5.0)
+WEIGHTS_BM25 = (0.0, 0.5, 1.0)
+WEIGHTS_COSINE = (0.0, 0.5, 1.0)
+RRF_K = (10.0, 60.0)
 REPRESENTATIVES = ("best", "longest")
+
+
+class PoolRanker:
+    """Replays cached hybrid pools under one fusion setting (a harness Ranker)."""
+
+    name = "hybrid"
+
+    def __init__(self, pools: dict[str, Any], fusion: Any, representative: str) -> None:
+        self.pools, self.fusion, self.representative = pools, fusion, representative
+
+    def rank(self, query: Any, k: int) -> Any:
+        from argkb.ranking import Ranking
+        from argkb.retrieve.hybrid import fuse_pool
+
+        entries = []
+        for side_pool, keys, words in self.pools[query.qid]:
+            for entry in fuse_pool(side_pool, self.fusion, k):
+                members = [keys[i] for i in entry.members]
+                if self.representative == "longest":
+                    head = max(entry.members, key=lambda i: (words[i], keys[i]))
+                    members = [keys[head], *(m for m in members if m != keys[head])]
+                entries.append((entry.score, members))
+        entries.sort(key=lambda e: -e[0])
+        return Ranking([m for _, m in entries[:k]], [s for s, _ in entries[:k]])
 
 
 def main() -> int:
@@ -34,10 +62,11 @@ def main() -> int:
     from common import database, prepare_argkp
 
     from argkb.cluster.store import cluster_units
+    from argkb.db import cypher
     from argkb.embed.model import Embedder
-    from argkb.eval.adapters import EngineRanker
     from argkb.eval.harness import evaluate
-    from argkb.retrieve.engine import QueryEngine, Settings
+    from argkb.retrieve.engine import QueryEngine
+    from argkb.retrieve.hybrid import Fusion
 
     embedder = Embedder()
     with database(args.uri, f"tune-hybrid-{args.fit}") as driver:
@@ -62,31 +91,43 @@ def main() -> int:
                 cluster_units(driver, kind="claim")
                 cluster_units(driver, kind="premise")
             metric = "ndcg@10"
+
+        engine = QueryEngine(driver, embedder)
+        pools: dict[str, list[Any]] = {}
+        for query in benchmark.queries:
+            found = engine.hybrid_pools(query.text, stance=query.stance or "both",
+                                        collection=query.collection)  # fmt: skip
+            pools[query.qid] = []
+            for side_pool in found.values():
+                info = {r["id"]: r for r in cypher.read(driver, "query/units", None,
+                                                         ids=side_pool.premises, vectors=False)}
+                keys = [info[p]["key"] for p in side_pool.premises]
+                words = [len((info[p]["text"] or "").split()) for p in side_pool.premises]
+                pools[query.qid].append((side_pool, keys, words))
         print(f"\n## hybrid on {args.fit} ({len(benchmark.queries)} queries), {metric}\n")
         print("| w_claims | w_bm25 | w_cosine | rrf k | representative | TaskB@10 | nDCG@10 "
-              "| P@10 |")  # fmt: skip
-        print("|---:|---:|---:|---:|---|---:|---:|---:|")
+              "| P@10 |\n|---:|---:|---:|---:|---|---:|---:|---:|")  # fmt: skip
         rows = []
-        grid = itertools.product(WEIGHTS_CLAIMS, WEIGHTS_BM25, RRF_K, REPRESENTATIVES)
-        for w_claims, w_bm25, rrf_k, rep in grid:
-            settings = Settings(
-                weight_claims=w_claims, weight_bm25=w_bm25, rrf_k=rrf_k,
-                representative=rep,  # type: ignore[arg-type]
-            )  # fmt: skip
-            engine = QueryEngine(driver, embedder, settings=settings)
-            result = evaluate(benchmark, {"hybrid": [EngineRanker(engine, "hybrid")]}, depth=10)
+        grid = itertools.product(
+            WEIGHTS_CLAIMS, WEIGHTS_BM25, WEIGHTS_COSINE, RRF_K, REPRESENTATIVES
+        )
+        for w_claims, w_bm25, w_cos, rrf_k, rep in grid:
+            if w_bm25 == 0 and w_cos == 0:
+                continue
+            fusion = Fusion(w_claims, w_bm25, w_cos, rrf_k)
+            result = evaluate(benchmark, {"hybrid": [PoolRanker(pools, fusion, rep)]}, depth=10)
             m = result[0].scores.mean
-            rows.append((m.get(metric, 0.0), w_claims, w_bm25, rrf_k, rep))
+            rows.append((round(m.get(metric, 0.0), 4), w_claims, w_bm25, w_cos, rrf_k, rep))
             print(
-                f"| {w_claims} | {w_bm25} | 1.0 | {rrf_k:.0f} | {rep} | "
+                f"| {w_claims} | {w_bm25} | {w_cos} | {rrf_k:.0f} | {rep} | "
                 f"{m.get('task_b@10', float('nan')):.4f} | {m.get('ndcg@10', 0.0):.4f} | "
                 f"{m.get('p@10', 0.0):.4f} |",
                 flush=True,
             )
-        best = max(rows)
+        best = max(rows, key=lambda r: r[0])
         print(
             f"\nbest {metric} {best[0]:.4f}: weight_claims={best[1]}, weight_bm25={best[2]}, "
-            f"weight_cosine=1.0, rrf_k={best[3]:.0f}, representative={best[4]}"
+            f"weight_cosine={best[3]}, rrf_k={best[4]:.0f}, representative={best[5]}"
         )
     return 0
 

@@ -15,20 +15,21 @@ from argkb.cli.app import Connection, connection_options, handle_errors, json_op
 @click.option("--k", type=int, default=10, show_default=True, help="Clusters per stance.")
 @click.option(
     "--ranker",
-    type=click.Choice(["pfidf", "coreset"]),
-    default="pfidf",
-    show_default=True,
-    help="pfidf: Dumani et al. 2020 (frequency x specificity); coreset: Fromm et al. 2021.",
+    type=click.Choice(["hybrid", "pfidf", "coreset"]),
+    default=None,
+    help="hybrid: similar claims' premises, BM25 and vector premise search fused by reciprocal "
+    "rank; pfidf: Dumani et al. 2020 (frequency x specificity); coreset: Fromm et al. 2021. "
+    "Default: argkb's default ranker (docs/evaluation.md says which and why).",
 )
 @click.option(
     "--stance", type=click.Choice(["pro", "con", "both"]), default="both", show_default=True
 )
 @click.option(
     "--representative",
-    type=click.Choice(["longest", "centroid", "pagerank"]),
+    type=click.Choice(["longest", "centroid", "pagerank", "best"]),
     default="longest",
     show_default=True,
-    help="Which premise shows a cluster.",
+    help="Which premise shows a cluster (best: the hybrid ranker's best-fused member).",
 )
 @click.option(
     "--alpha",
@@ -59,7 +60,7 @@ def query_cmd(
     conn: Connection,
     claim: str,
     k: int,
-    ranker: str,
+    ranker: str | None,
     stance: str,
     representative: str,
     alpha: float | None,
@@ -70,7 +71,7 @@ def query_cmd(
 ) -> None:
     """Ask CLAIM; get the distinct reasons for and against it, each once, best first."""
     from argkb.embed.model import Embedder
-    from argkb.retrieve.engine import QueryEngine, Settings
+    from argkb.retrieve.engine import DEFAULT_RANKER, QueryEngine, Settings
 
     settings = Settings(
         representative=representative,  # type: ignore[arg-type]  # click.Choice: the literal
@@ -83,7 +84,7 @@ def query_cmd(
     result = engine.query(
         claim,
         k=k,
-        ranker=ranker,  # type: ignore[arg-type]  # click.Choice guarantees the literal
+        ranker=ranker or DEFAULT_RANKER,  # type: ignore[arg-type]  # click.Choice: the literal
         stance=stance,  # type: ignore[arg-type]
         explain=explain,
     )
@@ -111,10 +112,16 @@ def query_cmd(
                 + ", ".join(m.key for m in cluster.members[:6])
                 + (" ..." if cluster.size > 6 else "")
             )
+            predicted = [m for m in cluster.members if "model" in m.stance_source]
+            if predicted:
+                click.echo(f"     stance predicted by argkb stance for {len(predicted)} of them")
             if cluster.explain:
                 ex = cluster.explain
                 if ex.get("pagerank") is not None:
                     click.echo(f"     pagerank {ex['pagerank']:.5f}")
+                for route, row in ex.get("routes", {}).items():
+                    rank = f"rank {row['rank']}" if row["rank"] else "not found"
+                    click.echo(f"     {route}: {rank}, adds {row['contribution']:.4f}")
                 for row in ex.get("claims", []):
                     click.echo(
                         f"     via '{row['claim'][:60]}': P(c|q)={row['p_claim']:.3f} "

@@ -36,9 +36,13 @@ if TYPE_CHECKING:
 
     from argkb.embed.model import Embedder
     from argkb.retrieve.pfidf import EdgeTerms
+    from argkb.retrieve.hybrid import SidePool
     from argkb.retrieve.relevance import RelevanceModel
 
 RankerName = Literal["hybrid", "pfidf", "coreset"]
+DEFAULT_RANKER: RankerName = "pfidf"
+"""The ranker ``argkb query`` and every ``argkb eval`` dataset command use unless told otherwise:
+the one that wins across datasets with parameters fitted on other data (docs/evaluation.md)."""
 StanceChoice = Literal["pro", "con", "both"]
 Representative = Literal["longest", "centroid", "pagerank", "best"]
 
@@ -74,13 +78,15 @@ class Settings:
     premise_clusters: Literal["offline", "query"] = "offline"
     premise_cut: float = 0.40
     # hybrid ranker (argkb.retrieve.hybrid): depth of the direct premise routes, RRF constant and
-    # route weights; with a collection the direct routes read `collection_widen` times deeper
+    # route weights; with a collection the direct routes read `collection_widen` times deeper.
+    # Weights and k chosen on ArgKP train by bench/tune_hybrid.py: of the settings within .01
+    # TaskB@10 of the best (.6666), the one that weighs the direct routes most (.6590)
     bm25_depth: int = 100
     vector_depth: int = 100
     collection_widen: int = 20
-    rrf_k: float = 60.0
-    weight_claims: float = 1.0
-    weight_bm25: float = 1.0
+    rrf_k: float = 10.0
+    weight_claims: float = 3.0
+    weight_bm25: float = 0.5
     weight_cosine: float = 1.0
 
 
@@ -116,6 +122,9 @@ class Member:
     text: str
     pagerank: float | None
     arguments: list[str]
+    # where the premise's stance in these arguments came from: "data", "model" (argkb stance)
+    # or "data+model"
+    stance_source: str = "data"
 
 
 @dataclass
@@ -155,6 +164,7 @@ class _Candidates:
     p_claim: NDArray[np.float64]
     argument: list[str]
     cluster_names: list[str]
+    stance_source: list[str]
 
 
 class QueryEngine:
@@ -192,7 +202,7 @@ class QueryEngine:
         text: str,
         *,
         k: int = 10,
-        ranker: RankerName = "pfidf",
+        ranker: RankerName = DEFAULT_RANKER,
         stance: StanceChoice = "both",
         explain: bool = False,
         collection: str | None = None,
@@ -317,6 +327,23 @@ class QueryEngine:
                 pools[side] = pool
         return pools
 
+    def hybrid_pools(
+        self, text: str, *, stance: StanceChoice = "both", collection: str | None = None
+    ) -> dict[str, SidePool]:
+        """The hybrid ranker's candidates of a query per side, with each route's evidence.
+
+        What :func:`argkb.retrieve.hybrid.fuse_pool` ranks; ``bench/tune_hybrid.py`` gathers
+        these once per query and tries its fusion settings on them.
+        """
+        from argkb.retrieve.hybrid import side_pools
+
+        vector = self.embedder.embed([text], use_cache=False)[0]
+        claims = self._retrieve_claims(text, vector)
+        p_cluster, claim_cluster = self._claim_mass(claims) if claims else ({}, {})
+        wanted: tuple[str, ...] = ("pro", "con") if stance == "both" else (stance,)
+        pools, _ = side_pools(self, text, vector, p_cluster, claim_cluster, collection, wanted)
+        return pools
+
     # -- stage 1: similar claims -----------------------------------------------------------------
 
     def _retrieve_claims(self, text: str, vector: NDArray[np.float32]) -> list[RetrievedClaim]:
@@ -391,7 +418,7 @@ class QueryEngine:
             premise=np.empty(n, np.int64), claim=np.empty(n, np.int64),
             claim_cluster=np.empty(n, np.int64), premise_cluster=np.empty(n, np.int64),
             pro=np.empty(n, bool), cf_pro=np.empty(n), cf_con=np.empty(n), p_claim=np.empty(n),
-            argument=[], cluster_names=[],
+            argument=[], cluster_names=[], stance_source=[],
         )  # fmt: skip
         for i, e in enumerate(edges):
             name = e["cluster"] or f"unit:{e['premise']}"
@@ -408,6 +435,7 @@ class QueryEngine:
             out.cf_con[i] = e["cf_con"] if e["cf_con"] is not None else np.nan
             out.p_claim[i] = p_claim.get(e["claim"], 0.0)
             out.argument.append(e["argument"])
+            out.stance_source.append(e.get("stance_source") or "data")
         # without offline clusters, cf is counted over the candidates (documented approximation)
         for flag, cf in ((True, out.cf_pro), (False, out.cf_con)):
             missing = np.isnan(cf)
@@ -601,8 +629,11 @@ class QueryEngine:
         need_vectors = self.settings.representative == "centroid"
         info = {r["id"]: r for r in self._read("query/units", ids=ids, vectors=need_vectors)}
         arguments: dict[int, list[str]] = defaultdict(list)
-        for p, aid in zip(candidates.premise.tolist(), candidates.argument, strict=True):
+        sources: dict[int, set[str]] = defaultdict(set)
+        for p, aid, source in zip(candidates.premise.tolist(), candidates.argument,
+                                  candidates.stance_source, strict=True):  # fmt: skip
             arguments[p].append(aid)
+            sources[p].add(source)
         claim_text: dict[int, str] = {}
         if terms is not None:
             claim_ids = sorted(set(candidates.claim.tolist()))
@@ -614,7 +645,7 @@ class QueryEngine:
                 premises = entry.premises
                 members = [
                     Member(info[p]["key"], info[p]["text"], info[p]["pagerank"],
-                           sorted(set(arguments[p])))
+                           sorted(set(arguments[p])), "+".join(sorted(sources[p])))
                     for p in premises
                 ]  # fmt: skip
                 if result.ranker == "coreset" or (

@@ -66,25 +66,50 @@ def _top(scores: dict[int, float], allowed: set[int], depth: int) -> dict[int, f
     return {p: v for v, p in kept[:depth]}
 
 
-def rank_hybrid(
+@dataclass(frozen=True)
+class SidePool:
+    """What the routes know of the candidates on one side (arrays aligned by candidate)."""
+
+    premises: list[int]  # internal ids
+    labels: NDArray[np.int64]  # premise-cluster label
+    cluster_p: NDArray[np.float64]  # P(pi^s|q) of the candidate's cluster (Eq. 3)
+    own: NDArray[np.float64]  # P(p^s|q), the candidate's own share; 0: not via a claim
+    bm25: NDArray[np.float64]  # BM25 score for the query; 0 where the route did not find it
+    found_bm25: NDArray[np.bool_]
+    cosine: NDArray[np.float64]  # cosine to the query
+    vector_hit: NDArray[np.bool_]  # among the vector route's hits
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """The weights and RRF constant of the hybrid ranker (``Settings`` carries the defaults)."""
+
+    claims: float = 1.0
+    bm25: float = 1.0
+    cosine: float = 1.0
+    rrf_k: float = 60.0
+
+    def weights(self) -> dict[str, float]:
+        return {"claims": self.claims, "bm25": self.bm25, "cosine": self.cosine}
+
+
+def side_pools(
     engine: QueryEngine,
     text: str,
     vector: NDArray[np.float32],
     p_cluster: dict[str, float],
     claim_cluster: dict[int, str],
     collection: str | None,
-    k: int,
     wanted: tuple[str, ...],
-) -> tuple[dict[str, list[Ranked]], _Candidates | None]:
-    """Per side, at most ``k`` entries best first; and the candidate edges they came from.
+) -> tuple[dict[str, SidePool], _Candidates | None]:
+    """The candidates of every wanted side, with each route's evidence; and their edges.
 
     ``p_cluster`` is P(gamma|q) of each claim cluster the claim route credits (empty when no claim
     was similar enough) and ``claim_cluster`` the cluster name of each claim in them.
     """
     import numpy as np
 
-    from argkb.retrieve.engine import Ranked
-    from argkb.retrieve.fusion import group_by_cluster, ranks_by, reciprocal_rank_fusion
+    from argkb.retrieve.pfidf import cluster_scores
 
     s = engine.settings
     claim_edges = (
@@ -94,21 +119,18 @@ def rank_hybrid(
     )  # fmt: skip
     hits = direct_hits(engine, text, vector, collection)
     ids = sorted({int(e["premise"]) for e in claim_edges} | set(hits.bm25) | set(hits.cosine))
-    if not ids:
-        return {side: [] for side in wanted}, None
-    edges = engine._read("query/premise_edges", ids=ids, collection=collection)
+    edges = engine._read("query/premise_edges", ids=ids, collection=collection) if ids else []
     if not edges:
-        return {side: [] for side in wanted}, None
+        return {}, None
     claim_p = engine._share_claim_mass(p_cluster, claim_cluster, claim_edges)
     candidates = engine._edge_arrays(edges, claim_p, claim_cluster)
+    if len(candidates.premise) == 0:
+        return {}, None
     terms = engine._pfidf_terms(candidates)
     aligned = engine._alignment(text, candidates)
     present = {int(p) for p in candidates.premise.tolist()}
     bm25 = _top(hits.bm25, present, s.bm25_depth)
     cosine_hits = _top(hits.cosine, present, s.vector_depth)
-
-    from argkb.retrieve.pfidf import cluster_scores
-
     scores = cluster_scores(candidates.premise_cluster, candidates.pro, terms, aligned)
     cluster_index = {int(c): i for i, c in enumerate(scores.clusters.tolist())}
     # the side of each edge towards the query, and which edges decide a premise's side
@@ -123,76 +145,131 @@ def rank_hybrid(
     norms = np.linalg.norm(vectors, axis=1)
     exact_cos = (vectors @ vector) / np.where(norms == 0, 1.0, norms)
     position = {int(p): i for i, p in enumerate(premises.tolist())}
+    edge_position = [position[int(p)] for p in candidates.premise.tolist()]
     cluster_of = np.empty(len(premises), np.int64)
-    for p, label in zip(candidates.premise.tolist(), candidates.premise_cluster.tolist(),
-                        strict=True):  # fmt: skip
-        cluster_of[position[p]] = label
-    weights = {"claims": s.weight_claims, "bm25": s.weight_bm25, "cosine": s.weight_cosine}
+    cluster_of[edge_position] = candidates.premise_cluster
 
-    ranked: dict[str, list[Ranked]] = {}
+    pools: dict[str, SidePool] = {}
     for side in wanted:
         on_side = deciding & (side_pro == (side == "pro"))
         members = sorted({int(p) for p in candidates.premise[on_side].tolist()})
         if not members:
-            ranked[side] = []
             continue
         rows = np.asarray([position[p] for p in members])
-        own = np.zeros(len(premises))  # P(p^s|q) of each premise on this side
-        to_side = np.where(side_pro == (side == "pro"), terms.contribution, 0.0)
-        np.add.at(own, [position[int(p)] for p in candidates.premise.tolist()], to_side)
+        own = np.zeros(len(premises))
+        np.add.at(own, edge_position,
+                  np.where(side_pro == (side == "pro"), terms.contribution, 0.0))  # fmt: skip
         side_scores = scores.pro if side == "pro" else scores.con
-        cluster_p = np.asarray([side_scores[cluster_index[int(c)]] for c in cluster_of[rows]])
-        bm25_score = np.asarray([bm25.get(p, 0.0) for p in members])
-        route_ranks = {
-            "claims": ranks_by(cluster_p, own[rows], found=own[rows] > 0),
-            "bm25": ranks_by(bm25_score, found=[p in bm25 for p in members]),
-            "cosine": ranks_by(exact_cos[rows]),
-        }
-        fused = reciprocal_rank_fusion(route_ranks, weights, k=s.rrf_k)
-        # clusters are ranked by the same fusion over cluster-level route scores: P(pi^s|q), and
-        # the best BM25 and cosine of any member (Dumani et al. rank clusters, not premises)
-        labels = cluster_of[rows]
-        names, member_of = np.unique(labels, return_inverse=True)
-        best_bm25 = np.zeros(len(names))
-        np.maximum.at(best_bm25, member_of, bm25_score)
-        best_cos = np.full(len(names), -np.inf)
-        np.maximum.at(best_cos, member_of, exact_cos[rows])
-        p_of_cluster = np.zeros(len(names))
-        np.maximum.at(p_of_cluster, member_of, cluster_p * (own[rows] > 0))
-        found_bm25 = np.zeros(len(names), bool)
-        np.logical_or.at(found_bm25, member_of, [p in bm25 for p in members])
-        cluster_ranks = {
-            "claims": ranks_by(p_of_cluster, found=p_of_cluster > 0),
-            "bm25": ranks_by(best_bm25, found=found_bm25),
-            "cosine": ranks_by(best_cos),
-        }
-        cluster_fused = reciprocal_rank_fusion(cluster_ranks, weights, k=s.rrf_k)
-        by_label = dict(zip(names.tolist(), cluster_fused.tolist(), strict=True))
-        entries = []
-        for group in group_by_cluster(fused, labels, k, by_label):
-            head = group.representative
-            c = int(np.searchsorted(names, group.label))
-            explain: dict[str, Any] = {
-                "cluster": candidates.cluster_names[group.label],
-                "fused": by_label[group.label],
-                "routes": {
-                    route: {"rank": int(cluster_ranks[route][c]),
-                            "contribution": float(
-                                weights[route] / (s.rrf_k + cluster_ranks[route][c])
-                                if cluster_ranks[route][c] > 0 else 0.0)}
-                    for route in ROUTES
-                },
-                "p_cluster": float(cluster_p[head]),
-                "bm25": float(bm25_score[head]),
-                "cosine": float(exact_cos[rows[head]]),
-                "vector_hit": members[head] in cosine_hits,
-            }  # fmt: skip
-            score = by_label[group.label]
-            explain["promoted"] = len(entries) >= len(by_label)
-            if explain["promoted"]:  # a member shown on its own to fill the list: below every
-                # cluster, in the order of its own fused score
-                score = min(by_label.values()) * 0.5 * fused[head] / max(fused.max(), 1e-12)
-            entries.append(Ranked(score, [members[i] for i in group.members], group.label,
-                                  explain))  # fmt: skip
-        ranked[side] = entries
+        pools[side] = SidePool(
+            premises=members,
+            labels=cluster_of[rows],
+            cluster_p=np.asarray([side_scores[cluster_index[int(c)]] for c in cluster_of[rows]]),
+            own=own[rows],
+            bm25=np.asarray([bm25.get(p, 0.0) for p in members]),
+            found_bm25=np.asarray([p in bm25 for p in members]),
+            cosine=exact_cos[rows],
+            vector_hit=np.asarray([p in cosine_hits for p in members]),
+        )
+    return pools, candidates
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry of a fused list: candidate indices into the pool, best first."""
+
+    score: float
+    members: list[int]
+    label: int
+    explain: dict[str, Any]
+
+
+def fuse_pool(pool: SidePool, fusion: Fusion, k: int) -> list[Entry]:
+    """At most ``k`` entries of one side, best first (see the module docstring). Pure NumPy.
+
+    Premises are ranked by each route and fused (their order within a cluster, and the order
+    of members shown on their own to fill the list); clusters are ranked by the same fusion over
+    cluster-level route scores: P(pi^s|q), and the best BM25 and cosine of any member (Dumani et
+    al. rank clusters, not premises).
+    """
+    import numpy as np
+
+    from argkb.retrieve.fusion import group_by_cluster, ranks_by, reciprocal_rank_fusion
+
+    weights = fusion.weights()
+    via_claim = pool.own > 0
+    premise_ranks = {
+        "claims": ranks_by(pool.cluster_p, pool.own, found=via_claim),
+        "bm25": ranks_by(pool.bm25, found=pool.found_bm25),
+        "cosine": ranks_by(pool.cosine),
+    }
+    fused = reciprocal_rank_fusion(premise_ranks, weights, k=fusion.rrf_k)
+    names, member_of = np.unique(pool.labels, return_inverse=True)
+    best_bm25 = np.zeros(len(names))
+    np.maximum.at(best_bm25, member_of, pool.bm25)
+    best_cos = np.full(len(names), -np.inf)
+    np.maximum.at(best_cos, member_of, pool.cosine)
+    p_of_cluster = np.zeros(len(names))
+    np.maximum.at(p_of_cluster, member_of, pool.cluster_p * via_claim)
+    found_bm25 = np.zeros(len(names), bool)
+    np.logical_or.at(found_bm25, member_of, pool.found_bm25)
+    cluster_ranks = {
+        "claims": ranks_by(p_of_cluster, found=p_of_cluster > 0),
+        "bm25": ranks_by(best_bm25, found=found_bm25),
+        "cosine": ranks_by(best_cos),
+    }
+    cluster_fused = reciprocal_rank_fusion(cluster_ranks, weights, k=fusion.rrf_k)
+    by_label = dict(zip(names.tolist(), cluster_fused.tolist(), strict=True))
+    entries: list[Entry] = []
+    for group in group_by_cluster(fused, pool.labels, k, by_label):
+        head = group.representative
+        c = int(np.searchsorted(names, group.label))
+        explain: dict[str, Any] = {
+            "fused": by_label[group.label],
+            "routes": {
+                route: {"rank": int(cluster_ranks[route][c]),
+                        "contribution": float(
+                            weights[route] / (fusion.rrf_k + cluster_ranks[route][c])
+                            if cluster_ranks[route][c] > 0 else 0.0)}
+                for route in ROUTES
+            },
+            "p_cluster": float(pool.cluster_p[head]),
+            "bm25": float(pool.bm25[head]),
+            "cosine": float(pool.cosine[head]),
+            "vector_hit": bool(pool.vector_hit[head]),
+            "promoted": len(entries) >= len(by_label),
+        }  # fmt: skip
+        score = by_label[group.label]
+        if explain["promoted"]:  # a member shown on its own to fill the list: below every
+            # cluster, in the order of its own fused score
+            score = min(by_label.values()) * 0.5 * fused[head] / max(fused.max(), 1e-12)
+        entries.append(Entry(float(score), list(group.members), group.label, explain))
+    return entries
+
+
+def rank_hybrid(
+    engine: QueryEngine,
+    text: str,
+    vector: NDArray[np.float32],
+    p_cluster: dict[str, float],
+    claim_cluster: dict[int, str],
+    collection: str | None,
+    k: int,
+    wanted: tuple[str, ...],
+) -> tuple[dict[str, list[Ranked]], _Candidates | None]:
+    """Per side, at most ``k`` entries best first; and the candidate edges they came from."""
+    from argkb.retrieve.engine import Ranked
+
+    s = engine.settings
+    pools, candidates = side_pools(engine, text, vector, p_cluster, claim_cluster, collection,
+                                   wanted)  # fmt: skip
+    fusion = Fusion(s.weight_claims, s.weight_bm25, s.weight_cosine, s.rrf_k)
+    ranked: dict[str, list[Ranked]] = {side: [] for side in wanted}
+    if candidates is None:
+        return ranked, None
+    for side, pool in pools.items():
+        ranked[side] = [
+            Ranked(entry.score, [pool.premises[i] for i in entry.members], entry.label,
+                   {"cluster": candidates.cluster_names[entry.label], **entry.explain})
+            for entry in fuse_pool(pool, fusion, k)
+        ]  # fmt: skip
     return ranked, candidates

@@ -7,5 +7,6 @@ WHERE id(p) = pid AND p <> c
   AND ($collection IS NULL
        OR EXISTS { (a)-[:FROM]->(s:Source) WHERE s.sid STARTS WITH $collection })
 OPTIONAL MATCH (p)-[:IN_CLUSTER]->(pc:PremiseCluster)
-RETURN id(c) AS claim, pid AS premise, r.stance AS stance, a.aid AS argument,
+RETURN id(c) AS claim, pid AS premise, r.stance AS stance,
+       coalesce(r.stance_source, 'data') AS stance_source, a.aid AS argument,
        pc.cid AS cluster, pc.cf_pro AS cf_pro, pc.cf_con AS cf_con

@@ -7,5 +7,6 @@ WHERE id(c) = cid AND p <> c
   AND ($collection IS NULL
        OR EXISTS { (a)-[:FROM]->(s:Source) WHERE s.sid STARTS WITH $collection })
 OPTIONAL MATCH (p)-[:IN_CLUSTER]->(pc:PremiseCluster)
-RETURN cid AS claim, id(p) AS premise, r.stance AS stance, a.aid AS argument,
+RETURN cid AS claim, id(p) AS premise, r.stance AS stance,
+       coalesce(r.stance_source, 'data') AS stance_source, a.aid AS argument,
        pc.cid AS cluster, pc.cf_pro AS cf_pro, pc.cf_con AS cf_con

@@ -7,12 +7,30 @@ import pytest
 from argkb.db import cypher
 from argkb.errors import QueryFileError
 
+SCRIPT = """// a comment; with a semicolon at its end;
+CREATE INDEX a IF NOT EXISTS FOR (n:A) ON (n.x);
+  // an indented comment
+MATCH (n) WHERE n.text = 'one; two'
+SET n.seen = true ;\t
+CREATE VECTOR INDEX v IF NOT EXISTS
+FOR (u:U) ON u.embedding
+OPTIONS {indexConfig: {`vector.dimensions`: $dimensions}};
 
-def test_schema_file_splits_into_statements() -> None:
-    statements = cypher.statements("schema")
-    assert len(statements) == 12
-    assert all(not s.endswith(";") for s in statements)
-    assert not any(line.lstrip().startswith("//") for s in statements for line in s.splitlines())
+;
+RETURN 1"""
+
+
+def test_statements_split_at_line_final_semicolons(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the shipped files themselves are split and run on a real server in test_schema.py)
+    monkeypatch.setattr(cypher, "load", lambda name: SCRIPT)
+    assert cypher.statements("any") == [
+        "CREATE INDEX a IF NOT EXISTS FOR (n:A) ON (n.x)",
+        # a semicolon inside a line does not end the statement
+        "MATCH (n) WHERE n.text = 'one; two'\nSET n.seen = true",
+        "CREATE VECTOR INDEX v IF NOT EXISTS\nFOR (u:U) ON u.embedding\n"
+        "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions}}",
+        "RETURN 1",
+    ]
 
 
 def test_names_lists_shipped_files() -> None:

@@ -22,7 +22,6 @@ import numpy as np
 import pytest
 
 import argkb
-from argkb.errors import ArgKBError
 from argkb.eval.metrics import (
     Discount,
     MetricInputError,
@@ -116,11 +115,6 @@ def test_task_b_edge_cases() -> None:
         task_b_ndcg_at_k(["p"], {"p": "G"}, {"G": 1}, 0)
     with pytest.raises(MetricInputError, match="unknown discount"):
         task_b_ndcg_at_k(["p"], {"p": "G"}, {"G": 1}, 1, discount="ln")  # type: ignore[arg-type]
-
-
-def test_metric_input_error_is_in_the_argkb_family() -> None:
-    assert issubclass(MetricInputError, ArgKBError)
-    assert issubclass(MetricInputError, ValueError)
 
 
 # -- Standard DCG / nDCG / precision ------------------------------------------------------------

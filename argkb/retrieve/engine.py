@@ -35,8 +35,8 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from argkb.embed.model import Embedder
-    from argkb.retrieve.pfidf import EdgeTerms
     from argkb.retrieve.hybrid import SidePool
+    from argkb.retrieve.pfidf import EdgeTerms
     from argkb.retrieve.relevance import RelevanceModel
 
 RankerName = Literal["hybrid", "pfidf", "coreset"]

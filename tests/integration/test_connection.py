@@ -1,4 +1,7 @@
-"""Which database a command reaches: flags, then NEO4J_* variables, then the managed server."""
+"""Which database a command reaches: flags, then NEO4J_* variables, then the managed server.
+
+An explicit address needs no server; that case is in tests/unit/test_connect.py.
+"""
 
 from __future__ import annotations
 
@@ -41,9 +44,3 @@ def test_flag_beats_env_var(neo4j_uri: str) -> None:
     assert result.exit_code == 1
     assert "No Neo4j answers at" in result.output
     assert "Traceback" not in result.output
-
-
-def test_explicit_uri_is_never_managed() -> None:
-    target = resolve_target("neo4j://db.example:7687", "alice", "pw", "arguments")
-    assert not target.managed
-    assert (target.user, target.password, target.database) == ("alice", "pw", "arguments")

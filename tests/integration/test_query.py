@@ -1,4 +1,8 @@
-"""`argkb query` end to end on the demo corpus: load -> embed -> cluster -> pagerank -> query."""
+"""`argkb query` end to end on the demo corpus: load -> embed -> cluster -> pagerank -> query.
+
+The tests share one loaded graph and only read it; each builds the engine it needs, so any
+order, or any one test alone, gives the same results. The empty graph is in test_query_empty.py.
+"""
 
 from __future__ import annotations
 
@@ -66,17 +70,16 @@ def test_distinct_pro_and_con_clusters(engine, ranker: str) -> None:
         assert any(c.size >= 2 for c in result.pro)
 
 
-def test_stance_filter_and_representatives(engine) -> None:
-    from argkb.retrieve.engine import Settings
+def test_stance_filter_and_representatives(demo_db, embedder, engine) -> None:
+    from argkb.retrieve.engine import QueryEngine, Settings
 
     only_pro = engine.query("School uniforms should be mandatory", k=3, stance="pro")
     assert only_pro.pro and not only_pro.con
     longest = only_pro.pro[0]
     assert len(longest.representative.text) == max(len(m.text) for m in longest.members)
-    engine.settings = Settings(representative="pagerank")
-    by_rank = engine.query("School uniforms should be mandatory", k=3, stance="pro").pro[0]
+    by_pagerank = QueryEngine(demo_db, embedder, settings=Settings(representative="pagerank"))
+    by_rank = by_pagerank.query("School uniforms should be mandatory", k=3, stance="pro").pro[0]
     assert by_rank.representative.pagerank == max(m.pagerank for m in by_rank.members)
-    engine.settings = Settings()
 
 
 @pytest.mark.parametrize("relevance", ["learned", "cosine", "pfidf"])
@@ -141,8 +144,8 @@ def test_cli_json_has_documented_fields(demo_db, neo4j_uri: str) -> None:
 
 
 def test_engine_as_harness_ranker(engine) -> None:
-    from argkb.eval.trec import Query, Ranking
     from argkb.eval.adapters import EngineRanker
+    from argkb.ranking import Query, Ranking
 
     ranking = EngineRanker(engine, "pfidf").rank(Query("q1", "We should abandon fossil fuels"), 6)
     assert isinstance(ranking, Ranking) and 0 < len(ranking.clusters) <= 6
@@ -151,13 +154,3 @@ def test_engine_as_harness_ranker(engine) -> None:
     )
     result = engine.query("We should abandon fossil fuels", k=50, stance="pro")
     assert [c[0] for c in pro.clusters] == [c.representative.key for c in result.pro]
-
-
-def test_empty_graph_message(db, wipe_db, embedder) -> None:
-    """Runs last in this module: it wipes the database the other tests share."""
-    from argkb.retrieve.engine import QueryEngine
-
-    wipe_db(db)
-    init_schema(db)
-    result = QueryEngine(db, embedder).query("We should abandon fossil fuels")
-    assert result.message and "no claims" in result.message

@@ -74,13 +74,6 @@ def test_port_taken_is_a_clear_error(spare: LocalServer, neo4j_uri: str) -> None
         clash.start()
 
 
-def test_conf_listens_on_loopback_only(spare: LocalServer) -> None:
-    conf = spare.write_config().read_text()
-    assert "server.default_listen_address=127.0.0.1" in conf
-    assert f"server.bolt.listen_address=127.0.0.1:{spare.config.bolt_port}" in conf
-    assert "0.0.0.0" not in conf
-
-
 def test_plugins_load_on_managed_server(driver) -> None:
     """GDS and APOC are installed from Maven Central and loaded by the session's server."""
     from argkb.db.schema import server_info

@@ -157,7 +157,7 @@ def test_eacl_2017_worked_example_maximum_ties_all_three() -> None:
 
 # -- against a naive loop (hypothesis) ----------------------------------------------------------
 
-BOUNDED = settings(max_examples=200, deadline=2000)
+BOUNDED = settings(max_examples=100, deadline=2000)
 SCORE = st.floats(0.0, 1.0)  # PageRank scores
 
 

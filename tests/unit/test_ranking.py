@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from argkb.ranking import Ranking
 
-BOUNDED = settings(max_examples=200, deadline=1000)
+BOUNDED = settings(max_examples=100, deadline=1000)
 
 # few distinct ids, so repeats within and across clusters are common
 CLUSTERS = st.lists(st.lists(st.sampled_from("abcdefg"), min_size=1, max_size=4), max_size=7)

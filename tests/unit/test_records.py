@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from argkb.loaders.records import normalise_text, text_key
 
-BOUNDED = settings(max_examples=300, deadline=1000)
+BOUNDED = settings(max_examples=200, deadline=1000)
 
 # What the module docstring strips from both ends, and how it joins words.
 EDGE = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb .!?;:"

@@ -73,7 +73,7 @@ def predict_unknown(
     model: StanceModel | None = None,
     refresh: bool = False,
     batch: int = 2_000,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> StanceRun:
     """Predict P(pro) for every PREMISE_OF edge with an unknown stance and write it.
 

@@ -41,13 +41,9 @@ class PoolRanker:
         from argkb.retrieve.hybrid import fuse_pool
 
         entries = []
-        for side_pool, keys, words in self.pools[query.qid]:
-            for entry in fuse_pool(side_pool, self.fusion, k):
-                members = [keys[i] for i in entry.members]
-                if self.representative == "longest":
-                    head = max(entry.members, key=lambda i: (words[i], keys[i]))
-                    members = [keys[head], *(m for m in members if m != keys[head])]
-                entries.append((entry.score, members))
+        for side_pool, keys in self.pools[query.qid]:
+            for entry in fuse_pool(side_pool, self.fusion, k, self.representative):
+                entries.append((entry.score, [keys[i] for i in entry.members]))
         entries.sort(key=lambda e: -e[0])
         return Ranking([m for _, m in entries[:k]], [s for s, _ in entries[:k]])
 
@@ -102,8 +98,7 @@ def main() -> int:
                 info = {r["id"]: r for r in cypher.read(driver, "query/units", None,
                                                          ids=side_pool.premises, vectors=False)}
                 keys = [info[p]["key"] for p in side_pool.premises]
-                words = [len((info[p]["text"] or "").split()) for p in side_pool.premises]
-                pools[query.qid].append((side_pool, keys, words))
+                pools[query.qid].append((side_pool, keys))
         print(f"\n## hybrid on {args.fit} ({len(benchmark.queries)} queries), {metric}\n")
         print("| w_claims | w_bm25 | w_cosine | rrf k | representative | TaskB@10 | nDCG@10 "
               "| P@10 |\n|---:|---:|---:|---:|---|---:|---:|---:|")  # fmt: skip
@@ -115,7 +110,7 @@ def main() -> int:
             if w_bm25 == 0 and w_cos == 0:
                 continue
             fusion = Fusion(w_claims, w_bm25, w_cos, rrf_k)
-            result = evaluate(benchmark, {"hybrid": [PoolRanker(pools, fusion, rep)]}, depth=10)
+            result = evaluate(benchmark, {"hybrid": [PoolRanker(pools, fusion, rep)]}, depth=200)
             m = result[0].scores.mean
             rows.append((round(m.get(metric, 0.0), 4), w_claims, w_bm25, w_cos, rrf_k, rep))
             print(

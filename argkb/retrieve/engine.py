@@ -80,14 +80,14 @@ class Settings:
     # hybrid ranker (argkb.retrieve.hybrid): depth of the direct premise routes, RRF constant and
     # route weights; with a collection the direct routes read `collection_widen` times deeper.
     # Weights and k chosen on ArgKP train by bench/tune_hybrid.py: of the settings within .01
-    # TaskB@10 of the best (.6666), the one that weighs the direct routes most (.6590)
+    # TaskB@10 of the best (.6638), the one that weighs the direct routes most (.6559)
     bm25_depth: int = 100
     vector_depth: int = 100
     collection_widen: int = 20
     rrf_k: float = 10.0
     weight_claims: float = 3.0
-    weight_bm25: float = 0.5
-    weight_cosine: float = 1.0
+    weight_bm25: float = 1.0
+    weight_cosine: float = 0.5
 
 
 @dataclass
@@ -603,6 +603,18 @@ class QueryEngine:
             ranked[stance] = rows
         return ranked
 
+    def _vectors_and_texts(self, ids: list[int]) -> tuple[NDArray[np.float32], list[str]]:
+        """Embeddings (zeros where missing) and texts of the given units, in order."""
+        import numpy as np
+
+        rows = {r["id"]: r for r in self._read("query/units", ids=ids, vectors=True)}
+        dims = self.embedder.dimensions
+        vectors = np.asarray(
+            [rows[i]["embedding"] if rows[i]["embedding"] is not None else [0.0] * dims
+             for i in ids], dtype=np.float32,
+        )  # fmt: skip
+        return vectors, [rows[i]["text"] or "" for i in ids]
+
     def _vectors(self, ids: list[int]) -> NDArray[np.float32]:
         import numpy as np
 
@@ -648,10 +660,8 @@ class QueryEngine:
                            sorted(set(arguments[p])), "+".join(sorted(sources[p])))
                     for p in premises
                 ]  # fmt: skip
-                if result.ranker == "coreset" or (
-                    result.ranker == "hybrid" and self.settings.representative == "best"
-                ):
-                    representative = members[0]  # the ranker's own best member
+                if result.ranker in ("coreset", "hybrid"):
+                    representative = members[0]  # chosen by the ranker itself
                 else:
                     representative = self._representative(premises, members, info)
                 detail = None

@@ -90,11 +90,13 @@ def group_by_cluster(
     clusters: Sequence[int] | ArrayLike,
     k: int,
     cluster_scores: Mapping[int, float] | None = None,
+    head_priority: ArrayLike | None = None,
 ) -> list[Group]:
     """At most ``k`` entries, one per premise cluster, best first; never fewer than
     ``min(k, n)`` when there are ``n`` candidates.
 
-    The best-scored candidate of a cluster represents it, and its other candidates are its
+    The best-scored candidate of a cluster represents it (the one with the highest
+    ``head_priority`` when given, e.g. the longest text), and its other candidates are its
     members. Clusters are ordered by ``cluster_scores`` (label -> score) when given, else by
     their representative's score. When the clusters run out before ``k`` entries, the best
     remaining members become entries of their own after every cluster (and leave their
@@ -108,7 +110,10 @@ def group_by_cluster(
         return []
     order = np.lexsort((np.arange(len(s)), -s))
     first: dict[int, int] = {}
-    for index in order.tolist():
+    by_head = order
+    if head_priority is not None:
+        by_head = np.lexsort((np.arange(len(s)), -s, -np.asarray(head_priority, np.float64)))
+    for index in by_head.tolist():
         first.setdefault(int(labels[index]), index)
     if cluster_scores is None:
         heads = sorted(first.values(), key=lambda i: (-s[i], i))[:k]

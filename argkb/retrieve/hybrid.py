@@ -78,6 +78,7 @@ class SidePool:
     found_bm25: NDArray[np.bool_]
     cosine: NDArray[np.float64]  # cosine to the query
     vector_hit: NDArray[np.bool_]  # among the vector route's hits
+    words: NDArray[np.int64]  # text length, for the "longest" representative
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ def side_pools(
         has_credit[p] |= c
     deciding = credited | ~np.asarray([has_credit[p] for p in candidates.premise.tolist()])
     premises = np.asarray(sorted(present), dtype=np.int64)
-    vectors = engine._vectors(premises.tolist())
+    vectors, texts = engine._vectors_and_texts(premises.tolist())
     norms = np.linalg.norm(vectors, axis=1)
     exact_cos = (vectors @ vector) / np.where(norms == 0, 1.0, norms)
     position = {int(p): i for i, p in enumerate(premises.tolist())}
@@ -169,6 +170,7 @@ def side_pools(
             found_bm25=np.asarray([p in bm25 for p in members]),
             cosine=exact_cos[rows],
             vector_hit=np.asarray([p in cosine_hits for p in members]),
+            words=np.asarray([len(texts[position[p]].split()) for p in members], np.int64),
         )
     return pools, candidates
 
@@ -183,8 +185,14 @@ class Entry:
     explain: dict[str, Any]
 
 
-def fuse_pool(pool: SidePool, fusion: Fusion, k: int) -> list[Entry]:
+def fuse_pool(
+    pool: SidePool, fusion: Fusion, k: int, representative: str = "best"
+) -> list[Entry]:
     """At most ``k`` entries of one side, best first (see the module docstring). Pure NumPy.
+
+    ``representative``: ``"longest"`` shows each cluster by its longest member (Dumani et al.
+    2020), chosen before members are shown on their own to fill the list; ``"best"`` by its
+    best-fused member. An entry's first member is its representative.
 
     Premises are ranked by each route and fused (their order within a cluster, and the order
     of members shown on their own to fill the list); clusters are ranked by the same fusion over
@@ -220,7 +228,8 @@ def fuse_pool(pool: SidePool, fusion: Fusion, k: int) -> list[Entry]:
     cluster_fused = reciprocal_rank_fusion(cluster_ranks, weights, k=fusion.rrf_k)
     by_label = dict(zip(names.tolist(), cluster_fused.tolist(), strict=True))
     entries: list[Entry] = []
-    for group in group_by_cluster(fused, pool.labels, k, by_label):
+    priority = pool.words if representative == "longest" else None
+    for group in group_by_cluster(fused, pool.labels, k, by_label, priority):
         head = group.representative
         c = int(np.searchsorted(names, group.label))
         explain: dict[str, Any] = {
@@ -263,6 +272,7 @@ def rank_hybrid(
     pools, candidates = side_pools(engine, text, vector, p_cluster, claim_cluster, collection,
                                    wanted)  # fmt: skip
     fusion = Fusion(s.weight_claims, s.weight_bm25, s.weight_cosine, s.rrf_k)
+    representative = "longest" if s.representative == "longest" else "best"
     ranked: dict[str, list[Ranked]] = {side: [] for side in wanted}
     if candidates is None:
         return ranked, None
@@ -270,6 +280,6 @@ def rank_hybrid(
         ranked[side] = [
             Ranked(entry.score, [pool.premises[i] for i in entry.members], entry.label,
                    {"cluster": candidates.cluster_names[entry.label], **entry.explain})
-            for entry in fuse_pool(pool, fusion, k)
+            for entry in fuse_pool(pool, fusion, k, representative)
         ]  # fmt: skip
     return ranked, candidates

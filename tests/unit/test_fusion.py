@@ -58,3 +58,16 @@ def test_group_by_cluster_length_and_partition(rows: list[tuple[float, int]], k:
     heads = [g.representative for g in groups][: min(k, clusters)]
     assert len({labels[i] for i in heads}) == len(heads)  # distinct clusters come first
     assert all(np.isfinite(scores[i]) for i in heads)
+
+
+def test_head_priority_picks_the_representative_before_filling() -> None:
+    # cluster 7: candidates 0 (score .9, short) and 1 (score .5, long); cluster 3: candidate 2
+    ranked = {7: 1.0, 3: 0.5}
+    groups = group_by_cluster([0.9, 0.5, 0.7], [7, 7, 3], 3, ranked, head_priority=[5, 40, 10])
+    # the long member represents cluster 7; the short one fills the list after every cluster
+    assert [(g.representative, g.members) for g in groups] == [(1, (1,)), (2, (2,)), (0, (0,))]
+    groups = group_by_cluster([0.9, 0.5, 0.7], [7, 7, 3], 2, ranked, head_priority=[5, 40, 10])
+    assert [(g.representative, g.members) for g in groups] == [(1, (1, 0)), (2, (2,))]
+    # without a priority, the best-scored member represents its cluster
+    groups = group_by_cluster([0.9, 0.5, 0.7], [7, 7, 3], 2, ranked)
+    assert [(g.representative, g.members) for g in groups] == [(0, (0, 1)), (2, (2,))]

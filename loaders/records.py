@@ -11,8 +11,9 @@ corpus, becomes graph structure (as in Wachsmuth et al., EACL 2017, who matched 
 text). A corpus whose units carry their own identity and no text (Webis-ArgRank-17) passes an
 explicit ``key`` instead.
 
-Normalisation, in order: Unicode NFKC; case folding; every run of whitespace becomes one space;
-leading and trailing whitespace, quotes and the sentence punctuation ``. ! ? ; :`` are stripped.
+Normalisation, in order: Unicode NFKC; case folding; NFKC again; every run of whitespace becomes
+one space; leading and trailing whitespace, quotes and the sentence punctuation ``. ! ? ; :`` are
+stripped.
 So "Fossil fuels harm us." and " fossil  FUELS harm us" are one unit; "fossil fuels harm us?"
 (a question) is the same unit too, by design: a trailing mark does not change the proposition.
 """
@@ -39,7 +40,9 @@ _EDGE = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb .!?;:"
 
 def normalise_text(text: str) -> str:
     """The documented normalisation behind unit identity (see the module docstring)."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
+    # NFKC again after case folding: folding can leave marks out of canonical order ("ß" + an
+    # accent folds to "ss" + accent), and the key must not depend on how often it was applied
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
     return _SPACE.sub(" ", folded).strip(_EDGE + "\t\n")
 
 

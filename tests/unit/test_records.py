@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -80,16 +79,6 @@ def test_case_does_not_change_the_key_of_latin_text(text: str) -> None:
 NON_IDEMPOTENT = ["\u00df\u0301", "\u0130\u0316", "\u0124\u0331", "\u0130\uff9e"]
 
 
-NOT_NFKC_AFTER_FOLDING = (
-    "bug in loaders/records.py normalise_text: case folding after NFKC can leave non-NFKC text"
-)
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason=f"{NOT_NFKC_AFTER_FOLDING}, so normalising twice differs "
-    "(U+00DF U+0301 -> 'ss' U+0301 -> 's' U+015B)",
-)
 @BOUNDED
 @given(st.text(max_size=20))
 @example(NON_IDEMPOTENT[0])
@@ -101,11 +90,6 @@ def test_normalise_text_is_idempotent(text: str) -> None:
     assert normalise_text(once) == once
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=f"{NOT_NFKC_AFTER_FOLDING}, so case variants can get different keys "
-    "(U+1FE2 folds to U+03C5 U+0308 U+0300; its upper case to U+03CB U+0300)",
-)
 @BOUNDED
 @given(st.text(max_size=20))
 @example("\u1fe2")

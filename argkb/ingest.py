@@ -350,7 +350,7 @@ def _want_bulk(
     size = sum(path.stat().st_size for path in _files(files))
     if size < BULK_MIN_BYTES:
         return False
-    row = cypher.read(driver, "ingest/graph_state", database, cid=cid)[0]
+    row = cypher.read(driver, "ingest/graph_state", database=database, cid=cid)[0]
     return bool(row["units"] == 0 or (resuming and row["others"] == 0))
 
 
@@ -377,7 +377,7 @@ def _restore_pending(
     """Rebuild the indexes that killed bulk loads dropped (all but ``keep``'s, whose names are
     returned): a crashed bulk load never leaves the database without its full-text indexes."""
     kept: list[str] = []
-    for row in cypher.read(driver, "ingest/bulk_pending", database):
+    for row in cypher.read(driver, "ingest/bulk_pending", database=database):
         if row["cid"] == keep:
             kept = list(row["names"])
             continue
@@ -394,7 +394,9 @@ def _drop_fulltext(
     """Drop argkb's full-text indexes for a bulk load; the names are stored on the corpus node
     first, so a load killed from here on leaves a trace the next load (or this one) rebuilds."""
     schema = _fulltext_schema()
-    present = {row["name"] for row in cypher.read(driver, "ingest/fulltext_indexes", database)}
+    present = {
+        row["name"] for row in cypher.read(driver, "ingest/fulltext_indexes", database=database)
+    }
     names = sorted((present & schema.keys()) | set(pending))
     if names:
         driver.execute_query(
@@ -423,7 +425,7 @@ def load_records(
     reject_report: Path | None = None,
     force: bool = False,
     bulk: bool | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> LoadSummary:
     """Write ``records`` (from ``fmt``'s loader over ``paths``) as one corpus; see module doc.
 
@@ -483,7 +485,7 @@ def load_records(
 
 def _stored_corpus(driver: neo4j.Driver, database: str | None, cid: str) -> dict[str, Any] | None:
     """The properties of the corpus node ``cid``, or None when no load of it ever began."""
-    rows = cypher.read(driver, "ingest/corpus_get", database, cid=cid)
+    rows = cypher.read(driver, "ingest/corpus_get", database=database, cid=cid)
     return dict(rows[0]["corpus"]) if rows else None
 
 
@@ -539,7 +541,7 @@ def _write_records(
     summary: LoadSummary,
     *,
     max_text: int,
-    progress: Callable[[int], None] | None,
+    progress: Callable[[int], object] | None,
 ) -> None:
     """Check every record and hand it to ``writer``; rejected records, and arguments the writer
     refused as repeated ids, go to ``rejects``. Ends with every batch written."""
@@ -590,7 +592,7 @@ def _complete_corpus(
     """Count the corpus, wait for the full-text indexes a bulk load rebuilt, and mark the corpus
     complete: a corpus is complete only with its full-text indexes online."""
     phase = time.perf_counter()
-    counts = cypher.read(driver, "ingest/corpus_counts", database, cid=summary.corpus)
+    counts = cypher.read(driver, "ingest/corpus_counts", database=database, cid=summary.corpus)
     for key, value in counts[0].data().items():
         setattr(summary, key, int(value or 0))
     stored_counts = {key: getattr(summary, key) for key in _COUNTS}

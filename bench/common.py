@@ -221,7 +221,7 @@ def prepare_argkp(
     from argkb.embed.store import embed_collection
     from argkb.eval.argkp import collection, load_argkp
 
-    load_argkp(drv, None, data, split)
+    load_argkp(drv, data, split=split)
     embed_collection(drv, embedder, collection(split))
     cluster_units(drv, kind="claim")
     cluster_units(drv, kind="premise", cut=premise_cut)

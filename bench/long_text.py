@@ -35,7 +35,6 @@ def main() -> int:
             started = time.perf_counter()
             report = run_argquality(
                 driver,
-                None,
                 args.data,
                 options=HarnessOptions(
                     rankers=["cosine", "bm25"],

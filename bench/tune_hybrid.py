@@ -82,7 +82,7 @@ def main() -> int:
 
             benchmark = build_aq(load_judgements(args.data))
             if args.uri is None:
-                load_argquality(driver, None, args.data)
+                load_argquality(driver, args.data)
                 embed_collection(driver, embedder, COLLECTION)
                 cluster_units(driver, kind="claim")
                 cluster_units(driver, kind="premise")
@@ -95,8 +95,12 @@ def main() -> int:
                                         collection=query.collection)  # fmt: skip
             pools[query.qid] = []
             for side_pool in found.values():
-                info = {r["id"]: r for r in cypher.read(driver, "query/units", None,
-                                                         ids=side_pool.premises, vectors=False)}
+                info = {
+                    r["id"]: r
+                    for r in cypher.read(
+                        driver, "query/units", ids=side_pool.premises, vectors=False
+                    )
+                }
                 keys = [info[p]["key"] for p in side_pool.premises]
                 pools[query.qid].append((side_pool, keys))
         print(f"\n## hybrid on {args.fit} ({len(benchmark.queries)} queries), {metric}\n")

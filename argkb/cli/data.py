@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import get_args
 
 import click
 
@@ -14,6 +15,8 @@ from argkb.cli.app import (
     main,
     to_json,
 )
+from argkb.embed.model import LongText
+from argkb.ingest import OnError
 
 # -- database ----------------------------------------------------------------------------------
 
@@ -158,7 +161,7 @@ def _format_choice() -> click.Choice:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option(
     "--on-error",
-    type=click.Choice(["fail", "skip"]),
+    type=click.Choice(get_args(OnError)),
     default="fail",
     show_default=True,
     help="fail: stop at the first bad record; skip: report bad records, load the rest.",
@@ -192,7 +195,7 @@ def load_cmd(
     conn: Connection,
     fmt: str,
     paths: tuple[str, ...],
-    on_error: str,
+    on_error: OnError,
     reject_report: str | None,
     batch_size: int,
     max_text: int,
@@ -242,7 +245,7 @@ def load_cmd(
             list(paths),
             records,
             database=conn.database,
-            on_error=on_error,  # type: ignore[arg-type]
+            on_error=on_error,
             batch_size=batch_size,
             max_text=max_text,
             reject_report=Path(reject_report) if reject_report else None,
@@ -282,7 +285,7 @@ def load_cmd(
 )
 @click.option(
     "--long-text",
-    type=click.Choice(["truncate", "window", "sentences"]),
+    type=click.Choice(get_args(LongText)),
     default="sentences",
     show_default=True,
     help="How texts longer than the model are embedded (sentences: best on ArgQuality-20, "
@@ -295,7 +298,7 @@ def load_cmd(
 def embed_cmd(
     conn: Connection,
     model_path: str | None,
-    long_text: str,
+    long_text: LongText,
     all_units: bool,
     device: str | None,
     as_json: bool,
@@ -308,7 +311,7 @@ def embed_cmd(
     from argkb.embed.store import count_pending, embed_units
 
     driver = conn.driver()
-    embedder = Embedder(model_path, long_text=long_text, device=device)  # type: ignore[arg-type]
+    embedder = Embedder(model_path, long_text=long_text, device=device)
     init_schema(driver, conn.database, dimensions=embedder.dimensions)
     total = count_pending(driver, conn.database, all_units=all_units)
     with tqdm(total=total, unit=" units", desc="embed", disable=as_json, file=sys.stderr) as bar:

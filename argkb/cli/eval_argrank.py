@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import get_args
 
 import click
 
@@ -16,6 +17,8 @@ from argkb.cli.app import (
     json_option,
     to_json,
 )
+from argkb.eval.argrank.scoring import PagerankNorm
+from argkb.rank.pagerank import Shared
 
 
 @eval_group.command("argrank")
@@ -36,7 +39,7 @@ from argkb.cli.app import (
 )
 @click.option(
     "--shared",
-    type=click.Choice(["pool", "split"]),
+    type=click.Choice(get_args(Shared)),
     default="pool",
     show_default=True,
     help="pool: a conclusion's score is shared by all premise slots of its arguments alike "
@@ -45,7 +48,7 @@ from argkb.cli.app import (
 )
 @click.option(
     "--pagerank-norm",
-    type=click.Choice(["maps", "none"]),
+    type=click.Choice(get_args(PagerankNorm)),
     default="maps",
     show_default=True,
     help="maps: a premise's PageRank divided by its frequency (number of AIFdb maps), which "
@@ -91,8 +94,8 @@ def eval_argrank_cmd(
     conn: Connection,
     data: str,
     alpha: float,
-    shared: str,
-    pagerank_norm: str,
+    shared: Shared,
+    pagerank_norm: PagerankNorm,
     seeds: int,
     content: bool,
     model_path: str | None,
@@ -142,11 +145,11 @@ def eval_argrank_cmd(
         report = evaluate_argrank(
             conn.driver(),
             data,
-            conn.database,
+            database=conn.database,
             alpha=alpha,
-            shared=shared,  # type: ignore[arg-type]  # click.Choice
+            shared=shared,
             seeds=seeds,
-            pagerank_norm=pagerank_norm,  # type: ignore[arg-type]  # click.Choice
+            pagerank_norm=pagerank_norm,
             embed=embed,
             content_method=method,
             variants=variants,

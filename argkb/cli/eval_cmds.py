@@ -200,7 +200,7 @@ def run_harness(
     run: Callable[..., HarnessReport], conn: Connection, args: HarnessArgs, *positional: Any,
     **keywords: Any,
 ) -> None:  # fmt: skip
-    """``run(driver, database, *positional, options=..., **keywords)`` with embed and rank
+    """``run(driver, *positional, database=..., options=..., **keywords)`` with embed and rank
     progress bars; print the table (or JSON)."""
     from argkb.eval.harness import HarnessOptions
 
@@ -217,7 +217,9 @@ def run_harness(
         on_embed=embed_bar.update,
     )
     try:
-        report = run(conn.driver(), conn.database, *positional, options=options, **keywords)
+        report = run(
+            conn.driver(), *positional, database=conn.database, options=options, **keywords
+        )
     finally:
         embed_bar.close()
         rank_bar.close()

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import get_args
 
 import click
 
 from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
+from argkb.retrieve.engine import (
+    CoresetRelevance,
+    PremiseClusters,
+    RankerName,
+    Representative,
+    StanceChoice,
+)
 
 
 @main.command("query")
@@ -15,18 +23,18 @@ from argkb.cli.app import Connection, connection_options, handle_errors, json_op
 @click.option("--k", type=int, default=10, show_default=True, help="Clusters per stance.")
 @click.option(
     "--ranker",
-    type=click.Choice(["hybrid", "pfidf", "coreset"]),
+    type=click.Choice(get_args(RankerName)),
     default=None,
     help="hybrid: similar claims' premises, BM25 and vector premise search fused by reciprocal "
     "rank; pfidf: Dumani et al. 2020 (frequency x specificity); coreset: Fromm et al. 2021. "
     "Default: argkb's default ranker (docs/evaluation.md says which and why).",
 )
 @click.option(
-    "--stance", type=click.Choice(["pro", "con", "both"]), default="both", show_default=True
+    "--stance", type=click.Choice(get_args(StanceChoice)), default="both", show_default=True
 )
 @click.option(
     "--representative",
-    type=click.Choice(["longest", "centroid", "pagerank", "best"]),
+    type=click.Choice(get_args(Representative)),
     default="longest",
     show_default=True,
     help="Which premise shows a cluster (best: the hybrid ranker's best-fused member).",
@@ -40,7 +48,7 @@ from argkb.cli.app import Connection, connection_options, handle_errors, json_op
 )
 @click.option(
     "--relevance",
-    type=click.Choice(["learned", "cosine", "pfidf"]),
+    type=click.Choice(get_args(CoresetRelevance)),
     default="learned",
     show_default=True,
     help="Coreset relevance r(p|q): the relevance filter fitted on ArgKP train, cosine to the "
@@ -48,7 +56,7 @@ from argkb.cli.app import Connection, connection_options, handle_errors, json_op
 )
 @click.option(
     "--premise-clusters",
-    type=click.Choice(["offline", "query"]),
+    type=click.Choice(get_args(PremiseClusters)),
     default="offline",
     show_default=True,
     help="pfidf premise clusters: from `argkb cluster`, or made now over the candidates.",
@@ -60,12 +68,12 @@ def query_cmd(
     conn: Connection,
     claim: str,
     k: int,
-    ranker: str | None,
-    stance: str,
-    representative: str,
+    ranker: RankerName | None,
+    stance: StanceChoice,
+    representative: Representative,
     alpha: float | None,
-    relevance: str,
-    premise_clusters: str,
+    relevance: CoresetRelevance,
+    premise_clusters: PremiseClusters,
     explain: bool,
     as_json: bool,
 ) -> None:
@@ -74,18 +82,18 @@ def query_cmd(
     from argkb.retrieve.engine import DEFAULT_RANKER, QueryEngine, Settings
 
     settings = Settings(
-        representative=representative,  # type: ignore[arg-type]  # click.Choice: the literal
-        coreset_relevance=relevance,  # type: ignore[arg-type]
-        premise_clusters=premise_clusters,  # type: ignore[arg-type]
+        representative=representative,
+        coreset_relevance=relevance,
+        premise_clusters=premise_clusters,
     )
     if alpha is not None:
         settings = dataclasses.replace(settings, coreset_alpha=alpha)
-    engine = QueryEngine(conn.driver(), Embedder(), conn.database, settings=settings)
+    engine = QueryEngine(conn.driver(), Embedder(), database=conn.database, settings=settings)
     result = engine.query(
         claim,
         k=k,
-        ranker=ranker or DEFAULT_RANKER,  # type: ignore[arg-type]  # click.Choice: the literal
-        stance=stance,  # type: ignore[arg-type]
+        ranker=ranker or DEFAULT_RANKER,
+        stance=stance,
         explain=explain,
     )
     if as_json:

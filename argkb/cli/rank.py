@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import click
 
 from argkb.cli.app import (
@@ -13,6 +15,7 @@ from argkb.cli.app import (
     main,
     to_json,
 )
+from argkb.rank.store import Reuse, Variant
 
 # -- pagerank ----------------------------------------------------------------------------------
 
@@ -36,14 +39,14 @@ from argkb.cli.app import (
 @click.option("--max-iter", type=int, default=200, show_default=True)
 @click.option(
     "--reuse",
-    type=click.Choice(["exact", "semantic"]),
+    type=click.Choice(get_args(Reuse)),
     default="exact",
     show_default=True,
     help="semantic: merge units joined by SAME_AS edges.",
 )
 @click.option(
     "--variant",
-    type=click.Choice(["adapted", "classic"]),
+    type=click.Choice(get_args(Variant)),
     default="adapted",
     show_default=True,
     help="adapted: EACL 2017 argument PageRank; classic: textbook.",
@@ -57,8 +60,8 @@ def pagerank_cmd(
     alpha: float,
     tol: float,
     max_iter: int,
-    reuse: str,
-    variant: str,
+    reuse: Reuse,
+    variant: Variant,
     warm: bool,
     top: int,
     as_json: bool,
@@ -76,8 +79,8 @@ def pagerank_cmd(
         alpha=alpha,
         tol=tol,
         max_iter=max_iter,
-        reuse=reuse,  # type: ignore[arg-type]  # click.Choice guarantees the literal
-        variant=variant,  # type: ignore[arg-type]
+        reuse=reuse,
+        variant=variant,
         warm=warm,
         echo=lambda m: None if as_json else echo_err(m),
     )

@@ -47,7 +47,7 @@ class ClusterRun:
 
 
 def export_vectors(
-    driver: neo4j.Driver, database: str | None, label: str, page: int = 5000
+    driver: neo4j.Driver, label: str, *, database: str | None = None, page: int = 5000
 ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
     """Internal ids and embeddings of every unit with ``label`` that has an embedding."""
     import numpy as np
@@ -81,7 +81,7 @@ def knn_pairs(
     k: int,
     min_score: float,
     batch: int = 500,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
     """(a, b, cosine) for each unit's ``k`` nearest neighbours in ``index`` above ``min_score``."""
     import numpy as np
@@ -115,7 +115,7 @@ def cluster_units(
     cut: float | None = None,
     linkage: Linkage | None = None,
     k: int = 30,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> ClusterRun:
     """Cluster all claims or all premises and store the clusters (replacing earlier ones)."""
     import numpy as np
@@ -124,7 +124,7 @@ def cluster_units(
     linkage = linkage or DEFAULT_LINKAGE[kind]
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
-    ids, vectors = export_vectors(driver, database, _LABEL[kind])
+    ids, vectors = export_vectors(driver, _LABEL[kind], database=database)
     seconds["export"] = time.perf_counter() - clock
     clock = time.perf_counter()
     # Neo4j's cosine score is (1 + cos) / 2; a pair within distance `cut` has cos >= 1 - cut
@@ -194,13 +194,13 @@ def link_same_as(
     *,
     threshold: float = DEFAULT_SAME_AS,
     k: int = 10,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> int:
     """``(:Claim)-[:SAME_AS]->(:Premise)`` for premises within cosine ``threshold`` of a claim."""
     method = "embedding"
     with driver.session(database=database) as session:
         session.run(cypher.load("cluster/same_as_delete"), {"method": method}).consume()
-    ids, _ = export_vectors(driver, database, "Claim")
+    ids, _ = export_vectors(driver, "Claim", database=database)
     a, b, sim = knn_pairs(driver, database, ids, "premise_embedding", k=k,
                           min_score=(1.0 + threshold) / 2.0, progress=progress)  # fmt: skip
     query = "cluster/same_as_write"

@@ -39,7 +39,7 @@ def contents(
     """The nodes, relationships, constraints and indexes a clear would delete."""
     from argkb.db.schema import constraints, indexes
 
-    counts = cypher.read(driver, "clear/counts", database)[0]
+    counts = cypher.read(driver, "clear/counts", database=database)[0]
     if keep_schema:
         return ClearReport(counts["nodes"], counts["relationships"], [], [])
     owned = {c["name"] for c in constraints(driver, database)}

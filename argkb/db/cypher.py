@@ -127,7 +127,9 @@ def log_query(name: str, params: dict[str, Any]) -> None:
         logger.debug("cypher/%s.cypher %s", name, brief(params))
 
 
-def read(driver: neo4j.Driver, name: str, database: str | None = None, **params: Any) -> list[Any]:
+def read(
+    driver: neo4j.Driver, name: str, *, database: str | None = None, **params: Any
+) -> list[Any]:
     """The records of the read query ``cypher/<name>.cypher`` (a managed, read-routed query)."""
     from neo4j import RoutingControl
 
@@ -142,7 +144,7 @@ def read(driver: neo4j.Driver, name: str, database: str | None = None, **params:
 
 
 def write(
-    driver: neo4j.Driver, name: str, database: str | None = None, **params: Any
+    driver: neo4j.Driver, name: str, *, database: str | None = None, **params: Any
 ) -> dict[str, int]:
     """Run the write query ``cypher/<name>.cypher`` (managed, retried); returns its counters."""
     log_query(name, params)

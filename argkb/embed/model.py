@@ -147,7 +147,7 @@ class Embedder:
         self,
         texts: Sequence[str],
         *,
-        progress: Callable[[int], None] | None = None,
+        progress: Callable[[int], object] | None = None,
         use_cache: bool = True,
     ) -> NDArray[np.float32]:
         """Normalised embeddings, shape ``(len(texts), dimensions)``; cached ones are reused.

@@ -31,7 +31,7 @@ class EmbedRun:
 def count_pending(
     driver: neo4j.Driver, database: str | None = None, *, all_units: bool = False
 ) -> int:
-    return int(cypher.read(driver, "embed/count_pending", database, all=all_units)[0]["n"])
+    return int(cypher.read(driver, "embed/count_pending", database=database, all=all_units)[0]["n"])
 
 
 def embed_units(
@@ -41,14 +41,14 @@ def embed_units(
     *,
     all_units: bool = False,
     page: int = 2048,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> EmbedRun:
     """Embed every unit without a vector (every unit with ``all_units``)."""
     started = time.perf_counter()
     after, done = -1, 0
     while True:
         records = cypher.read(
-            driver, "embed/pending_units", database, after=after, all=all_units, limit=page
+            driver, "embed/pending_units", database=database, after=after, all=all_units, limit=page
         )
         if not records:
             break
@@ -65,10 +65,10 @@ def embed_collection(
     driver: neo4j.Driver,
     embedder: Embedder,
     collection: str,
-    database: str | None = None,
     *,
+    database: str | None = None,
     batch: int = 512,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> int:
     """Embed the premises and claims of the arguments from sources whose sid starts with
     ``collection`` that have no vector from ``embedder.model_id``; returns how many.
@@ -77,7 +77,7 @@ def embed_collection(
     before rankers that need vectors of one benchmark's units.
     """
     records = cypher.read(
-        driver, "embed/pending_collection", database, collection=collection,
+        driver, "embed/pending_collection", database=database, collection=collection,
         model=embedder.model_id,
     )  # fmt: skip
     for start in range(0, len(records), batch):

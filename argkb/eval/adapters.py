@@ -53,7 +53,7 @@ def _engine(
     if not has_clusters(driver, database):
         cluster_units(driver, database, kind="claim")
         cluster_units(driver, database, kind="premise")
-    return QueryEngine(driver, embedder, database, settings=settings)
+    return QueryEngine(driver, embedder, database=database, settings=settings)
 
 
 def hybrid(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:

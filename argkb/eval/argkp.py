@@ -79,10 +79,10 @@ def split_files(root: str | os.PathLike[str], split: str) -> list[Path]:
 
 def load_argkp(
     driver: neo4j.Driver,
-    database: str | None,
     root: str | os.PathLike[str],
-    split: str,
     *,
+    split: str,
+    database: str | None = None,
     reject_report: Path | None = None,
 ) -> dict[str, Any]:
     """Load one split with argkb's loader (idempotent: a second load is a no-op).
@@ -189,9 +189,9 @@ def build_benchmark(data: ArgKPSplit) -> Benchmark:
 
 def run_argkp(
     driver: neo4j.Driver,
-    database: str | None,
     root: str | os.PathLike[str],
     *,
+    database: str | None = None,
     split: str = "dev",
     options: HarnessOptions | None = None,
 ) -> HarnessReport:
@@ -204,9 +204,11 @@ def run_argkp(
 
     return run_dataset(
         driver,
-        database,
         f"argkp-{split}",
-        load=lambda report: load_argkp(driver, database, root, split, reject_report=report),
+        database=database,
+        load=lambda report: load_argkp(
+            driver, root, split=split, database=database, reject_report=report
+        ),
         build=lambda: build_benchmark(load_split(root, split)),
         collection=collection(split),
         baselines=BASELINES,

@@ -83,9 +83,9 @@ def corpus_files(root: str | os.PathLike[str]) -> list[Path]:
 
 def load_argquality(
     driver: neo4j.Driver,
-    database: str | None,
     root: str | os.PathLike[str],
     *,
+    database: str | None = None,
     reject_report: Path | None = None,
 ) -> dict[str, Any]:
     """Load the corpus with argkb's loader (idempotent).
@@ -155,9 +155,9 @@ def build_benchmark(data: ArgQualityJudgements, query: QueryKind = "long") -> Be
 
 def run_argquality(
     driver: neo4j.Driver,
-    database: str | None,
     root: str | os.PathLike[str],
     *,
+    database: str | None = None,
     query: QueryKind = "long",
     options: HarnessOptions | None = None,
 ) -> HarnessReport:
@@ -170,9 +170,9 @@ def run_argquality(
 
     return run_dataset(
         driver,
-        database,
         f"argquality-{query}",
-        load=lambda report: load_argquality(driver, database, root, reject_report=report),
+        database=database,
+        load=lambda report: load_argquality(driver, root, database=database, reject_report=report),
         build=lambda: build_benchmark(load_judgements(root), query),
         collection=COLLECTION,
         baselines=BASELINES,

@@ -177,7 +177,7 @@ def build_benchmark(
     return Benchmark(name, queries, qrels, clusters, doc_ids, fallback, notes)
 
 
-def require_fresh(driver: neo4j.Driver, database: str | None, cid: str) -> None:
+def require_fresh(driver: neo4j.Driver, cid: str, *, database: str | None = None) -> None:
     """Refuse a database that holds anything but the corpus ``cid`` (loaded or not yet).
 
     Raises
@@ -187,7 +187,7 @@ def require_fresh(driver: neo4j.Driver, database: str | None, cid: str) -> None:
     """
     from argkb.db import cypher
 
-    row = cypher.read(driver, "eval/other_corpora", database, cid=cid)[0]
+    row = cypher.read(driver, "eval/other_corpora", database=database, cid=cid)[0]
     others = list(row["others"])
     if others or (row["has_units"] and not row["loaded"]):
         what = ", ".join(others[:_SHOWN]) if others else "units that no corpus load wrote"
@@ -200,9 +200,9 @@ def require_fresh(driver: neo4j.Driver, database: str | None, cid: str) -> None:
 
 def load_corpus(
     driver: neo4j.Driver,
-    database: str | None,
     corpus: str | os.PathLike[str],
     *,
+    database: str | None = None,
     fresh: bool = True,
     reject_report: Path | None = None,
 ) -> dict[str, Any]:
@@ -213,7 +213,7 @@ def load_corpus(
 
     path = Path(corpus)
     if fresh:
-        require_fresh(driver, database, f"{jsonl.FORMAT}:{content_hash([path])[:24]}")
+        require_fresh(driver, f"{jsonl.FORMAT}:{content_hash([path])[:24]}", database=database)
     prepare_schema(driver, database)
     summary = load_records(
         driver,
@@ -268,9 +268,9 @@ def prepare_benchmark(files: DatasetFiles, *, collection: str | None = None) -> 
 
 def run_corpus(
     driver: neo4j.Driver,
-    database: str | None,
     files: DatasetFiles,
     *,
+    database: str | None = None,
     collection: str | None = None,
     options: HarnessOptions | None = None,
     benchmark: Benchmark | None = None,
@@ -286,10 +286,10 @@ def run_corpus(
     corpus = Path(files.corpus)
     return run_dataset(
         driver,
-        database,
         bench.name,
+        database=database,
         load=lambda report: load_corpus(
-            driver, database, corpus, fresh=collection is None, reject_report=report
+            driver, corpus, database=database, fresh=collection is None, reject_report=report
         ),
         build=lambda: bench,
         collection=collection,

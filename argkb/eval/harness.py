@@ -780,9 +780,9 @@ class HarnessOptions:
 
 def run_dataset(
     driver: neo4j.Driver,
-    database: str | None,
     name: str,
     *,
+    database: str | None = None,
     load: Callable[[Path], Mapping[str, Any]],
     build: Callable[[], Benchmark],
     collection: str | None,
@@ -812,9 +812,9 @@ def run_dataset(
     logger.info("%s: %d queries, load %.1f s", name, len(benchmark.queries), timings["load"])
     return run_benchmark(
         driver,
-        database,
         benchmark,
         names,
+        database=database,
         collection=collection,
         out=target,
         depth=options.depth or depth,
@@ -829,22 +829,22 @@ def _embed(
     database: str | None,
     embedder: Embedder,
     collection: str | None,
-    progress: Callable[[int], None] | None,
+    progress: Callable[[int], object] | None,
 ) -> int:
     """Store vectors for the collection's units (every unit of the database without one)."""
     from argkb.embed.store import embed_collection, embed_units
 
     if collection is None:
         return embed_units(driver, embedder, database, progress=progress).units
-    return embed_collection(driver, embedder, collection, database, progress=progress)
+    return embed_collection(driver, embedder, collection, database=database, progress=progress)
 
 
 def run_benchmark(
     driver: neo4j.Driver,
-    database: str | None,
     benchmark: Benchmark,
     ranker_names: Sequence[str],
     *,
+    database: str | None = None,
     collection: str | None,
     out: str | os.PathLike[str],
     depth: int = DEFAULT_DEPTH,

@@ -256,9 +256,9 @@ def build_benchmark(files: MicrotextsFiles, query: QueryKind = "claim") -> Micro
 
 def load_cases(
     driver: neo4j.Driver,
-    database: str | None,
     cases: str | os.PathLike[str],
     *,
+    database: str | None = None,
     reject_report: Path | None = None,
 ) -> dict[str, Any]:
     """Load the case base with argkb's AIF loader into a fresh database (idempotent).
@@ -271,7 +271,7 @@ def load_cases(
     from argkb.loaders import aif
 
     path = Path(cases)
-    require_fresh(driver, database, f"{aif.FORMAT}:{content_hash([path])[:24]}")
+    require_fresh(driver, f"{aif.FORMAT}:{content_hash([path])[:24]}", database=database)
     prepare_schema(driver, database)
     summary = load_records(
         driver,
@@ -287,9 +287,9 @@ def load_cases(
 
 def run_microtexts(
     driver: neo4j.Driver,
-    database: str | None,
     root: str | os.PathLike[str],
     *,
+    database: str | None = None,
     query: QueryKind = "claim",
     options: HarnessOptions | None = None,
     benchmark: MicrotextsBenchmark | None = None,
@@ -304,9 +304,11 @@ def run_microtexts(
     benchmark = benchmark or build_benchmark(files, query)
     return run_dataset(
         driver,
-        database,
         benchmark.name,
-        load=lambda report: load_cases(driver, database, files.cases, reject_report=report),
+        database=database,
+        load=lambda report: load_cases(
+            driver, files.cases, database=database, reject_report=report
+        ),
         build=lambda: benchmark,
         collection=COLLECTION,
         baselines=BASELINES,

@@ -102,7 +102,7 @@ def export_graph(
     """
     import numpy as np
 
-    top = cypher.read(driver, "rank/max_ids", database)[0]
+    top = cypher.read(driver, "rank/max_ids", database=database)[0]
     unit_query = "rank/export_units" if previous else "rank/export_unit_ids"
     unit_jobs = [(unit_query, lo) for lo in range(0, int(top["max_unit"]) + 1, page)]
     arg_jobs = [
@@ -112,7 +112,7 @@ def export_graph(
     def fetch(job: tuple[str, int]) -> dict[str, Any]:
         name, lo = job
         # row[key], not row.data(): data() walks every element of the lists in Python
-        row = cypher.read(driver, name, database, lo=lo, hi=lo + page)[0]
+        row = cypher.read(driver, name, database=database, lo=lo, hi=lo + page)[0]
         return {key: np.asarray(row[key], dtype=np.float64 if key == "pagerank" else np.int64)
                 for key in row.keys()}  # noqa: SIM118 (iterating a Record yields values)  # fmt: skip
 

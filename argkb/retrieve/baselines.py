@@ -60,6 +60,7 @@ __all__ = [
 SEEDS = tuple(range(10))
 FETCH = 10_000  # index hits read before the scope filters
 
+
 def _stance(query: Query, stance_aware: bool) -> Stance | None:
     return query.stance if stance_aware else None
 
@@ -89,7 +90,7 @@ class Bm25Ranker:
         records = cypher.read(
             self.driver,
             "baseline/bm25",
-            self.database,
+            database=self.database,
             index=self.index,
             query=terms,
             limit=max(FETCH, k) if scoped else k,
@@ -115,7 +116,7 @@ class CandidatePool:
             self._cache[key] = cypher.read(
                 self.driver,
                 "baseline/candidates" if collection is not None else "baseline/candidates_any",
-                self.database,
+                database=self.database,
                 collection=collection,
                 stance=stance,
                 vectors=self.vectors,
@@ -185,7 +186,7 @@ class CosineRanker:
             records = cypher.read(
                 self.driver,
                 "baseline/vector",
-                self.database,
+                database=self.database,
                 index=self.index,
                 fetch=max(FETCH // 10, k),
                 vector=vector.tolist(),
@@ -233,7 +234,7 @@ class RandomRanker:
                 records = cypher.read(
                     self.driver,
                     "baseline/claim_premises",
-                    self.database,
+                    database=self.database,
                     claim=key[0],
                     stance=stance,
                     collection=query.collection,

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+
 @dataclass(frozen=True)
 class RetrievedClaim:
     id: int  # Neo4j internal id
@@ -37,10 +38,10 @@ class RetrievedClaim:
 
 def retrieve_claims(
     driver: neo4j.Driver,
-    database: str | None,
     text: str,
     vector: NDArray[np.float32],
     *,
+    database: str | None = None,
     k: int = 10,
     pool: int = 50,
     weight: float = 0.7,
@@ -51,7 +52,7 @@ def retrieve_claims(
     import numpy as np
 
     def read(name: str, **params: object) -> list:
-        return cypher.read(driver, name, database, **params)
+        return cypher.read(driver, name, database=database, **params)
 
     query_vector = [float(x) for x in vector]
     escaped = lucene_query(text)

@@ -45,6 +45,8 @@ DEFAULT_RANKER: RankerName = "pfidf"
 the one that wins across datasets with parameters fitted on other data (docs/evaluation.md)."""
 StanceChoice = Literal["pro", "con", "both"]
 Representative = Literal["longest", "centroid", "pagerank", "best"]
+CoresetRelevance = Literal["learned", "cosine", "pfidf"]
+PremiseClusters = Literal["offline", "query"]
 
 
 class QueryError(ArgKBError):
@@ -64,23 +66,58 @@ def always_aligned(query: str, claims: list[str]) -> list[float]:
 
 @dataclass(frozen=True)
 class Settings:
-    claims_k: int = 10  # retrieved claims
-    claim_pool: int = 50  # candidates asked of each claim retriever
-    claim_weight: float = 0.7  # weight of cosine vs BM25 in claim retrieval
-    min_similarity: float = 0.4  # cosine below which a claim is not "similar"
-    claim_temperature: float | None = 0.05  # softmax temperature of P(c|q); None: linear
+    """The query engine's parameters; the defaults are the tuned ones.
+
+    Attributes
+    ----------
+    claims_k : int
+        Retrieved claims.
+    claim_pool : int
+        Candidates asked of each claim retriever.
+    claim_weight : float
+        Weight of cosine vs BM25 in claim retrieval.
+    min_similarity : float
+        Cosine below which a claim is not "similar".
+    claim_temperature : float or None
+        Softmax temperature of P(c|q); None: linear.
+    representative : {"longest", "centroid", "pagerank", "best"}
+        Which member shows a cluster (best: the hybrid ranker's best-fused member).
+    coreset_alpha : float
+        Coreset trade-off, 1 = relevance only, 0 = coverage only; chosen on held-out ArgKP
+        train topics (bench/train_relevance.py).
+    coreset_relevance : {"learned", "cosine", "pfidf"}
+        Coreset relevance r(p|q): the learned relevance filter, cosine to the query, or the
+        pf-icf share.
+    coreset_filter : float
+        Relevance filter: share of the top premise's claim mass P(c|q).
+    premise_clusters : {"offline", "query"}
+        Premise clusters pi: "offline" (argkb cluster, corpus-wide, cf from the corpus) or
+        "query" (complete linkage over this query's candidates at ``premise_cut``, cf over the
+        candidates).
+    premise_cut : float
+        Cut of the query-time premise clustering (``premise_clusters="query"``).
+    bm25_depth, vector_depth : int
+        Hybrid ranker (:mod:`argkb.retrieve.hybrid`): depth of the direct premise routes.
+    collection_widen : int
+        With a collection the direct routes read ``collection_widen`` times deeper.
+    rrf_k : float
+        Reciprocal rank fusion constant.
+    weight_claims, weight_bm25, weight_cosine : float
+        Route weights. Weights and k chosen on ArgKP train by bench/tune_hybrid.py: of the settings
+        within .01 TaskB@10 of the best (.6638), the one that weighs the direct routes most (.6559)
+    """
+
+    claims_k: int = 10
+    claim_pool: int = 50
+    claim_weight: float = 0.7
+    min_similarity: float = 0.4
+    claim_temperature: float | None = 0.05
     representative: Representative = "longest"
-    coreset_alpha: float = 0.8  # chosen on held-out ArgKP train topics (train_relevance.py)
-    coreset_relevance: Literal["learned", "cosine", "pfidf"] = "learned"
-    coreset_filter: float = 0.0  # relevance filter: share of the top premise's claim mass P(c|q)
-    # premise clusters pi: "offline" (argkb cluster, corpus-wide, cf from the corpus) or "query"
-    # (complete linkage over this query's candidates at `premise_cut`, cf over the candidates)
-    premise_clusters: Literal["offline", "query"] = "offline"
+    coreset_alpha: float = 0.8
+    coreset_relevance: CoresetRelevance = "learned"
+    coreset_filter: float = 0.0
+    premise_clusters: PremiseClusters = "offline"
     premise_cut: float = 0.40
-    # hybrid ranker (argkb.retrieve.hybrid): depth of the direct premise routes, RRF constant and
-    # route weights; with a collection the direct routes read `collection_widen` times deeper.
-    # Weights and k chosen on ArgKP train by bench/tune_hybrid.py: of the settings within .01
-    # TaskB@10 of the best (.6638), the one that weighs the direct routes most (.6559)
     bm25_depth: int = 100
     vector_depth: int = 100
     collection_widen: int = 20
@@ -174,8 +211,8 @@ class QueryEngine:
         self,
         driver: neo4j.Driver,
         embedder: Embedder,
-        database: str | None = None,
         *,
+        database: str | None = None,
         settings: Settings | None = None,
         alignment: StanceAlignment = always_aligned,
     ) -> None:
@@ -188,7 +225,7 @@ class QueryEngine:
         self._model: RelevanceModel | None = None
 
     def _read(self, name: str, **params: Any) -> list[Any]:
-        return cypher.read(self.driver, name, self.database, **params)
+        return cypher.read(self.driver, name, database=self.database, **params)
 
     def counts(self) -> dict[str, int]:
         if self._counts is None:
@@ -349,16 +386,14 @@ class QueryEngine:
     def _retrieve_claims(self, text: str, vector: NDArray[np.float32]) -> list[RetrievedClaim]:
         s = self.settings
         return retrieve_claims(
-            self.driver, self.database, text, vector, k=s.claims_k, pool=s.claim_pool,
+            self.driver, text, vector, database=self.database, k=s.claims_k, pool=s.claim_pool,
             weight=s.claim_weight, min_similarity=s.min_similarity,
             temperature=s.claim_temperature,
         )  # fmt: skip
 
     # -- stage 2 and 3: claim clusters and candidate premises ------------------------------------
 
-    def _claim_mass(
-        self, claims: list[RetrievedClaim]
-    ) -> tuple[dict[str, float], dict[int, str]]:
+    def _claim_mass(self, claims: list[RetrievedClaim]) -> tuple[dict[str, float], dict[int, str]]:
         """P(gamma|q) per claim cluster name (the sum of its retrieved claims' P(c|q)), and the
         cluster name of every claim in those clusters."""
         p_cluster: dict[str, float] = defaultdict(float)

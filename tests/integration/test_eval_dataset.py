@@ -55,7 +55,7 @@ def _uri_args() -> list[str]:
 def test_dataset_bm25_and_random_on_the_judged_fixture(db, tmp_path: Path) -> None:
     out = tmp_path / "ds"
     options = HarnessOptions(rankers=("bm25", "random"), baselines=False, out=out)
-    report = run_corpus(db, None, FILES, options=options)
+    report = run_corpus(db, FILES, options=options)
     bm25 = {r.name: r for r in report.results}["bm25"].scores
     assert sorted(bm25.per_query) == ["q1", "q2"] and "q3" in bm25.skipped
     for metric, expected in BM25.items():
@@ -75,7 +75,7 @@ def test_dataset_bm25_and_random_on_the_judged_fixture(db, tmp_path: Path) -> No
 
     # --relevant-from 2: only grade-2 documents count for P@k (q1: pB, q2: pF)
     strict = run_corpus(
-        db, None, FILES, options=HarnessOptions(rankers=("bm25",), baselines=False,
+        db, FILES, options=HarnessOptions(rankers=("bm25",), baselines=False,
                                                 out=tmp_path / "strict", relevant_from=2),
     )  # fmt: skip
     assert strict.load["already_loaded"]
@@ -95,10 +95,10 @@ def test_eval_dataset_command_and_the_fresh_database_rule(db, tmp_path: Path) ->
     # another corpus in the database: refused without --collection, scoped with it
     db.execute_query("CREATE (:Corpus {cid: 'argsme:other'})")
     with pytest.raises(EvaluationError, match="not fresh: it holds argsme:other"):
-        run_corpus(db, None, FILES, options=HarnessOptions(rankers=("bm25",), baselines=False,
+        run_corpus(db, FILES, options=HarnessOptions(rankers=("bm25",), baselines=False,
                                                            out=tmp_path / "refused"))  # fmt: skip
     scoped = run_corpus(
-        db, None, FILES, collection="jsonl:energy-",
+        db, FILES, collection="jsonl:energy-",
         options=HarnessOptions(rankers=("bm25",), baselines=False, out=tmp_path / "scoped"),
     )  # fmt: skip
     # only the energy debate's premises are candidates: q1 is as before, q2 finds nothing
@@ -110,7 +110,7 @@ def test_eval_dataset_command_and_the_fresh_database_rule(db, tmp_path: Path) ->
 def test_microtexts_fixture_at_source_level(db, wipe_db, tmp_path: Path) -> None:
     wipe_db(db)
     report = run_microtexts(
-        db, None, FIXTURES / "microtexts",
+        db, FIXTURES / "microtexts",
         options=HarnessOptions(rankers=("bm25",), baselines=False, out=tmp_path / "mt"),
     )  # fmt: skip
     assert report.load["sources"] == 3

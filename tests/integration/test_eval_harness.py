@@ -92,7 +92,7 @@ def run_of(out: Path, system: str, qid: str) -> list[str]:
 def test_argkp_harness_baselines_and_clustering_ranker(db, tmp_path: Path, oracle) -> None:
     out = tmp_path / "argkp"
     names = ["bm25", "bm25-nostance", "random", "random-claim", "oracle"]
-    report = run_argkp(db, None, FIXTURE, options=only(names, out=out))
+    report = run_argkp(db, FIXTURE, options=only(names, out=out))
 
     assert [r.name for r in report.results] == names
     assert report.load["arguments"] == 18 and not report.load["already_loaded"]
@@ -139,7 +139,7 @@ def test_argkp_harness_baselines_and_clustering_ranker(db, tmp_path: Path, oracl
     assert rescored[0].mean == pytest.approx(systems["bm25"]["mean"])
     assert rescored[1].mean == pytest.approx(systems["oracle"]["mean"])
 
-    again = run_argkp(db, None, FIXTURE, options=only(["bm25"], out=tmp_path / "again"))
+    again = run_argkp(db, FIXTURE, options=only(["bm25"], out=tmp_path / "again"))
     assert again.load["already_loaded"]
     assert again.results[0].scores.mean == pytest.approx(systems["bm25"]["mean"])
 
@@ -147,7 +147,6 @@ def test_argkp_harness_baselines_and_clustering_ranker(db, tmp_path: Path, oracl
 def test_cosine_baseline_with_stored_vectors(db, tmp_path: Path) -> None:
     report = run_argkp(
         db,
-        None,
         FIXTURE,
         options=only(
             ["cosine", "cosine-nostance"], out=tmp_path / "cos", make_embedder=FakeEmbedder
@@ -163,7 +162,6 @@ def test_cosine_baseline_with_stored_vectors(db, tmp_path: Path) -> None:
     assert "arg_1_5" not in run_of(tmp_path / "cos", "cosine", "1-pro")
     again = run_argkp(
         db,
-        None,
         FIXTURE,
         options=only(["cosine"], out=tmp_path / "cos2", make_embedder=FakeEmbedder),
     )
@@ -202,7 +200,7 @@ def test_cosine_with_the_default_model(db, tmp_path: Path) -> None:
     from argkb.embed.model import Embedder
 
     report = run_argkp(
-        db, None, FIXTURE, options=only(["cosine"], out=tmp_path / "model", make_embedder=Embedder)
+        db, FIXTURE, options=only(["cosine"], out=tmp_path / "model", make_embedder=Embedder)
     )
     row = table_row(report.table, "cosine")
     assert all(0.0 <= float(cell) <= 1.0 for cell in row[1:-1])

@@ -40,9 +40,9 @@ class UnitInfo:
 def load_dataset(
     driver: neo4j.Driver,
     data: str | Path,
-    database: str | None = None,
     *,
-    progress: Callable[[int], None] | None = None,
+    database: str | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> Any:
     """Load the Webis-ArgRank-17 directory with argkb's loader (a no-op when already loaded)."""
     from argkb.db.schema import init_schema
@@ -92,8 +92,8 @@ def read_units(
 def evaluate_argrank(
     driver: neo4j.Driver,
     data: str | Path,
-    database: str | None = None,
     *,
+    database: str | None = None,
     alpha: float = 0.85,
     shared: Shared = "pool",
     seeds: int = 100,
@@ -102,7 +102,7 @@ def evaluate_argrank(
     content_method: Mapping[str, Any] | None = None,
     variants: bool = True,
     echo: Callable[[str], None] = lambda _msg: None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> ArgRankReport:
     """Load, rank with argkb's PageRank round trip, read back, and score Table 2 (EACL 2017).
 
@@ -155,7 +155,7 @@ def evaluate_argrank(
     if not arguments:
         raise EvaluationError(f"{data}: the benchmark has no arguments")
     echo(f"benchmark: {len(arguments)} arguments, {len(conclusion_groups(arguments))} conclusions")
-    summary = load_dataset(driver, data, database, progress=progress)
+    summary = load_dataset(driver, data, database=database, progress=progress)
     seconds["load"] = time.perf_counter() - clock
     echo(
         f"graph {summary.corpus}: {'already loaded' if summary.already_loaded else 'loaded'}, "

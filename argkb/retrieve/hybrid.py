@@ -185,9 +185,7 @@ class Entry:
     explain: dict[str, Any]
 
 
-def fuse_pool(
-    pool: SidePool, fusion: Fusion, k: int, representative: str = "best"
-) -> list[Entry]:
+def fuse_pool(pool: SidePool, fusion: Fusion, k: int, representative: str = "best") -> list[Entry]:
     """At most ``k`` entries of one side, best first (see the module docstring). Pure NumPy.
 
     ``representative``: ``"longest"`` shows each cluster by its longest member (Dumani et al.

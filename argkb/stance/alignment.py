@@ -47,7 +47,8 @@ _PAIRS = [
     ("increase", "decrease"), ("increase", "reduce"), ("increase", "lower"), ("raise", "lower"),
     ("more", "less"), ("more", "fewer"), ("support", "oppose"), ("for", "against"),
     ("good", "bad"), ("beneficial", "harmful"), ("benefit", "harm"), ("right", "wrong"),
-    ("legal", "illegal"), ("true", "false"), ("agree", "disagree"), ("pro", "con"),
+    ("legal", "illegal"), ("legalize", "illegal"), ("legalise", "illegal"), ("true", "false"),
+    ("agree", "disagree"), ("pro", "con"),
     ("accept", "reject"), ("adopt", "reject"), ("adopt", "abandon"), ("subsidize", "tax"),
     ("subsidise", "tax"), ("mandatory", "voluntary"), ("compulsory", "voluntary"),
     ("strengthen", "weaken"), ("expand", "limit"), ("expand", "restrict"), ("safe", "dangerous"),
@@ -71,6 +72,37 @@ def _stem(word: str) -> str:
     return _SUFFIX.sub("", word) if len(word) > 4 else word
 
 
+_IRREGULAR = {"kept": "keep", "held": "hold", "fell": "fall", "rose": "rise", "won": "win",
+              "lost": "lose", "began": "begin", "stopped": "stop", "banned": "ban"}  # fmt: skip
+
+
+def _lemmas(word: str) -> set[str]:
+    """The word and its likely base forms (legalized -> legalize, banned -> ban, kept -> keep)."""
+    out = {word}
+    if word in _IRREGULAR:
+        out.add(_IRREGULAR[word])
+    for suffix, cut in (("ied", 3), ("ed", 1), ("ed", 2), ("es", 2), ("s", 1), ("ing", 3)):
+        if word.endswith(suffix) and len(word) - cut >= 3:
+            out.add(word[:-cut] + ("y" if suffix == "ied" else ""))
+    return out
+
+
+def _antonym_hits(query: set[str], claim: set[str]) -> int:
+    """Words of one text whose antonym is in the other (and not in the first)."""
+    q = {w: _lemmas(w) for w in query}
+    c = {w: _lemmas(w) for w in claim}
+    q_all = set().union(*q.values()) if q else set()
+    c_all = set().union(*c.values()) if c else set()
+    hits = 0
+    for forms in q.values():
+        if forms & c_all:
+            continue
+        opposite = set().union(*(ANTONYMS.get(f, frozenset()) for f in forms))
+        if opposite & c_all and not opposite & q_all:
+            hits += 1
+    return hits
+
+
 def _negations(words: list[str]) -> int:
     return sum(1 for w in words if w in NEGATIONS or w.endswith("n't"))
 
@@ -80,10 +112,7 @@ def lexical_flip(query: str, claim: str) -> tuple[float, float]:
     q, c = tokens(query), tokens(claim)
     flips = (_negations(q) % 2) != (_negations(c) % 2)
     q_set, c_set = set(q), set(c)
-    antonym_hits = sum(
-        1 for w in q_set - c_set if any(a in c_set and a not in q_set for a in ANTONYMS.get(w, ()))
-    )
-    if antonym_hits % 2 == 1:
+    if _antonym_hits(q_set, c_set) % 2 == 1:
         flips = not flips
     content_q = {_stem(w) for w in q if w not in NEGATIONS and w not in _STOP}
     content_c = {_stem(w) for w in c if w not in NEGATIONS and w not in _STOP}

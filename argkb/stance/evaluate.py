@@ -71,7 +71,7 @@ def pair_matrix(
     """Feature matrix of ``pairs`` (each distinct text embedded once)."""
     import numpy as np
 
-    from argkb.stance.features import cue_counts, negate, pair_features
+    from argkb.stance.features import cue_counts, negate, orientation, pair_features
     from argkb.stance.model import embed_unique
 
     premises = [p.premise for p in pairs]
@@ -80,7 +80,8 @@ def pair_matrix(
     vectors = embed_unique(embedder, [*premises, *conclusions, *(negated[c] for c in conclusions)])
     n = len(pairs)
     lexical = np.asarray([cue_counts(p, c) for p, c in zip(premises, conclusions, strict=True)])
-    return pair_features(vectors[:n], vectors[n : 2 * n], vectors[2 * n :], lexical, blocks)
+    orient = np.asarray([orientation(c) for c in conclusions], dtype=np.float64)
+    return pair_features(vectors[:n], vectors[n : 2 * n], vectors[2 * n :], lexical, blocks, orient)
 
 
 def topic_folds(pairs: Sequence[StancePair], folds: int) -> list[list[int]]:
@@ -154,7 +155,7 @@ def held_out(
         accuracy, macro_f1 = classification_scores(y, p)
         majority_class = np.full(len(y), pro_share >= 0.5)
         majority, majority_f1 = classification_scores(y, majority_class)
-        topics = len({pairs[i].group for i in np.flatnonzero(tested)})
+        topics = len({pairs[int(i)].group for i in np.flatnonzero(tested)})
         rows.append(StanceScores(name, split, int(tested.sum()), topics, pro_share, majority,
                                  accuracy, macro_f1, majority_f1))  # fmt: skip
     return rows

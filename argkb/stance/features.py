@@ -10,6 +10,12 @@ the conclusion embedding (unit length, all-MiniLM-L6-v2), blocks of
   :func:`negate`; its sum ``u . v - u . v_neg`` says whether the premise is nearer the conclusion
   or its negation, a direction that exists for every topic, seen or not;
 * ``premise``: ``u`` itself (the premise's own wording, e.g. "harmful", "unfair");
+* ``oriented``: ``u * o`` with ``o`` the conclusion's orientation (:func:`orientation`): -1 when
+  it proposes to restrict or remove something ("We should ban X", "X should be abolished"),
+  +1 otherwise ("We should legalize X", "Should X be allowed?"), flipped by a negation. A pro
+  premise of "ban X" and a con premise of "legalize X" both say X is bad, so ``u * o`` turns
+  stance into "does the premise speak well of the subject", a question that carries over to
+  unseen topics (topic-disjoint ArgKP train folds: .70 accuracy with it, .60 without);
 
 and ``lexical``: negation cues (:data:`NEGATIONS`) of premise and conclusion, their parity, and
 contrast markers ("but", "however"), counted by :func:`cue_counts`. Which blocks the shipped model
@@ -27,7 +33,17 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-BLOCKS = ("product", "difference", "contrast", "premise", "lexical")
+BLOCKS = ("product", "difference", "contrast", "premise", "oriented", "lexical", "oriented_lexical")
+WIDTHS = {"product": 384, "difference": 384, "contrast": 385, "premise": 384, "oriented": 384,
+          "lexical": 5, "oriented_lexical": 6}  # fmt: skip
+# words of a proposal to restrict or remove something (and their inflections)
+RESTRICTIVE = frozenset({
+    "ban", "banned", "banning", "prohibit", "prohibited", "prohibiting", "abolish", "abolished",
+    "abolition", "abandon", "abandoned", "end", "ended", "criminal", "fight", "against", "limit",
+    "limited", "stop", "stopped", "illegal", "cancel", "close", "closed", "offence", "offense",
+    "restrict", "restricted", "outlaw", "outlawed", "forbid", "forbidden", "reduce", "eliminate",
+    "remove", "abolishing", "abandoning", "ending", "criminalize", "criminalise",
+})  # fmt: skip
 NEGATIONS = frozenset({
     "not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "cannot", "without",
     "n't", "nowhere",
@@ -91,6 +107,14 @@ def negate(text: str) -> str:
     return " ".join(["It is not true that", first, *words[1:]])
 
 
+def orientation(conclusion: str) -> float:
+    """-1 for a proposal to restrict or remove something (:data:`RESTRICTIVE`), else +1;
+    an odd number of negation cues flips it ("We should not ban X" is +1)."""
+    words = tokens(conclusion)
+    value = -1.0 if any(w in RESTRICTIVE for w in words) else 1.0
+    return -value if negation_count(conclusion) % 2 == 1 else value
+
+
 def _match_case(word: str, like: str) -> str:
     return word.capitalize() if like[:1].isupper() else word
 
@@ -117,6 +141,7 @@ def pair_features(
     negated: NDArray[np.float32],
     lexical: NDArray[np.float64],
     blocks: Sequence[str],
+    orient: NDArray[np.float64] | None = None,
 ) -> NDArray[np.float64]:
     """The feature matrix of ``n`` pairs, blocks in the order given.
 
@@ -126,6 +151,8 @@ def pair_features(
         Unit-length embeddings of the premises, their conclusions and the negated conclusions.
     lexical : ndarray, shape (n, len(LEXICAL))
         :func:`cue_counts` of each pair.
+    orient : ndarray, shape (n,), optional
+        :func:`orientation` of each conclusion (needed by the ``oriented*`` blocks).
     blocks : sequence of str
         Names from :data:`BLOCKS`.
 
@@ -149,6 +176,15 @@ def pair_features(
             parts.append(np.hstack([delta, delta.sum(axis=1, keepdims=True)]))
         elif block == "premise":
             parts.append(u)
+        elif block in ("oriented", "oriented_lexical"):
+            if orient is None:
+                raise ValueError(f"feature block {block!r} needs the conclusions' orientation")
+            o = np.asarray(orient, dtype=np.float64).reshape(len(u), 1)
+            if block == "oriented":
+                parts.append(u * o)
+            else:
+                lex = np.asarray(lexical, dtype=np.float64).reshape(len(u), len(LEXICAL))
+                parts.append(np.hstack([lex * o, o]))
         elif block == "lexical":
             parts.append(np.asarray(lexical, dtype=np.float64).reshape(len(u), len(LEXICAL)))
         else:

@@ -124,7 +124,9 @@ class StanceModel:
 
         Each distinct text is embedded once (and cached by the embedder).
         """
-        from argkb.stance.features import cue_counts, negate, pair_features
+        import numpy as np
+
+        from argkb.stance.features import cue_counts, negate, orientation, pair_features
 
         if len(premises) != len(conclusions):
             raise ValueError("premises and conclusions must have the same length")
@@ -132,8 +134,9 @@ class StanceModel:
         negated = [negate(c) for c in conclusions]
         vectors = embed_unique(embedder, [*premises, *conclusions, *negated])
         n = len(premises)
+        orient = np.asarray([orientation(c) for c in conclusions], dtype=np.float64)
         x = pair_features(
-            vectors[:n], vectors[n : 2 * n], vectors[2 * n :], _array(lexical), self.blocks
+            vectors[:n], vectors[n : 2 * n], vectors[2 * n :], _array(lexical), self.blocks, orient
         )
         return self.probability(x)
 

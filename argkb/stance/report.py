@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from argkb.stance.evaluate import StanceScores
+
+if TYPE_CHECKING:
+    from argkb.stance.alignment_data import AlignmentPair
 
 
 @dataclass
@@ -18,6 +22,7 @@ class AlignmentScores:
     aligned_share: float
     accuracy: float
     macro_f1: float
+    auc: float | None  # P(an aligned pair scores above an opposed one); None with one class
 
 
 @dataclass
@@ -49,13 +54,14 @@ class StanceReport:
                 "",
                 "Stance alignment P(q aligned c) >= 0.5 (weights fitted on ArgKP train topics):",
                 "",
-                "| pairs | n | aligned share | accuracy | macro-F1 |",
-                "|---|---|---|---|---|",
+                "| pairs | n | aligned share | accuracy | macro-F1 | AUC |",
+                "|---|---|---|---|---|---|",
             ]
             for a in self.alignment:
+                auc = "" if a.auc is None else f"{a.auc:.3f}"
                 lines.append(
                     f"| {a.kind} | {a.pairs} | {a.aligned_share:.3f} | {a.accuracy:.3f} "
-                    f"| {a.macro_f1:.3f} |"
+                    f"| {a.macro_f1:.3f} | {auc} |"
                 )
         return "\n".join(lines)
 
@@ -86,7 +92,8 @@ def evaluate_all(
     embedder = Embedder(long_text=shipped.long_text)  # type: ignore[arg-type]
     x = pair_matrix(embedder, pairs, shipped.blocks)
     report = StanceReport(str(shipped.trained_on.get("configuration", shipped.blocks)))
-    report.stance = held_out(pairs, x, logistic_fitter(l2), folds=folds)
+    train_on = shipped.trained_on.get("train_datasets")
+    report.stance = held_out(pairs, x, logistic_fitter(l2), folds=folds, train_on=train_on)
     dev = [i for i, p in enumerate(pairs) if p.dataset == "argkp" and p.split == "dev"]
     if dev:
         y = np.asarray([pairs[i].pro for i in dev])
@@ -110,7 +117,6 @@ def alignment_scores(
     pairs, by kind of pair."""
     from argkb.stance.alignment import StanceAligner
     from argkb.stance.alignment_data import (
-        AlignmentPair,
         argkp_topics,
         argquality_topics,
         topic_pairs,
@@ -119,28 +125,44 @@ def alignment_scores(
     groups: dict[str, list[AlignmentPair]] = {}
     for path in sources.get("argkp", []):
         topics, kps = argkp_topics(path, "dev")
-        for pair in topic_pairs(topics):
-            groups.setdefault(f"ArgKP dev topics: {pair.kind}", []).append(pair)
+        made = topic_pairs(topics)
+        groups.setdefault("ArgKP dev topics: paraphrases + negations", []).extend(made)
+        for pair in made:
+            groups.setdefault(f"ArgKP dev topics: {pair.kind}s only", []).append(pair)
         groups.setdefault("ArgKP dev: topic vs key point", []).extend(kps)
     for path in sources.get("argquality", []):
-        for pair in topic_pairs(argquality_topics(path)):
-            groups.setdefault(f"ArgQuality topics: {pair.kind}", []).append(pair)
+        made = topic_pairs(argquality_topics(path))
+        groups.setdefault("ArgQuality topics: paraphrases + negations", []).extend(made)
+        for pair in made:
+            groups.setdefault(f"ArgQuality topics: {pair.kind}s only", []).append(pair)
     if aligner is None:
         aligner = StanceAligner(embedder)  # type: ignore[arg-type]
+    prewarm(embedder, [p for pairs in groups.values() for p in pairs])
     return [score_alignment(aligner, kind, pairs) for kind, pairs in groups.items()]
 
 
+def prewarm(embedder: object, pairs: Sequence[AlignmentPair]) -> None:
+    """Embed every text the alignment features of ``pairs`` need, in one batch (then cached)."""
+    from argkb.stance.features import negate
+
+    texts = {t for p in pairs for t in (p.query, p.claim, negate(p.claim))}
+    embedder.embed(sorted(texts))  # type: ignore[attr-defined]
+
+
 def score_alignment(
-    aligner: Callable[[str, list[str]], list[float]], kind: str, pairs: Sequence[object]
+    aligner: Callable[[str, list[str]], list[float]], kind: str, pairs: Sequence[AlignmentPair]
 ) -> AlignmentScores:
     """Accuracy and macro-F1 of ``aligner`` on alignment pairs (one call per pair)."""
     import numpy as np
 
     from argkb.stance.evaluate import classification_scores
 
-    truth = np.asarray([p.aligned for p in pairs], dtype=bool)  # type: ignore[attr-defined]
-    guess = np.asarray(
-        [aligner(p.query, [p.claim])[0] >= 0.5 for p in pairs]  # type: ignore[attr-defined]
-    )
-    acc, f1 = classification_scores(truth, guess)
-    return AlignmentScores(kind, len(pairs), float(truth.mean()) if len(truth) else 0.0, acc, f1)
+    truth = np.asarray([p.aligned for p in pairs], dtype=bool)
+    scores = np.asarray([aligner(p.query, [p.claim])[0] for p in pairs], dtype=np.float64)
+    acc, f1 = classification_scores(truth, scores >= 0.5)
+    auc = None
+    if truth.any() and not truth.all():
+        diff = scores[truth][:, None] - scores[~truth][None, :]
+        auc = float(np.mean((diff > 0) + 0.5 * (diff == 0)))
+    share = float(truth.mean()) if len(truth) else 0.0
+    return AlignmentScores(kind, len(pairs), share, acc, f1, auc)

@@ -1,0 +1,114 @@
+"""Unknown stance on a real Neo4j: loaded as data, predicted by ``argkb stance``, data untouched."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from graphs import load
+
+from argkb.db.schema import graph_counts, init_schema
+from argkb.errors import LoadError
+
+pytestmark = pytest.mark.neo4j
+
+ENERGY = "We should abandon fossil fuels"
+LINES = [
+    {"id": "e1", "conclusion": ENERGY, "premises": [
+        {"text": "Burning coal and oil warms the planet", "stance": "pro"},
+        {"text": "Poor households cannot afford the alternatives", "stance": "con"},
+        {"text": "Fossil fuel pollution kills millions of people every year"},
+        {"text": "Abandoning them would destroy millions of jobs", "stance": None},
+        {"text": "Solar and wind power are now cheaper than coal", "stance": "unknown"},
+    ]},
+    {"id": "e3", "conclusion": "Nuclear power is safe",
+     "premises": [{"text": "Modern reactors shut down by themselves when they overheat"}]},
+]  # fmt: skip
+REACTORS = "Modern reactors shut down by themselves when they overheat"
+
+
+def _edges(driver) -> dict[str, dict]:  # type: ignore[no-untyped-def]
+    rows = driver.execute_query(
+        "MATCH (p:Unit)-[r:PREMISE_OF]->(:Argument) RETURN p.text AS text, properties(r) AS r"
+    ).records
+    return {row["text"]: dict(row["r"]) for row in rows}
+
+
+@pytest.fixture()
+def energy(db, wipe_db, tmp_path: Path):  # type: ignore[no-untyped-def]
+    wipe_db(db)
+    init_schema(db)
+    path = tmp_path / "energy.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in LINES), encoding="utf-8")
+    load(db, "jsonl", path)
+    return db, path
+
+
+def test_premise_without_stance_loads_as_unknown(energy) -> None:  # type: ignore[no-untyped-def]
+    driver, _ = energy
+    edges = _edges(driver)
+    assert len(edges) == 6
+    unknown = {text for text, r in edges.items() if r["stance"] == "unknown"}
+    assert unknown == {t["text"] for t in LINES[0]["premises"][2:]} | {REACTORS}  # type: ignore[index]
+    assert all("stance_source" not in edges[text] for text in unknown)
+    assert edges["Burning coal and oil warms the planet"]["stance_source"] == "data"
+    aids = driver.execute_query(
+        "MATCH (a:Argument) RETURN a.aid AS aid, a.stance AS stance ORDER BY aid"
+    ).records
+    assert [(r["aid"], r["stance"]) for r in aids] == [
+        ("jsonl:e1:con", "con"), ("jsonl:e1:pro", "pro"), ("jsonl:e1:unknown", "unknown"),
+        ("jsonl:e3", "unknown")]  # fmt: skip
+    assert graph_counts(driver)["premise_stance"] == {"data": 2, "model": 0, "unknown": 4}
+
+
+def test_bad_stance_value_is_still_an_error(db, wipe_db, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    wipe_db(db)
+    init_schema(db)
+    path = tmp_path / "bad.jsonl"
+    line = {"conclusion": ENERGY, "premises": [{"text": "Coal is cheap", "stance": "maybe"}]}
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    with pytest.raises(LoadError, match=r"bad.jsonl:1: field 'premises\[0\].stance'"):
+        load(db, "jsonl", path)
+
+
+@pytest.mark.slow
+def test_stance_labels_unknown_and_leaves_data_alone(energy) -> None:  # type: ignore[no-untyped-def]
+    from argkb.embed.model import Embedder
+    from argkb.stance.model import StanceModel
+    from argkb.stance.store import predict_unknown, stance_counts
+
+    driver, path = energy
+    before = _edges(driver)
+    model = StanceModel.load()
+    run = predict_unknown(driver, embedder=Embedder(), model=model)
+    assert (run.pending, run.written, run.pro + run.con) == (4, 4, 4)
+    after = _edges(driver)
+    for text, r in before.items():
+        if r["stance"] != "unknown":
+            assert after[text] == r  # data stances untouched, no model properties added
+            continue
+        assert after[text]["stance_source"] == "model"
+        assert after[text]["stance_model"] == model.model_id
+        p = after[text]["stance_p_pro"]
+        assert 0.0 <= p <= 1.0 and after[text]["stance"] == ("pro" if p >= 0.5 else "con")
+    assert stance_counts(driver) == {"data": 2, "model": 4, "unknown": 0}
+    # nothing left to predict; a refresh re-predicts the model's own edges, identically
+    assert predict_unknown(driver, embedder=Embedder(), model=model).pending == 0
+    again = predict_unknown(driver, embedder=Embedder(), model=model, refresh=True)
+    assert again.written == 4 and _edges(driver) == after
+    # loading the same data again keeps the predictions (the data still says nothing)
+    load(driver, "jsonl", path, force=True)
+    assert _edges(driver) == after
+    # data that now gives a stance to the same edge replaces the model's, provenance and all
+    decided = path.with_name("decided.jsonl")
+    line = {"id": "e3", "conclusion": "Nuclear power is safe",
+            "premises": [{"text": REACTORS, "stance": "pro"}]}  # fmt: skip
+    decided.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    load(driver, "jsonl", decided)
+    final = _edges(driver)
+    assert final[REACTORS] == {"stance": "pro", "stance_source": "data"}
+    assert {t: r for t, r in final.items() if t != REACTORS} == {
+        t: r for t, r in after.items() if t != REACTORS
+    }
+    assert stance_counts(driver) == {"data": 3, "model": 3, "unknown": 0}

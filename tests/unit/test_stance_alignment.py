@@ -1,0 +1,52 @@
+"""The stance-alignment estimator on hand-written pairs (loads the bundled MiniLM model)."""
+
+from __future__ import annotations
+
+import pytest
+
+from argkb.stance.alignment import StanceAligner
+
+pytestmark = pytest.mark.slow
+
+# (query, paraphrase of it, claim that negates it); written for this test, not from any dataset
+CASES = [
+    ("We should not abandon fossil fuels", "Fossil fuels should be kept",
+     "We should abandon fossil fuels"),
+    ("Nuclear power plants should be banned", "Nuclear power should be prohibited",
+     "Nuclear power plants should not be banned"),
+    ("School uniforms are a good idea", "Pupils ought to wear school uniforms",
+     "School uniforms are a bad idea"),
+    ("Cannabis should be legalized", "We should make cannabis legal",
+     "Cannabis should stay illegal"),
+    ("Homework does not help children learn", "Homework is useless for learning",
+     "Homework helps children learn"),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def aligner() -> StanceAligner:
+    from argkb.embed.model import Embedder
+
+    return StanceAligner(Embedder(cache=False))
+
+
+@pytest.mark.parametrize(("query", "paraphrase", "negation"), CASES)
+def test_negation_ranks_below_paraphrase(
+    aligner: StanceAligner, query: str, paraphrase: str, negation: str
+) -> None:
+    p_paraphrase, p_negation = aligner(query, [paraphrase, negation])
+    assert p_negation < p_paraphrase
+    assert p_negation < 0.5
+
+
+def test_the_issue_example_is_not_aligned(aligner: StanceAligner) -> None:
+    (p,) = aligner("We should not abandon fossil fuels", ["We should abandon fossil fuels"])
+    assert p < 0.2
+    (same,) = aligner("We should abandon fossil fuels", ["We should abandon fossil fuels"])
+    assert same > 0.8
+
+
+def test_protocol_shape(aligner: StanceAligner) -> None:
+    assert aligner("anything", []) == []
+    values = aligner("We should abandon fossil fuels", ["Coal is cheap", "Cats are pets"])
+    assert len(values) == 2 and all(0.0 <= v <= 1.0 for v in values)

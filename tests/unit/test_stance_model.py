@@ -1,0 +1,194 @@
+"""The stance model: features, fitting, metrics, JSON round trip (no model weights, no Neo4j)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from argkb.errors import ConfigError
+from argkb.stance.alignment import AlignmentModel, lexical_flip
+from argkb.stance.data import StancePair
+from argkb.stance.evaluate import classification_scores, held_out, logistic_fitter, topic_folds
+from argkb.stance.features import (
+    BLOCKS,
+    LEXICAL,
+    WIDTHS,
+    cue_counts,
+    negate,
+    negation_count,
+    orientation,
+    pair_features,
+)
+from argkb.stance.model import MODEL_FILE, StanceModel, fit_logistic
+
+
+@pytest.mark.parametrize(
+    ("text", "negated"),
+    [
+        ("We should abandon fossil fuels", "We should not abandon fossil fuels"),
+        ("We should not abandon fossil fuels", "We should abandon fossil fuels"),
+        ("We shouldn't ban guns", "We should ban guns"),
+        ("Homeschooling should be banned", "Homeschooling should not be banned"),
+        ("Should the minimum wage be increased?", "Should the minimum wage not be increased?"),
+        ("Fossil fuels harm us", "It is not true that fossil fuels harm us"),
+        ("Smoking cannot be healthy", "Smoking can be healthy"),
+    ],
+)
+def test_negate(text: str, negated: str) -> None:
+    assert negate(text) == negated
+    assert negation_count(negate(text)) % 2 != negation_count(text) % 2
+
+
+def test_negation_cues_and_lexical_block() -> None:
+    assert negation_count("It isn't fair, and nobody wants it; not at all") == 3
+    assert negation_count("Nothing") == 1 and negation_count("Notable knots") == 0
+    cues = cue_counts("It is not fair but it works", "We should ban it")
+    assert len(cues) == len(LEXICAL)
+    assert cues[:4] == [np.log1p(1), 0.0, 1.0, np.log1p(1)]
+    # an odd number of negations on both sides is no polarity difference
+    assert cue_counts("It is not fair", "We should not ban it")[2] == 0.0
+
+
+def test_pair_features_blocks() -> None:
+    rng = np.random.default_rng(0)
+    u, v, w = (rng.normal(size=(3, 4)) for _ in range(3))
+    lexical = rng.normal(size=(3, len(LEXICAL)))
+    orient = np.array([1.0, -1.0, 1.0])
+    x = pair_features(u, v, w, lexical, BLOCKS, orient)
+    assert x.shape == (3, 4 + 4 + 5 + 4 + 4 + len(LEXICAL) + len(LEXICAL) + 1)
+    np.testing.assert_allclose(x[:, :4], u * v)
+    np.testing.assert_allclose(x[:, 4:8], np.abs(u - v))
+    np.testing.assert_allclose(x[:, 12], (u * v).sum(1) - (u * w).sum(1))
+    np.testing.assert_allclose(x[:, 17:21], u * orient[:, None])
+    np.testing.assert_allclose(x[:, 21 : 21 + len(LEXICAL)], lexical)
+    np.testing.assert_allclose(x[:, -1], orient)
+    with pytest.raises(ValueError, match="unknown feature block"):
+        pair_features(u, v, w, lexical, ["nope"])
+    with pytest.raises(ValueError, match="orientation"):
+        pair_features(u, v, w, lexical, ["oriented"])
+
+
+@pytest.mark.parametrize(
+    ("conclusion", "value"),
+    [
+        ("We should ban human cloning", -1.0),
+        ("Assisted suicide should be a criminal offence", -1.0),
+        ("We should fight for the abolition of nuclear weapons", -1.0),
+        ("We should legalize cannabis", 1.0),
+        ("Should Gay Marriage Be Legal?", 1.0),
+        ("We should not ban human cloning", 1.0),
+        ("Cannabis should not be legal", -1.0),
+    ],
+)
+def test_orientation(conclusion: str, value: float) -> None:
+    assert orientation(conclusion) == value
+
+
+def test_fit_logistic_matches_scikit_learn() -> None:
+    """Same objective as LogisticRegression(C=1/l2, class_weight='balanced'): same solution."""
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(300, 5))
+    y = (x @ np.array([1.0, -2.0, 0.5, 0.0, 0.3]) + rng.normal(size=300) > 0.8).astype(int)
+    weights, bias = fit_logistic(x, y, l2=2.0)
+    reference = LogisticRegression(C=0.5, class_weight="balanced", tol=1e-10, max_iter=10_000)
+    reference.fit(x, y)
+    np.testing.assert_allclose(weights, reference.coef_[0], atol=1e-4)
+    assert bias == pytest.approx(reference.intercept_[0], abs=1e-4)
+
+
+def test_model_round_trip(tmp_path: Path) -> None:
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(200, 6)) * [1, 10, 0.1, 1, 1, 1]
+    y = x[:, 0] + x[:, 1] / 10 > 0
+    model = StanceModel.fit(x, y, ["lexical"], l2=1.0)
+    model.trained_on = {"date": "2026-01-01"}
+    p = model.probability(x)
+    assert np.mean((p >= 0.5) == y) > 0.9
+    path = tmp_path / "m.json"
+    model.save(path)
+    again = StanceModel.load(path)
+    np.testing.assert_allclose(again.probability(x), p)
+    assert again.model_id == "stance-lr:2026-01-01"
+    with pytest.raises(ConfigError, match="expects 6 features"):
+        again.probability(x[:, :3])
+    path.write_text("{}")
+    with pytest.raises(ConfigError, match="not a stance model"):
+        StanceModel.load(path)
+
+
+def test_shipped_models_load() -> None:
+    model = StanceModel.load(MODEL_FILE)
+    assert len(model.weights) == sum(WIDTHS[b] for b in model.blocks)
+    assert model.trained_on["script"] == "bench/train_stance.py"
+    assert "dev" not in model.trained_on["data"].replace("never ArgKP dev", "")
+    AlignmentModel.load()
+
+
+def test_classification_scores_match_scikit_learn() -> None:
+    from sklearn.metrics import accuracy_score, f1_score
+
+    rng = np.random.default_rng(3)
+    y, p = rng.random(50) > 0.4, rng.random(50) > 0.5
+    acc, f1 = classification_scores(y, p)
+    assert acc == pytest.approx(accuracy_score(y, p))
+    assert f1 == pytest.approx(f1_score(y, p, average="macro"))
+    # a constant answer has F1 0 for the class it never predicts
+    assert classification_scores([True, True, False], [True] * 3) == pytest.approx((2 / 3, 0.4))
+
+
+def _pairs(dataset: str, groups: int, per: int, split: str = "") -> list[StancePair]:
+    return [
+        StancePair(f"topic {g}", f"premise {g}.{i}", i % 2 == 0, str(g), dataset, split)
+        for g in range(groups)
+        for i in range(per)
+    ]
+
+
+def test_topic_folds_are_disjoint() -> None:
+    pairs = _pairs("argquality", 20, 3)
+    folds = topic_folds(pairs, 5)
+    assert sorted(i for f in folds for i in f) == list(range(60))
+    groups = [{pairs[i].group for i in f} for f in folds]
+    assert all(len(g) == 4 for g in groups)
+    assert all(not (a & b) for j, a in enumerate(groups) for b in groups[j + 1 :])
+
+
+def test_held_out_never_trains_on_test_topics_or_argkp_dev() -> None:
+    pairs = _pairs("argkp", 4, 4, "train") + _pairs("argkp", 2, 4, "dev")
+    pairs += _pairs("argquality", 10, 4)
+    seen: list[set[tuple[str, str, str]]] = []
+    x = np.arange(len(pairs), dtype=float)[:, None]
+
+    def fit(train_x: np.ndarray, train_y: np.ndarray):  # type: ignore[no-untyped-def]
+        seen.append({(pairs[int(i)].dataset, pairs[int(i)].split, pairs[int(i)].group)
+                     for i in train_x[:, 0]})  # fmt: skip
+        return lambda test_x: np.ones(len(test_x))
+
+    rows = held_out(pairs, x, fit, folds=5)
+    assert [r.dataset for r in rows] == ["argkp", "argquality"]
+    assert all(("argkp", "dev", g) not in s for s in seen for g in ("0", "1"))
+    assert rows[0].pairs == 8 and rows[1].pairs == 40 and rows[1].topics == 10
+    # always "pro" on balanced data: accuracy = majority = .5
+    assert rows[1].accuracy == pytest.approx(0.5) and rows[1].majority == pytest.approx(0.5)
+    for fold_train in seen[1:]:
+        assert len({g for d, _, g in fold_train if d == "argquality"}) == 8
+    assert logistic_fitter(1.0)(np.eye(2), np.array([True, False]))(np.eye(2)).shape == (2,)
+
+
+@pytest.mark.parametrize(
+    ("query", "claim", "flip"),
+    [
+        ("We should not abandon fossil fuels", "We should abandon fossil fuels", 1.0),
+        ("We should keep fossil fuels", "We should abandon fossil fuels", 1.0),
+        ("We should abandon fossil fuels", "Fossil fuels should be abandoned", -1.0),
+        ("We shouldn't keep fossil fuels", "We should abandon fossil fuels", -1.0),
+    ],
+)
+def test_lexical_flip(query: str, claim: str, flip: float) -> None:
+    got, overlap = lexical_flip(query, claim)
+    assert got == flip
+    assert overlap > 0.3

@@ -14,8 +14,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-CORPORA = [
+if TYPE_CHECKING:
+    from argkb.ingest import OnError
+
+CORPORA: list[tuple[str, str, OnError]] = [
     # (format, path under --data, on_error)
     ("aif", "qt30-aif", "skip"),
     ("aif", "microtexts-aif/cases", "skip"),

@@ -166,7 +166,11 @@ def work_naive(spec: dict[str, Any]) -> dict[str, Any]:
             with drv.session() as session:
                 for record in accepted_records(path):
                     if isinstance(record, SourceRecord):
-                        params = {"sid": record.sid, "props": dict(record.properties), "cid": cid}
+                        params: dict[str, Any] = {
+                            "sid": record.sid,
+                            "props": dict(record.properties),
+                            "cid": cid,
+                        }
                         counters = session.run(NAIVE_SOURCE, params).consume().counters
                     elif isinstance(record, ArgumentRecord):
                         arguments += 1

@@ -290,7 +290,7 @@ def nx_worker(npz: str, out: str) -> dict[str, Any]:
     data = np.load(npz)
     n = int(data["n"])
     started = time.perf_counter()
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[int] = nx.DiGraph()
     graph.add_nodes_from(range(n))
     graph.add_weighted_edges_from(
         zip(data["src"].tolist(), data["dst"].tolist(), data["w"].tolist(), strict=True)

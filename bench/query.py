@@ -1,4 +1,4 @@
-"""Query latency of `argkb query` (pfidf and coreset rankers) next to BM25-only retrieval.
+"""Query latency of `argkb query` (hybrid, pfidf and coreset rankers) next to BM25-only retrieval.
 
     python bench/query.py --arguments 100000 [--queries 200] [--warmup 20] [--seed 11]
 
@@ -24,6 +24,10 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from argkb.db.server import ServerConfig
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -112,7 +116,7 @@ def main() -> int:
         if not has_clusters[0]["any"]:
             for kind in ("claim", "premise"):
                 clock = time.perf_counter()
-                cluster_units(driver, kind=kind)  # type: ignore[arg-type]
+                cluster_units(driver, kind=kind)
                 setup[f"cluster {kind}s"] = time.perf_counter() - clock
             clock = time.perf_counter()
             run_pagerank(driver)
@@ -127,6 +131,7 @@ def main() -> int:
         engine = QueryEngine(driver, embedder)
         at_query_time = QueryEngine(driver, embedder, settings=Settings(premise_clusters="query"))
         methods = {
+            "hybrid": (engine, "hybrid"),
             "pfidf": (engine, "pfidf"),
             "pfidf, premise clusters at query time": (at_query_time, "pfidf"),
             "coreset": (engine, "coreset"),
@@ -176,7 +181,7 @@ def main() -> int:
     return 0
 
 
-def _running_port(config) -> int:  # type: ignore[no-untyped-def]
+def _running_port(config: ServerConfig) -> int:
     import json
 
     return int(json.loads(config.pid_file.read_text())["port"])

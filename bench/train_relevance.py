@@ -52,11 +52,11 @@ def main() -> int:
     from common import database, prepare_argkp
 
     from argkb.embed.model import Embedder
+    from argkb.eval.adapters import EngineRanker
     from argkb.eval.argkp import build_benchmark
-    from argkb.eval.harness import evaluate
+    from argkb.eval.harness import Query, Ranking, evaluate
     from argkb.loaders.argkp import load_split
     from argkb.retrieve.engine import QueryEngine, Settings
-    from argkb.eval.adapters import EngineRanker
     from argkb.retrieve.relevance import (
         FEATURES,
         MODEL_FILE,
@@ -104,7 +104,7 @@ def main() -> int:
 
         # -- 1. leave one topic out ---------------------------------------------------
         held_out = {t: fit([o for o in topics if o != t]) for t in topics}
-        aucs = {name: [] for name in ("learned", *FEATURES)}
+        aucs: dict[str, list[float]] = {name: [] for name in ("learned", *FEATURES)}
         for t in topics:
             for x, y in rows[t]:
                 aucs["learned"].append(auc(held_out[t].score(x), y))
@@ -115,7 +115,7 @@ def main() -> int:
             print(f"| {name} | {np.nanmean(values):.3f} |")
 
         class HeldOut(EngineRanker):
-            def rank(self, query, k):  # type: ignore[no-untyped-def]
+            def rank(self, query: Query, k: int) -> Ranking:
                 self.engine._model = held_out[topic_of[query.qid]]
                 return super().rank(query, k)
 

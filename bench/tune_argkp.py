@@ -19,9 +19,13 @@ import argparse
 import itertools
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from argkb.retrieve.engine import RankerName, Settings
 
 
-def pair_thresholds(vectors, labels) -> list[tuple[float, float, float, float]]:  # type: ignore[no-untyped-def]
+def pair_thresholds(vectors: Any, labels: Any) -> list[tuple[float, float, float, float]]:
     """(threshold, precision, recall, F1) of "cosine >= t means same key point" over all pairs."""
     import numpy as np
 
@@ -57,12 +61,12 @@ def main() -> int:
 
     from argkb.cluster.hierarchy import agglomerative
     from argkb.embed.model import Embedder
+    from argkb.eval.adapters import EngineRanker
     from argkb.eval.argkp import build_benchmark
     from argkb.eval.harness import evaluate
     from argkb.eval.metrics import adjusted_rand_index, normalized_mutual_information
     from argkb.loaders.argkp import load_split
     from argkb.retrieve.engine import QueryEngine, Settings
-    from argkb.eval.adapters import EngineRanker
 
     split = load_split(args.data, "train")
     embedder = Embedder()
@@ -107,7 +111,7 @@ def main() -> int:
     with database(args.uri, "tune") as driver:
         prepare_argkp(driver, args.data, "train", embedder, premise_cut=best_cut[0])
         benchmark = build_benchmark(split)
-        grid = []
+        grid: list[tuple[RankerName, Settings]] = []
         if args.grid == "coreset":
             for relevance, alpha, floor in itertools.product(
                 ("cosine", "pfidf"), (0.7, 0.9), (0.1, 0.5)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -100,7 +100,7 @@ def _records(
         yield ArgumentRecord(aid, conclusion, tuple(units), stance, source, (), where)
 
 
-def _source(value: Any, where: str, seen: RecentSet) -> Iterator[SourceRecord]:
+def _source(value: Any, where: str, seen: RecentSet) -> Generator[SourceRecord, None, str | None]:
     """Yield the source record the first time a source is seen; return its sid (or None)."""
     if value in (None, ""):
         return None

@@ -58,7 +58,8 @@ def check_version(version: str) -> None:
     if missing:
         need = ".".join(str(part) for part in MIN_SERVER)
         raise ServerVersionError(
-            f"Neo4j {version} is too old for argkb (needs {need}+): " + "; ".join(missing)
+            f"Neo4j {version} is too old for argkb (needs {need}+): "
+            + "; ".join(missing)
             + ". Use 'argkb server start' for a managed 5.26 LTS."
         )
 

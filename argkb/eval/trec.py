@@ -47,7 +47,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, TypeAlias
 
 from argkb.errors import ArgKBError
 from argkb.ranking import Query, Ranking, Stance

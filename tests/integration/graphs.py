@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from argkb.ingest import load_records
+from neo4j import Driver
+
+from argkb.ingest import LoadSummary, load_records
 from argkb.loaders import reader
 
 VOLATILE = {"created", "started", "finished", "load"}  # per-run markers: timestamps, run token
 
 
-def load(driver, fmt: str, *paths: Path, **options):  # type: ignore[no-untyped-def]
+def load(driver: Driver, fmt: str, *paths: Path, **options: Any) -> LoadSummary:
     return load_records(driver, fmt, list(paths), reader(fmt)(list(paths)), **options)
 
 
-def snapshot(driver) -> tuple:  # type: ignore[no-untyped-def]
+def snapshot(driver: Driver) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """The whole graph as sorted, comparable tuples (node keys instead of internal ids)."""
     nodes = driver.execute_query(
         "MATCH (n) RETURN labels(n) AS labels, properties(n) AS props"
@@ -32,7 +35,9 @@ def snapshot(driver) -> tuple:  # type: ignore[no-untyped-def]
     return tuple(node_rows), tuple(rel_rows)
 
 
-def kill_load_midway(driver, neo4j_uri: str, script: str, corpus: Path, at: int = 500) -> int:  # type: ignore[no-untyped-def]
+def kill_load_midway(
+    driver: Driver, neo4j_uri: str, script: str, corpus: Path, at: int = 500
+) -> int:
     """Run ``script`` (a load of ``corpus``) in a child process; SIGKILL it once ``at``
     arguments are in the graph. Returns how many were written when it was killed."""
     import os

@@ -213,7 +213,8 @@ def test_jaccard_and_table_without_neo4j() -> None:
     # Scores that follow the benchmark ranks exactly: tau 1 everywhere.
     perfect = [[-float(a.aggregate_rank)] * len(a.premise_ids) for a in arguments]
     table = table2(arguments, {"pagerank": perfect}, seeds=3)
-    assert table.row("pagerank").cells["min"].tau == pytest.approx(1.0)
+    cell = table.row("pagerank").cells["min"]
+    assert cell is not None and cell.tau == pytest.approx(1.0)
     assert table.conclusions == 3 and table.arguments == 7
     assert "| Random | n/a |" in markdown_report_for(table)
 

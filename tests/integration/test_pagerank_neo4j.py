@@ -76,7 +76,7 @@ def test_classic_variant_agrees_with_networkx(graph_db) -> None:
 
     run_pagerank(graph_db, variant="classic", tol=1e-13, max_iter=1000)
     stored = _scores(graph_db)
-    g = nx.MultiDiGraph()
+    g: nx.MultiDiGraph[str] = nx.MultiDiGraph()
     g.add_nodes_from(stored)
     g.add_edges_from(_unit_edges_by_uid(graph_db))
     expected = nx.pagerank(g, alpha=0.85, tol=1e-14, max_iter=1000)

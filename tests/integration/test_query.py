@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -17,6 +18,9 @@ from argkb.cli import main
 from argkb.db.schema import init_schema
 from argkb.ingest import load_records
 from argkb.loaders import reader
+
+if TYPE_CHECKING:
+    from argkb.retrieve.engine import CoresetRelevance
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "debates.json"
@@ -79,11 +83,12 @@ def test_stance_filter_and_representatives(demo_db, embedder, engine) -> None:
     assert len(longest.representative.text) == max(len(m.text) for m in longest.members)
     by_pagerank = QueryEngine(demo_db, embedder, settings=Settings(representative="pagerank"))
     by_rank = by_pagerank.query("School uniforms should be mandatory", k=3, stance="pro").pro[0]
-    assert by_rank.representative.pagerank == max(m.pagerank for m in by_rank.members)
+    ranks = [m.pagerank for m in by_rank.members if m.pagerank is not None]
+    assert ranks and by_rank.representative.pagerank == max(ranks)
 
 
 @pytest.mark.parametrize("relevance", ["learned", "cosine", "pfidf"])
-def test_coreset_relevance_scorers(demo_db, embedder, relevance: str) -> None:
+def test_coreset_relevance_scorers(demo_db, embedder, relevance: CoresetRelevance) -> None:
     from argkb.retrieve.engine import QueryEngine, Settings
 
     engine = QueryEngine(demo_db, embedder, settings=Settings(coreset_relevance=relevance))
@@ -105,8 +110,10 @@ def test_premise_clusters_at_query_time(demo_db, embedder, engine) -> None:
     result = now.query("We should abandon fossil fuels", k=5, explain=True)
     offline = engine.query("We should abandon fossil fuels", k=5, explain=True)
     assert result.pro and result.con
-    assert all(c.explain["cluster"].startswith("q:") for c in result.pro + result.con)
-    assert not any(c.explain["cluster"].startswith("q:") for c in offline.pro + offline.con)
+    assert all(c.explain and c.explain["cluster"].startswith("q:") for c in result.pro + result.con)
+    assert all(
+        c.explain and not c.explain["cluster"].startswith("q:") for c in offline.pro + offline.con
+    )
     for clusters in (result.pro, result.con):
         keys = [m.key for c in clusters for m in c.members]
         assert len(keys) == len(set(keys)), "a premise appears in two clusters"

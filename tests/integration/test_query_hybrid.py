@@ -75,9 +75,11 @@ def test_hybrid_explains_each_cluster_by_route(wide_db, embedder) -> None:
         if not cluster.explain["promoted"]:  # a cluster's score is its fused score
             assert cluster.score == pytest.approx(cluster.explain["fused"])
         else:  # a member shown on its own to fill the list ranks below every cluster
-            assert cluster.score < min(c.score for c in result.pro + result.con
-                                       if c.stance == cluster.stance
-                                       and not c.explain["promoted"])
+            assert cluster.score < min(
+                c.score
+                for c in result.pro + result.con
+                if c.stance == cluster.stance and not c.explain["promoted"]
+            )
 
 
 def test_hybrid_finds_premises_without_a_similar_claim(wide_db, embedder) -> None:

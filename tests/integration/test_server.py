@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.fixture()
-def spare(argkb_home: Path, tmp_path: Path) -> LocalServer:
+def spare(argkb_home: Path, tmp_path: Path) -> Iterator[LocalServer]:
     config = ServerConfig(tmp_path / "spare", bolt_port=free_port(), heap="512m", pagecache="128m")
     server = LocalServer(default_distribution(), config)
     yield server

@@ -28,9 +28,10 @@ def test_every_command_has_help_text() -> None:
     for path in paths:
         result = runner.invoke(main, [*path, "--help"])
         assert result.exit_code == 0, (path, result.output)
-        command = main
+        command: click.Command = main
         for part in path:
-            command = command.commands[part]  # type: ignore[attr-defined]
+            assert isinstance(command, click.Group)
+            command = command.commands[part]
         assert command.help and command.help.strip(), f"argkb {' '.join(path)} has no help"
 
 

@@ -16,6 +16,7 @@ from argkb.eval import trec
 from argkb.eval.dataset import build_benchmark, document_names
 from argkb.eval.harness import (
     DEFAULT_RANKER,
+    Benchmark,
     EvalError,
     HarnessOptions,
     Ranking,
@@ -98,7 +99,7 @@ def test_document_names_premise_ids_then_argument_ids() -> None:
     assert len(names) == 9
 
 
-def _dataset_benchmark(qrels: trec.Qrels) -> object:
+def _dataset_benchmark(qrels: trec.Qrels) -> Benchmark:
     queries = trec.read_topics(DATASET / "topics.tsv")
     return build_benchmark(
         "t", queries, qrels, None, document_names(DATASET / "corpus.jsonl"), qrels_path="q.txt"

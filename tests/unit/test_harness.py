@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from math import log2
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from argkb.cli import main
 from argkb.eval import harness
-from argkb.retrieve.lucene import lucene_query
 from argkb.eval.harness import (
     Benchmark,
     EvalError,
@@ -25,6 +25,7 @@ from argkb.eval.harness import (
     score_files,
     score_ranking,
 )
+from argkb.retrieve.lucene import lucene_query
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "eval"
 TREC = FIXTURES / "trec"
@@ -199,7 +200,8 @@ def test_registry_names_callables_and_module_paths() -> None:
         make_rankers("nope", None, None, None)  # type: ignore[arg-type]
     with pytest.raises(EvalError, match="cannot load ranker factory"):
         make_rankers("argkb.nowhere:thing", None, None, None)  # type: ignore[arg-type]
-    register_ranker("test-bad", lambda d, db, e: object(), needs_embeddings=False)
+    not_a_ranker: Any = object()  # the factory contract broken on purpose
+    register_ranker("test-bad", lambda d, db, e: not_a_ranker, needs_embeddings=False)
     try:
         with pytest.raises(EvalError, match="returned no Ranker"):
             make_rankers("test-bad", None, None, None)  # type: ignore[arg-type]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from argkb.cluster.hierarchy import agglomerative, cluster_graph
+from argkb.cluster.hierarchy import Linkage, agglomerative, cluster_graph
 
 
 def _same_partition(a: np.ndarray, b: np.ndarray) -> bool:
@@ -22,7 +22,7 @@ def _blobs(seed: int, n: int = 120, dims: int = 16) -> np.ndarray:
 
 @pytest.mark.parametrize("linkage", ["average", "complete"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_component_clustering_is_exact_with_all_pairs(linkage: str, seed: int) -> None:
+def test_component_clustering_is_exact_with_all_pairs(linkage: Linkage, seed: int) -> None:
     x = _blobs(seed)
     cut = 0.3
     whole = agglomerative(x, linkage=linkage, cut=cut)

@@ -24,7 +24,8 @@ def test_importing_retrieve_does_not_import_eval() -> None:
         "import importlib, sys\n"
         f"for name in {RETRIEVE_MODULES!r}:\n"
         "    importlib.import_module(name)\n"
-        "print(sorted(m for m in sys.modules if m == 'argkb.eval' or m.startswith('argkb.eval.')))\n"
+        "print(sorted(m for m in sys.modules\n"
+        "             if m == 'argkb.eval' or m.startswith('argkb.eval.')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout

@@ -52,7 +52,7 @@ def networkx_unit_graph(
     n_units: int, conclusions: np.ndarray, premises: list[list[int]], shared: str
 ) -> nx.MultiDiGraph:
     """The unit graph written directly from the module docstring's rules, without argkb code."""
-    graph = nx.MultiDiGraph()
+    graph: nx.MultiDiGraph[int] = nx.MultiDiGraph()
     graph.add_nodes_from(range(n_units))
     for c, plist in zip(conclusions.tolist(), premises, strict=True):
         pset = set(plist) - {c}  # P_i is a set; self-reuse dropped
@@ -265,7 +265,7 @@ def test_classic_pagerank_matches_networkx_weighted_multigraph(seed: int) -> Non
     src[4] = 49
     weights = rng.uniform(0.1, 3.0, size=e)
     weights[4] = 0.0
-    graph = nx.MultiDiGraph()
+    graph: nx.MultiDiGraph[int] = nx.MultiDiGraph()
     graph.add_nodes_from(range(n))
     for u, v, w in zip(src.tolist(), dst.tolist(), weights.tolist(), strict=True):
         graph.add_edge(u, v, weight=w)

@@ -43,7 +43,10 @@ def _contingency(
     from scipy.sparse import coo_matrix
 
     table = coo_matrix(
-        (np.ones(len(true_codes), dtype=np.int64), (true_codes, pred_codes)),
+        (
+            np.ones(len(true_codes), dtype=np.int64),
+            (np.asarray(true_codes), np.asarray(pred_codes)),
+        ),
         shape=(n_true, n_pred),
     )
     table.sum_duplicates()

@@ -28,7 +28,7 @@ LINES = [
 REACTORS = "Modern reactors shut down by themselves when they overheat"
 
 
-def _edges(driver) -> dict[str, dict]:  # type: ignore[no-untyped-def]
+def _edges(driver) -> dict[str, dict]:
     rows = driver.execute_query(
         "MATCH (p:Unit)-[r:PREMISE_OF]->(:Argument) RETURN p.text AS text, properties(r) AS r"
     ).records
@@ -36,7 +36,7 @@ def _edges(driver) -> dict[str, dict]:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture()
-def energy(db, wipe_db, tmp_path: Path):  # type: ignore[no-untyped-def]
+def energy(db, wipe_db, tmp_path: Path):
     wipe_db(db)
     init_schema(db)
     path = tmp_path / "energy.jsonl"
@@ -45,7 +45,7 @@ def energy(db, wipe_db, tmp_path: Path):  # type: ignore[no-untyped-def]
     return db, path
 
 
-def test_premise_without_stance_loads_as_unknown(energy) -> None:  # type: ignore[no-untyped-def]
+def test_premise_without_stance_loads_as_unknown(energy) -> None:
     driver, _ = energy
     edges = _edges(driver)
     assert len(edges) == 6
@@ -62,7 +62,7 @@ def test_premise_without_stance_loads_as_unknown(energy) -> None:  # type: ignor
     assert graph_counts(driver)["premise_stance"] == {"data": 2, "model": 0, "unknown": 4}
 
 
-def test_bad_stance_value_is_still_an_error(db, wipe_db, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_bad_stance_value_is_still_an_error(db, wipe_db, tmp_path: Path) -> None:
     wipe_db(db)
     init_schema(db)
     path = tmp_path / "bad.jsonl"
@@ -73,7 +73,7 @@ def test_bad_stance_value_is_still_an_error(db, wipe_db, tmp_path: Path) -> None
 
 
 @pytest.mark.slow
-def test_stance_labels_unknown_and_leaves_data_alone(energy) -> None:  # type: ignore[no-untyped-def]
+def test_stance_labels_unknown_and_leaves_data_alone(energy) -> None:
     from argkb.embed.model import Embedder
     from argkb.stance.model import StanceModel
     from argkb.stance.store import predict_unknown, stance_counts

@@ -53,7 +53,7 @@ def test_negation_cues_and_lexical_block() -> None:
 
 def test_pair_features_blocks() -> None:
     rng = np.random.default_rng(0)
-    u, v, w = (rng.normal(size=(3, 4)) for _ in range(3))
+    u, v, w = (rng.normal(size=(3, 4)).astype(np.float32) for _ in range(3))
     lexical = rng.normal(size=(3, len(LEXICAL)))
     orient = np.array([1.0, -1.0, 1.0])
     x = pair_features(u, v, w, lexical, BLOCKS, orient)
@@ -163,7 +163,7 @@ def test_held_out_never_trains_on_test_topics_or_argkp_dev() -> None:
     seen: list[set[tuple[str, str, str]]] = []
     x = np.arange(len(pairs), dtype=float)[:, None]
 
-    def fit(train_x: np.ndarray, train_y: np.ndarray):  # type: ignore[no-untyped-def]
+    def fit(train_x: np.ndarray, train_y: np.ndarray):
         seen.append({(pairs[int(i)].dataset, pairs[int(i)].split, pairs[int(i)].group)
                      for i in train_x[:, 0]})  # fmt: skip
         return lambda test_x: np.ones(len(test_x))

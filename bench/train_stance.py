@@ -15,7 +15,7 @@ once with all-MiniLM-L6-v2 (argkb's embedding cache keeps them), and then:
 3. with ``--write``, the chosen configuration fitted on all training data (ArgKP train,
    ArgQuality, AIF; never ArgKP dev) goes to ``argkb/stance/stance_model.json`` with these
    numbers as its provenance;
-4. the stance-alignment estimator (:mod:`argkb.stance.alignment`): its three weights fitted on
+4. the stance-alignment estimator (:mod:`argkb.stance.alignment`): its two weights fitted on
    the paraphrase/negation pairs and key points of the 24 ArgKP *train* topics
    (:mod:`argkb.stance.alignment_data`), scored on ArgKP dev and ArgQuality topics; with
    ``--write`` saved to ``argkb/stance/alignment_model.json``.
@@ -187,10 +187,9 @@ def train_alignment(data: Path, embedder: Any, write: bool) -> int:
     prewarm(embedder, train)
     x = np.asarray([alignment_features(embedder, p.query, [p.claim])[0] for p in train])
     y = np.asarray([p.aligned for p in train])
-    weights, bias = fit_logistic(x, y, l2=1.0)
-    model = AlignmentModel(weights.tolist(), bias)
-    print(f"\nalignment: {len(train)} training pairs, weights {np.round(weights, 3)}, "
-          f"bias {bias:.3f}")  # fmt: skip
+    weights, _ = fit_logistic(x, y, l2=1.0, intercept=False)
+    model = AlignmentModel(weights.tolist())
+    print(f"\nalignment: {len(train)} training pairs, weights {np.round(weights, 3)}")
     sources = {"argkp": [data / "argkp-2021"], "argquality": [data / "webis-argquality-20"]}
     aligner = StanceAligner(embedder, model)
     scores = alignment_scores(embedder, sources, aligner=aligner)

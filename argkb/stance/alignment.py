@@ -7,17 +7,21 @@ mostly near-paraphrases or near-negations of the query ("We should not abandon f
 retrieves "We should abandon fossil fuels"), so the estimator looks at what flips polarity
 between two statements about the same thing:
 
-* ``flip``: +1 when the polarity differs, -1 when it is the same; polarity differs when the
-  parities of negation cues (:data:`argkb.stance.features.NEGATIONS`) differ, or when one text
-  has a word whose antonym (:data:`ANTONYMS`: abandon/keep, ban/allow, increase/decrease, ...)
-  is in the other, an odd number of such flips counting once;
-* ``flip_same``: ``flip`` times the word overlap of the two texts with negation cues removed
-  (Jaccard of content words): a flip only means "opposed" when both say nearly the same thing;
+* ``flip_same``: the polarity flip (+1 when the polarity differs, -1 when it is the same) times
+  the word overlap of the two texts with negation cues removed (Jaccard of content words): a
+  flip only means "opposed", and the same polarity only "aligned", when both texts say nearly
+  the same thing. Polarity differs when the parities of negation cues
+  (:data:`argkb.stance.features.NEGATIONS`) differ, or when one text has a word whose antonym
+  (:data:`ANTONYMS`: abandon/keep, ban/allow, increase/decrease, ...) is in the other, an odd
+  number of such flips counting once;
 * ``contrast``: ``cos(q, c) - cos(q, not c)`` with ``not c`` from
   :func:`argkb.stance.features.negate`, in all-MiniLM-L6-v2 space.
 
-``P = sigmoid(b + w . x)``, weights fitted on pairs built from ArgKP *train* topics
-(``bench/train_stance.py --alignment``) and shipped as ``alignment_model.json``.
+``P = sigmoid(logit(prior) + w . x)``: the weights are fitted without an intercept on pairs
+built from ArgKP *train* topics (``bench/train_stance.py``) and shipped as
+``alignment_model.json``; with no evidence either way (a claim about something else) the
+probability is the ``prior``, 0.5 by default: that claim's premises count half for each side.
+A caller that wants Dumani et al.'s assumption for such claims passes a prior near 1.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ if TYPE_CHECKING:
     from argkb.embed.model import Embedder
 
 ALIGNMENT_FILE = Path(__file__).with_name("alignment_model.json")
-ALIGNMENT_FEATURES = ("flip", "flip_same", "contrast")
+ALIGNMENT_FEATURES = ("flip_same", "contrast")
 
 _PAIRS = [
     ("abandon", "keep"), ("abandon", "maintain"), ("abandon", "retain"), ("abandon", "expand"),
@@ -123,10 +127,9 @@ def lexical_flip(query: str, claim: str) -> tuple[float, float]:
 
 @dataclass
 class AlignmentModel:
-    """Weights of :data:`ALIGNMENT_FEATURES` and the bias, with provenance."""
+    """Weights of :data:`ALIGNMENT_FEATURES`, with provenance (no intercept: see the module)."""
 
     weights: list[float]
-    bias: float
     features: list[str] = field(default_factory=lambda: list(ALIGNMENT_FEATURES))
     trained_on: dict[str, Any] = field(default_factory=dict)
 
@@ -139,7 +142,7 @@ class AlignmentModel:
             model = cls(**json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError, TypeError) as err:
             raise ConfigError(f"{path}: not an alignment model ({err})") from err
-        if tuple(model.features) != ALIGNMENT_FEATURES or len(model.weights) != 3:
+        if tuple(model.features) != ALIGNMENT_FEATURES or len(model.weights) != 2:
             raise ConfigError(f"{path}: features {model.features} are not {ALIGNMENT_FEATURES}")
         return model
 
@@ -159,7 +162,7 @@ def alignment_features(embedder: Embedder, query: str, claims: Sequence[str]) ->
     rows = []
     for i, claim in enumerate(claims):
         flip, overlap = lexical_flip(query, claim)
-        rows.append([flip, flip * overlap, float(same[i] - opposite[i])])
+        rows.append([flip * overlap, float(same[i] - opposite[i])])
     return rows
 
 
@@ -170,12 +173,17 @@ class StanceAligner:
     :class:`~argkb.embed.model.Embedder`, so the model is loaded once and embeddings are shared.
     """
 
-    def __init__(self, embedder: Embedder, model: AlignmentModel | None = None) -> None:
+    def __init__(
+        self, embedder: Embedder, model: AlignmentModel | None = None, *, prior: float = 0.5
+    ) -> None:
+        if not 0.0 < prior < 1.0:
+            raise ConfigError(f"alignment prior must be strictly between 0 and 1, got {prior}")
         self.embedder = embedder
         self.model = model if model is not None else AlignmentModel.load()
+        self.prior = prior
 
     def __call__(self, query: str, claims: list[str]) -> list[float]:
         rows = alignment_features(self.embedder, query, claims)
-        w, b = self.model.weights, self.model.bias
+        w, b = self.model.weights, math.log(self.prior / (1.0 - self.prior))
         return [1.0 / (1.0 + math.exp(-(b + sum(x * y for x, y in zip(w, row, strict=True)))))
                 for row in rows]  # fmt: skip

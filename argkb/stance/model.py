@@ -27,13 +27,19 @@ MODEL_FILE = Path(__file__).with_name("stance_model.json")
 
 
 def fit_logistic(
-    features: ArrayLike, labels: ArrayLike, *, l2: float = 1.0, balanced: bool = True
+    features: ArrayLike,
+    labels: ArrayLike,
+    *,
+    l2: float = 1.0,
+    balanced: bool = True,
+    intercept: bool = True,
 ) -> tuple[NDArray[np.float64], float]:
     """Weights and bias of an L2-regularised logistic regression.
 
     Minimises the mean (class-weighted) log loss plus ``l2 / n * |w|^2 / 2``; the bias is not
     penalised. With ``balanced`` each class contributes half of the loss, so the model does not
-    learn the base rate of one training set (AIF maps are 83 % support).
+    learn the base rate of one training set (AIF maps are 83 % support). Without ``intercept``
+    the bias is fixed at 0 (an all-zero feature row gets probability 0.5).
 
     Parameters
     ----------
@@ -65,7 +71,7 @@ def fit_logistic(
         z = x @ w + b
         value = float(np.mean(weight * (np.logaddexp(0.0, z) - y * z))) + l2 / (2 * n) * w @ w
         residual = weight * (1.0 / (1.0 + np.exp(-z)) - y) / n
-        grad = np.concatenate([x.T @ residual + l2 / n * w, [residual.sum()]])
+        grad = np.concatenate([x.T @ residual + l2 / n * w, [residual.sum() if intercept else 0.0]])
         return value, grad
 
     result = minimize(loss, np.zeros(d + 1), jac=True, method="L-BFGS-B",

@@ -46,7 +46,16 @@ def test_the_issue_example_is_not_aligned(aligner: StanceAligner) -> None:
     assert same > 0.8
 
 
-def test_protocol_shape(aligner: StanceAligner) -> None:
+def test_protocol_shape_and_prior(aligner: StanceAligner) -> None:
+    from argkb.errors import ConfigError
+
     assert aligner("anything", []) == []
     values = aligner("We should abandon fossil fuels", ["Coal is cheap", "Cats are pets"])
     assert len(values) == 2 and all(0.0 <= v <= 1.0 for v in values)
+    # a claim about something else: no evidence either way, so near the prior
+    (unrelated,) = aligner("We should abandon fossil fuels", ["Cats are popular pets"])
+    assert abs(unrelated - 0.5) < 0.15
+    trusting = StanceAligner(aligner.embedder, prior=0.9)
+    assert trusting("We should abandon fossil fuels", ["Cats are popular pets"])[0] > unrelated
+    with pytest.raises(ConfigError, match="prior"):
+        StanceAligner(aligner.embedder, prior=1.0)

@@ -100,6 +100,15 @@ def test_fit_logistic_matches_scikit_learn() -> None:
     assert bias == pytest.approx(reference.intercept_[0], abs=1e-4)
 
 
+def test_fit_without_intercept() -> None:
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(200, 2))
+    y = x[:, 0] + 0.5 > 0  # a shifted boundary that an intercept would absorb
+    weights, bias = fit_logistic(x, y, intercept=False)
+    assert bias == 0.0 and weights[0] > 0
+    assert fit_logistic(x, y)[1] > 0.5
+
+
 def test_model_round_trip(tmp_path: Path) -> None:
     rng = np.random.default_rng(2)
     x = rng.normal(size=(200, 6)) * [1, 10, 0.1, 1, 1, 1]

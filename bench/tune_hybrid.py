@@ -53,7 +53,15 @@ def main() -> int:
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--fit", choices=["argkp", "argquality"], default="argkp")
     parser.add_argument("--uri")
+    parser.add_argument("--split", default="train", help="ArgKP split (dev only with --only)")
+    parser.add_argument(
+        "--only",
+        help="score one setting instead of the grid, as W_CLAIMS,W_BM25,W_COSINE,RRF_K,REP "
+        "(for cross-dataset rows: a setting fitted elsewhere, scored here)",
+    )
     args = parser.parse_args()
+    if args.split != "train" and not args.only:
+        parser.error("the grid is for training data only: give --only to score another split")
 
     from common import database, prepare_argkp
 
@@ -70,9 +78,9 @@ def main() -> int:
             from argkb.eval.argkp import build_benchmark
             from argkb.loaders.argkp import load_split
 
-            benchmark = build_benchmark(load_split(args.data, "train"))
+            benchmark = build_benchmark(load_split(args.data, args.split))
             if args.uri is None:
-                prepare_argkp(driver, args.data, "train", embedder)
+                prepare_argkp(driver, args.data, args.split, embedder)
             metric = "task_b@10"
         else:
             from argkb.embed.store import embed_collection
@@ -107,9 +115,12 @@ def main() -> int:
         print("| w_claims | w_bm25 | w_cosine | rrf k | representative | TaskB@10 | nDCG@10 "
               "| P@10 |\n|---:|---:|---:|---:|---|---:|---:|---:|")  # fmt: skip
         rows = []
-        grid = itertools.product(
+        grid: Any = itertools.product(
             WEIGHTS_CLAIMS, WEIGHTS_BM25, WEIGHTS_COSINE, RRF_K, REPRESENTATIVES
         )
+        if args.only:
+            *numbers, representative = args.only.split(",")
+            grid = [(*(float(x) for x in numbers), representative)]
         for w_claims, w_bm25, w_cos, rrf_k, rep in grid:
             if w_bm25 == 0 and w_cos == 0:
                 continue

@@ -61,6 +61,15 @@ from argkb.retrieve.engine import (
     show_default=True,
     help="pfidf premise clusters: from `argkb cluster`, or made now over the candidates.",
 )
+@click.option(
+    "--alignment",
+    type=click.Choice(["model", "always"]),
+    default="model",
+    show_default=True,
+    help="Whether a similar claim takes the query's side: model = the stance-alignment "
+    "estimator (a claim that negates the query counts its pro premises as con); always = "
+    "every claim is aligned (Dumani et al.'s experiments).",
+)
 @click.option("--explain", is_flag=True, help="Show the numbers behind each rank.")
 @json_option
 @handle_errors
@@ -74,12 +83,13 @@ def query_cmd(
     alpha: float | None,
     relevance: CoresetRelevance,
     premise_clusters: PremiseClusters,
+    alignment: str,
     explain: bool,
     as_json: bool,
 ) -> None:
     """Ask CLAIM; get the distinct reasons for and against it, each once, best first."""
     from argkb.embed.model import Embedder
-    from argkb.retrieve.engine import DEFAULT_RANKER, QueryEngine, Settings
+    from argkb.retrieve.engine import DEFAULT_RANKER, QueryEngine, Settings, model_alignment
 
     settings = Settings(
         representative=representative,
@@ -88,7 +98,10 @@ def query_cmd(
     )
     if alpha is not None:
         settings = dataclasses.replace(settings, coreset_alpha=alpha)
-    engine = QueryEngine(conn.driver(), Embedder(), database=conn.database, settings=settings)
+    embedder = Embedder()
+    engine = QueryEngine(conn.driver(), embedder, database=conn.database, settings=settings)
+    if alignment == "model":
+        engine.alignment = model_alignment(embedder)
     result = engine.query(
         claim,
         k=k,

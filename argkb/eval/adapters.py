@@ -61,6 +61,17 @@ def hybrid(driver: neo4j.Driver, database: str | None, embedder: Embedder | None
     return EngineRanker(_engine(driver, database, embedder), "hybrid")
 
 
+def hybrid_aligned(
+    driver: neo4j.Driver, database: str | None, embedder: Embedder | None
+) -> EngineRanker:
+    """The hybrid ranker with the stance-alignment model instead of "always aligned"."""
+    from argkb.retrieve.engine import model_alignment
+
+    engine = _engine(driver, database, embedder)
+    engine.alignment = model_alignment(engine.embedder)
+    return EngineRanker(engine, "hybrid", "hybrid-aligned")
+
+
 def pfidf(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:
     """Dumani et al. 2020: P(pi|q) from pf * icf over claim and premise clusters."""
     return EngineRanker(_engine(driver, database, embedder), "pfidf")

@@ -162,6 +162,9 @@ RANKERS: dict[str, RankerSpec] = {
     "cosine-nostance": RankerSpec(baselines.cosine_nostance, True, "cosine, both stances"),
     "random": RankerSpec(baselines.random_collection, False, "shuffled collection, 10 seeds"),
     "hybrid": RankerSpec(adapters.hybrid, True, "argkb query, three routes fused by RRF"),
+    "hybrid-aligned": RankerSpec(
+        adapters.hybrid_aligned, True, "hybrid with the stance-alignment model"
+    ),
     "pfidf": RankerSpec(adapters.pfidf, True, "argkb query, pf-icf (Dumani 2020)"),
     "pfidf-query": RankerSpec(
         adapters.pfidf_query_clusters, True, "pfidf, premise clusters at query time"

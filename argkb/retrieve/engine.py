@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from argkb.retrieve.relevance import RelevanceModel
 
 RankerName = Literal["hybrid", "pfidf", "coreset"]
-DEFAULT_RANKER: RankerName = "pfidf"
+DEFAULT_RANKER: RankerName = "hybrid"
 """The ranker ``argkb query`` and every ``argkb eval`` dataset command use unless told otherwise:
 the one that wins across datasets with parameters fitted on other data (docs/evaluation.md)."""
 StanceChoice = Literal["pro", "con", "both"]
@@ -62,6 +62,14 @@ class StanceAlignment(Protocol):
 def always_aligned(query: str, claims: list[str]) -> list[float]:
     """Dumani et al.'s experimental choice: every retrieved claim shares the query's stance."""
     return [1.0] * len(claims)
+
+
+def model_alignment(embedder: Embedder) -> StanceAlignment:
+    """The stance-alignment estimator of :mod:`argkb.stance.alignment` (negation and antonym
+    flips, contrast in embedding space), sharing the engine's embedder."""
+    from argkb.stance.alignment import StanceAligner
+
+    return StanceAligner(embedder)
 
 
 @dataclass(frozen=True)
@@ -503,15 +511,26 @@ class QueryEngine:
     # -- stage 4: rankers ------------------------------------------------------------------------
 
     def _alignment(self, text: str, candidates: _Candidates) -> NDArray[np.float64]:
-        """P(q aligned c) for the claim of every candidate edge, from ``self.alignment``."""
+        """P(q aligned c) for the claim of every candidate edge, from ``self.alignment``.
+
+        Only the claims the claim route credits (P(c|q) > 0) are asked about; the conclusions of
+        premises found directly by BM25 or vector search count as aligned, so such a premise
+        keeps the stance it has towards its own conclusion (and no estimator runs over dozens
+        of unrelated conclusions per query).
+        """
         import numpy as np
 
+        out = np.ones(len(candidates.claim))
         if self.alignment is always_aligned:
-            return np.ones(len(candidates.claim))
-        ids = sorted(set(int(c) for c in candidates.claim))
+            return out
+        credited = candidates.p_claim > 0
+        ids = sorted(set(int(c) for c in candidates.claim[credited]))
+        if not ids:
+            return out
         texts = {r["id"]: r["text"] for r in self._read("query/units", ids=ids, vectors=False)}
         values = dict(zip(ids, self.alignment(text, [texts[i] for i in ids]), strict=True))
-        return np.asarray([values[int(c)] for c in candidates.claim])
+        out[credited] = [values[int(c)] for c in candidates.claim[credited]]
+        return out
 
     def _pfidf_terms(self, candidates: _Candidates) -> EdgeTerms:
         from argkb.retrieve.pfidf import edge_terms
@@ -540,14 +559,15 @@ class QueryEngine:
             values = scores.pro if stance == "pro" else scores.con
             order = np.lexsort((scores.clusters, -values))
             rows = []
-            for index in order[:k]:
-                if values[index] <= 0:
+            for index in order:
+                if values[index] <= 0 or len(rows) == k:
                     break
                 label = scores.clusters[index]
                 in_cluster = candidates.premise_cluster == label
                 side = in_cluster & (side_pro == (stance == "pro"))
                 premises = sorted(set(candidates.premise[side].tolist()))
-                rows.append(Ranked(float(values[index]), premises, int(label)))
+                if premises:  # a partly aligned claim can lend a side mass but no member
+                    rows.append(Ranked(float(values[index]), premises, int(label)))
             ranked[stance] = rows
         return ranked
 

@@ -9,8 +9,8 @@ ranks and keeps the best premise of each premise cluster.
 
 A premise's side: its stance towards the conclusion of each argument it is used in, flipped where
 the stance alignment says that conclusion opposes the query. Arguments whose conclusion the
-claim route retrieved decide; a premise found only directly is placed by all its arguments (on
-both sides, if it is used both ways).
+claim route retrieved decide; a premise found only directly is placed by all its arguments, as
+if their conclusions took the query's side (on both sides, if it is used both ways).
 """
 
 from __future__ import annotations

@@ -122,9 +122,16 @@ class _Recorder:
 
 @pytest.mark.parametrize("ranker", ["pfidf", "hybrid"])
 def test_alignment_receives_the_query_and_flips_sides(wide_db, embedder, ranker) -> None:
-    aligned = _engine(wide_db, embedder).query(QUERY, k=3, ranker=ranker)
+    from argkb.retrieve.engine import Settings
+
+    # only the claim route: the alignment speaks of retrieved claims, and premises found
+    # directly keep the stance towards their own conclusion (argkb.retrieve.hybrid)
+    claims_only = Settings(bm25_depth=0, vector_depth=0)
+    aligned = _engine(wide_db, embedder, settings=claims_only).query(QUERY, k=3, ranker=ranker)
     recorder = _Recorder()
-    opposed = _engine(wide_db, embedder, alignment=recorder).query(QUERY, k=3, ranker=ranker)
+    opposed = _engine(wide_db, embedder, settings=claims_only, alignment=recorder).query(
+        QUERY, k=3, ranker=ranker
+    )
     assert recorder.queries and set(recorder.queries) == {QUERY}
     # every claim opposes the query: what argued for it now argues against it
     assert {c.representative.key for c in opposed.con} == {
@@ -133,3 +140,28 @@ def test_alignment_receives_the_query_and_flips_sides(wide_db, embedder, ranker)
     assert {c.representative.key for c in opposed.pro} == {
         c.representative.key for c in aligned.con
     }
+
+
+def test_query_opposing_the_demo_claim_puts_its_reasons_on_the_con_side(wide_db) -> None:
+    """`argkb query` with the default stance alignment (the model) on a negated demo claim."""
+    import json
+
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    out = CliRunner().invoke(
+        main, ["query", "We should not abandon fossil fuels", "--k", "10", "--json"]
+    )
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.output)
+    assert result["claims"][0]["text"] == "We should abandon fossil fuels"
+    sides = {
+        side: {m["text"] for c in result[side] for m in c["members"]} for side in ("pro", "con")
+    }
+    # arguments for abandoning fossil fuels now argue against the query, and the reverse
+    assert "Burning fossil fuels drives climate change." in sides["con"]
+    assert "Burning fossil fuels drives climate change." not in sides["pro"]
+    assert "Abandoning fossil fuels would put millions of workers out of a job." in sides["pro"]
+    members = [m for side in ("pro", "con") for c in result[side] for m in c["members"]]
+    assert {m["stance_source"] for m in members} == {"data"}

@@ -112,3 +112,26 @@ def test_stance_labels_unknown_and_leaves_data_alone(energy) -> None:
         t: r for t, r in after.items() if t != REACTORS
     }
     assert stance_counts(driver) == {"data": 3, "model": 3, "unknown": 0}
+
+
+def test_query_json_says_where_each_members_stance_came_from(energy) -> None:
+    """Load without stance -> `argkb stance` -> `argkb embed` -> `argkb query --json`."""
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    runner = CliRunner()
+    for args in (["stance"], ["embed"]):
+        out = runner.invoke(main, args)
+        assert out.exit_code == 0, out.output
+    out = runner.invoke(main, ["query", ENERGY, "--k", "10", "--json"])
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.output)
+    source = {
+        m["text"]: m["stance_source"]
+        for side in ("pro", "con") for c in result[side] for m in c["members"]
+    }  # fmt: skip
+    assert source["Burning coal and oil warms the planet"] == "data"
+    assert source["Poor households cannot afford the alternatives"] == "data"
+    assert source["Fossil fuel pollution kills millions of people every year"] == "model"
+    assert source["Solar and wind power are now cheaper than coal"] == "model"

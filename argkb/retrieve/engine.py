@@ -558,7 +558,7 @@ class QueryEngine:
         for stance in wanted:
             values = scores.pro if stance == "pro" else scores.con
             order = np.lexsort((scores.clusters, -values))
-            rows = []
+            rows: list[Ranked] = []
             for index in order:
                 if values[index] <= 0 or len(rows) == k:
                     break

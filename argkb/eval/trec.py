@@ -44,10 +44,10 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from argkb.errors import ArgKBError
 from argkb.ranking import Query, Ranking, Stance
@@ -85,6 +85,7 @@ _STANCES: dict[str, Stance | None] = {
     "-": None,
     "none": None,
 }
+_V = TypeVar("_V")
 _TOPIC_HEADERS = {"qid", "id", "topic", "topic_id", "number"}
 
 
@@ -261,21 +262,40 @@ def write_topics(path: str | os.PathLike[str], queries: Iterable[Query]) -> None
 # -- qrels and clusters ------------------------------------------------------------------------
 
 
-def read_qrels(path: str | os.PathLike[str]) -> Qrels:
-    """TREC qrels ``qid iter docid rel`` -> ``{qid: {docid: rel}}``."""
-    qrels: Qrels = {}
+def _per_query(
+    path: str | os.PathLike[str],
+    layout: str,
+    value: Callable[[int, list[str]], _V],
+    twice: str,
+) -> dict[str, dict[str, _V]]:
+    """``{qid: {docid: value(line number, cells)}}`` of a ``layout`` file with ``qid`` first.
+
+    A (qid, docid) pair given twice raises :class:`EvalFileError` with ``twice``, formatted with
+    ``docid``, ``qid`` and ``line`` (where the pair was first given); ``value`` is computed, and
+    may fail, before that check.
+    """
+    docid_at = layout.split().index("docid")
+    table: dict[str, dict[str, _V]] = {}
     seen: dict[tuple[str, str], int] = {}
-    for number, cells in _columns(path, "qid iter docid rel"):
-        qid, _, docid, rel = cells
-        grade = _number(path, number, "rel", rel)
+    for number, cells in _columns(path, layout):
+        qid, docid = cells[0], cells[docid_at]
+        cell = value(number, cells)
         key = (qid, docid)
         if key in seen:
-            raise EvalFileError(
-                path, number, f"document {docid!r} judged twice for {qid!r} (line {seen[key]})"
-            )
+            raise EvalFileError(path, number, twice.format(docid=docid, qid=qid, line=seen[key]))
         seen[key] = number
-        qrels.setdefault(qid, {})[docid] = grade
-    return qrels
+        table.setdefault(qid, {})[docid] = cell
+    return table
+
+
+def read_qrels(path: str | os.PathLike[str]) -> Qrels:
+    """TREC qrels ``qid iter docid rel`` -> ``{qid: {docid: rel}}``."""
+    return _per_query(
+        path,
+        "qid iter docid rel",
+        lambda number, cells: _number(path, number, "rel", cells[3]),
+        "document {docid!r} judged twice for {qid!r} (line {line})",
+    )
 
 
 def write_qrels(path: str | os.PathLike[str], qrels: Mapping[str, Mapping[str, float]]) -> None:
@@ -292,21 +312,13 @@ def _grade(value: float) -> str:
 
 def read_clusters(path: str | os.PathLike[str]) -> Clusters:
     """Ground-truth clusters ``qid docid cluster_id`` -> ``{qid: {docid: cluster_id}}``."""
-    clusters: Clusters = {}
-    seen: dict[tuple[str, str], int] = {}
-    for number, cells in _columns(path, "qid docid cluster_id"):
-        qid, docid, cluster = cells
-        key = (qid, docid)
-        if key in seen:
-            raise EvalFileError(
-                path,
-                number,
-                f"document {docid!r} is in two clusters for {qid!r} (line {seen[key]}); "
-                "a document belongs to at most one ground-truth cluster",
-            )
-        seen[key] = number
-        clusters.setdefault(qid, {})[docid] = cluster
-    return clusters
+    return _per_query(
+        path,
+        "qid docid cluster_id",
+        lambda _, cells: cells[2],
+        "document {docid!r} is in two clusters for {qid!r} (line {line}); "
+        "a document belongs to at most one ground-truth cluster",
+    )
 
 
 def write_clusters(path: str | os.PathLike[str], clusters: Mapping[str, Mapping[str, str]]) -> None:

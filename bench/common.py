@@ -200,6 +200,17 @@ def graph_totals(drv: Any) -> dict[str, int]:
     return out
 
 
+def schema_after_import(drv: Any) -> tuple[float, dict[str, int]]:
+    """argkb's schema on an imported database, indexes populated: ``(seconds, graph_totals)``."""
+    from argkb.db.schema import init_schema
+
+    started = time.perf_counter()
+    init_schema(drv)
+    drv.execute_query("CALL db.awaitIndexes(3600)")
+    seconds = time.perf_counter() - started
+    return seconds, graph_totals(drv)
+
+
 @contextlib.contextmanager
 def database(
     uri: str | None, name: str, *, heap: str = "2g", pagecache: str = "1g"

@@ -51,6 +51,7 @@ from common import (
     process_cpu_seconds,
     repo_on_path,
     rss_peak_mib,
+    schema_after_import,
 )
 
 GOAL_RATE = 15_000  # elements per second, argkb's loader
@@ -424,8 +425,6 @@ def _du_mib(path: Path) -> float:
 
 def admin(path: Path, workdir: Path, *, keep: bool) -> dict[str, Any]:
     """(c): CSV export in a child, neo4j-admin import full, start, schema, counts."""
-    from argkb.db.schema import init_schema
-
     out = workdir / f"csv-{path.stem}"
     shutil.rmtree(out, ignore_errors=True)
     load_before = load_average()
@@ -446,11 +445,7 @@ def admin(path: Path, workdir: Path, *, keep: bool) -> dict[str, Any]:
         load_after = load_average()
         inst.start()
         with driver(inst.uri) as drv:
-            started = time.perf_counter()
-            init_schema(drv)
-            drv.execute_query("CALL db.awaitIndexes(3600)")
-            schema_seconds = time.perf_counter() - started
-            graph = graph_totals(drv)
+            schema_seconds, graph = schema_after_import(drv)
         store = _du_mib(inst.home / "data")
     shutil.rmtree(out, ignore_errors=True)
     return {

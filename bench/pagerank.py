@@ -49,12 +49,12 @@ from common import (
     admin_import,
     driver,
     fmt_float,
-    graph_totals,
     instance,
     load_average,
     machine,
     markdown_table,
     rss_peak_mib,
+    schema_after_import,
 )
 
 ALPHA, TOL, MAX_ITER = 0.85, 1e-10, 200
@@ -633,11 +633,7 @@ def main(argv: list[str] | None = None) -> int:
                 shutil.rmtree(workdir / "csv")
                 inst.start()
                 with driver(inst.uri) as drv:
-                    started = time.perf_counter()
-                    init_schema(drv)
-                    drv.execute_query("CALL db.awaitIndexes(3600)")
-                    schema_s = time.perf_counter() - started
-                    counts = graph_totals(drv)
+                    schema_s, counts = schema_after_import(drv)
                     print(
                         f"[synthetic] arrays {made:.1f} s, CSV {csv_s:.1f} s, neo4j-admin "
                         f"import {done.seconds:.1f} s, schema {schema_s:.1f} s; in Neo4j: "

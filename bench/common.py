@@ -6,6 +6,7 @@ the user's instance on 7687) and deletes them afterwards unless asked to keep th
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import platform
@@ -30,6 +31,15 @@ def repo_on_path() -> None:
     which lives there and is not part of the installed argkb package."""
     if str(REPO) not in sys.path:
         sys.path.append(str(REPO))
+
+
+def data_parser(doc: str | None) -> argparse.ArgumentParser:
+    """A script's parser with ``--data`` (a folder, required) and ``--uri`` (default: a
+    throw-away instance, :func:`database`); the description is the docstring's first line."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0] if doc else None)
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--uri")
+    return parser
 
 
 def load_average() -> str:

@@ -9,7 +9,6 @@ the script checks the whole graph's node and relationship counts before and afte
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 import time
@@ -36,12 +35,9 @@ def graph_totals(driver) -> tuple[int, int]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, required=True)
-    parser.add_argument("--uri")
-    args = parser.parse_args()
+    from common import data_parser, database
 
-    from common import database
+    args = data_parser(__doc__).parse_args()
 
     from argkb.db.schema import init_schema
     from argkb.ingest import load_records

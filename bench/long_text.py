@@ -10,7 +10,6 @@ Runs against a throw-away managed instance (or --uri).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 import time
@@ -18,12 +17,9 @@ from pathlib import Path
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, required=True)
-    parser.add_argument("--uri")
-    args = parser.parse_args()
+    from common import data_parser, database
 
-    from common import database
+    args = data_parser(__doc__).parse_args()
 
     from argkb.embed.model import Embedder
     from argkb.eval.argquality import run_argquality

@@ -18,10 +18,8 @@ The feature definitions are in :mod:`argkb.retrieve.relevance`.
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import sys
-from pathlib import Path
 from typing import Any
 
 ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -42,9 +40,9 @@ def auc(scores: Any, labels: Any) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, required=True)
-    parser.add_argument("--uri")
+    from common import data_parser
+
+    parser = data_parser(__doc__)
     parser.add_argument("--write", action="store_true", help="save the model fitted on all train")
     args = parser.parse_args()
 

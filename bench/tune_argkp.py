@@ -15,10 +15,8 @@ Runs against a throw-away managed instance (or --uri).
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -45,9 +43,9 @@ def pair_thresholds(vectors: Any, labels: Any) -> list[tuple[float, float, float
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, required=True)
-    parser.add_argument("--uri")
+    from common import data_parser
+
+    parser = data_parser(__doc__)
     parser.add_argument(
         "--grid",
         choices=["all", "coreset"],

@@ -33,8 +33,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from argkb.errors import LoadError
-from argkb.loaders.common import RecentSet, json_lines, open_utf8, parse_stance
+from argkb.loaders.common import RecentSet, input_files, json_lines, open_utf8, parse_stance
 from argkb.loaders.records import (
     ArgumentRecord,
     Record,
@@ -49,10 +48,7 @@ FORMAT = "argsme"
 
 def read(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Record | Rejected]:
     """Records of args.me files: ``.json`` dumps or ``.jsonl``/``.ndjson`` (one argument a line)."""
-    for raw in paths:
-        path = Path(raw)
-        if not path.is_file():
-            raise LoadError(str(path), "<file>", "no such file")
+    for path in input_files(paths):
         if path.suffix.lower() in (".jsonl", ".ndjson"):
             yield from _read_jsonl(path)
         else:

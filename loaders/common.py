@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -37,6 +38,15 @@ def parse_stance_label(value: Any) -> StanceLabel | None:
     if value is None or str(value).strip().lower() in ("", "unknown"):
         return "unknown"
     return parse_stance(value)
+
+
+def input_files(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Path]:
+    """``paths`` as files, in order; one that is no file raises :class:`LoadError` when reached."""
+    for raw in paths:
+        path = Path(raw)
+        if not path.is_file():
+            raise LoadError(str(path), "<file>", "no such file")
+        yield path
 
 
 def open_utf8(path: Path) -> BinaryIO:

@@ -21,11 +21,9 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Generator, Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-from argkb.errors import LoadError
-from argkb.loaders.common import RecentSet, json_lines, parse_stance_label
+from argkb.loaders.common import RecentSet, input_files, json_lines, parse_stance_label
 from argkb.loaders.records import (
     ArgumentRecord,
     Record,
@@ -39,10 +37,7 @@ FORMAT = "jsonl"
 
 
 def read(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Record | Rejected]:
-    for raw in paths:
-        path = Path(raw)
-        if not path.is_file():
-            raise LoadError(str(path), "<file>", "no such file")
+    for path in input_files(paths):
         seen_sources = RecentSet()
         for where, obj in json_lines(path):
             if isinstance(obj, Rejected):

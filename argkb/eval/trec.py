@@ -288,6 +288,18 @@ def _per_query(
     return table
 
 
+def _write_per_query(
+    path: str | os.PathLike[str],
+    table: Mapping[str, Mapping[str, _V]],
+    line: Callable[[str, str, _V], str],
+) -> None:
+    """Write ``line(qid, docid, value)`` for every entry of ``{qid: {docid: value}}``, in order."""
+    with Path(path).open("w", encoding="utf-8") as out:
+        for qid, docs in table.items():
+            for docid, value in docs.items():
+                out.write(line(qid, docid, value))
+
+
 def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     """TREC qrels ``qid iter docid rel`` -> ``{qid: {docid: rel}}``."""
     return _per_query(
@@ -300,10 +312,7 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
 
 def write_qrels(path: str | os.PathLike[str], qrels: Mapping[str, Mapping[str, float]]) -> None:
     """Write TREC qrels; integral grades are written as integers."""
-    with Path(path).open("w", encoding="utf-8") as out:
-        for qid, docs in qrels.items():
-            for docid, rel in docs.items():
-                out.write(f"{qid} 0 {docid} {_grade(rel)}\n")
+    _write_per_query(path, qrels, lambda qid, docid, rel: f"{qid} 0 {docid} {_grade(rel)}\n")
 
 
 def _grade(value: float) -> str:
@@ -323,10 +332,7 @@ def read_clusters(path: str | os.PathLike[str]) -> Clusters:
 
 def write_clusters(path: str | os.PathLike[str], clusters: Mapping[str, Mapping[str, str]]) -> None:
     """Write ground-truth clusters ``qid docid cluster_id``."""
-    with Path(path).open("w", encoding="utf-8") as out:
-        for qid, docs in clusters.items():
-            for docid, cluster in docs.items():
-                out.write(f"{qid} {docid} {cluster}\n")
+    _write_per_query(path, clusters, lambda qid, docid, cluster: f"{qid} {docid} {cluster}\n")
 
 
 # -- runs --------------------------------------------------------------------------------------

@@ -209,6 +209,16 @@ def _tsv_topics(path: str | os.PathLike[str]) -> Iterator[Query]:
         yield Query(qid, text, stance)
 
 
+def _json_file(path: str | os.PathLike[str]) -> Any:
+    """The JSON value of a whole file; a missing file or invalid JSON is an EvalFileError."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise EvalFileError(path, None, "no such file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise EvalFileError(path, None, f"invalid JSON: {err}") from None
+
+
 def _json_topics(path: str | os.PathLike[str], *, jsonl: bool) -> Iterator[Query]:
     entries: list[tuple[str, Any]] = []
     if jsonl:
@@ -218,12 +228,7 @@ def _json_topics(path: str | os.PathLike[str], *, jsonl: bool) -> Iterator[Query
             except json.JSONDecodeError as err:
                 raise EvalFileError(path, number, f"invalid JSON: {err.msg}") from None
     else:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise EvalFileError(path, None, "no such file") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            raise EvalFileError(path, None, f"invalid JSON: {err}") from None
+        data = _json_file(path)
         if isinstance(data, dict) and isinstance(data.get("topics"), list):
             data = data["topics"]
         if not isinstance(data, list):
@@ -415,12 +420,7 @@ def _trec_run(path: str | os.PathLike[str]) -> Run:
 
 
 def _json_run(path: str | os.PathLike[str]) -> Run:
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise EvalFileError(path, None, "no such file") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise EvalFileError(path, None, f"invalid JSON: {err}") from None
+    data = _json_file(path)
     if not isinstance(data, dict) or not isinstance(data.get("queries"), dict):
         raise EvalFileError(path, None, 'expected {"tag": ..., "queries": {qid: ranking}}')
     tag = str(data.get("tag") or Path(path).stem)

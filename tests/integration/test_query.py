@@ -77,12 +77,16 @@ def test_distinct_pro_and_con_clusters(engine, ranker: str) -> None:
 def test_stance_filter_and_representatives(demo_db, embedder, engine) -> None:
     from argkb.retrieve.engine import QueryEngine, Settings
 
-    only_pro = engine.query("School uniforms should be mandatory", k=3, stance="pro")
+    only_pro = engine.query(
+        "School uniforms should be mandatory", k=3, ranker="pfidf", stance="pro"
+    )
     assert only_pro.pro and not only_pro.con
     longest = only_pro.pro[0]
     assert len(longest.representative.text) == max(len(m.text) for m in longest.members)
     by_pagerank = QueryEngine(demo_db, embedder, settings=Settings(representative="pagerank"))
-    by_rank = by_pagerank.query("School uniforms should be mandatory", k=3, stance="pro").pro[0]
+    by_rank = by_pagerank.query(
+        "School uniforms should be mandatory", k=3, ranker="pfidf", stance="pro"
+    ).pro[0]
     ranks = [m.pagerank for m in by_rank.members if m.pagerank is not None]
     assert ranks and by_rank.representative.pagerank == max(ranks)
 
@@ -107,8 +111,8 @@ def test_premise_clusters_at_query_time(demo_db, embedder, engine) -> None:
     from argkb.retrieve.engine import QueryEngine, Settings
 
     now = QueryEngine(demo_db, embedder, settings=Settings(premise_clusters="query"))
-    result = now.query("We should abandon fossil fuels", k=5, explain=True)
-    offline = engine.query("We should abandon fossil fuels", k=5, explain=True)
+    result = now.query("We should abandon fossil fuels", k=5, ranker="pfidf", explain=True)
+    offline = engine.query("We should abandon fossil fuels", k=5, ranker="pfidf", explain=True)
     assert result.pro and result.con
     assert all(c.explain and c.explain["cluster"].startswith("q:") for c in result.pro + result.con)
     assert all(
@@ -122,7 +126,9 @@ def test_premise_clusters_at_query_time(demo_db, embedder, engine) -> None:
 
 
 def test_explain_gives_the_numbers(engine) -> None:
-    result = engine.query("Social media does more harm than good", k=3, explain=True)
+    result = engine.query(
+        "Social media does more harm than good", k=3, ranker="pfidf", explain=True
+    )
     detail = result.pro[0].explain
     assert detail["claims"] and {"p_claim", "pf", "icf"} <= set(detail["claims"][0])
     assert detail["claims"][0]["pf"] >= 1
@@ -130,7 +136,9 @@ def test_explain_gives_the_numbers(engine) -> None:
 
 def test_clear_answers_instead_of_tracebacks(engine) -> None:
     assert "empty" in engine.query("   ").message
-    unrelated = engine.query("Der Quantencomputer rechnet mit Qubits im Labor")
+    # pfidf answers only from similar claims; the hybrid also searches premises directly, so it
+    # answers an unrelated query with the nearest premises it has (tests/.../test_query_hybrid)
+    unrelated = engine.query("Der Quantencomputer rechnet mit Qubits im Labor", ranker="pfidf")
     assert unrelated.message and "No claim" in unrelated.message
 
 
@@ -159,5 +167,5 @@ def test_engine_as_harness_ranker(engine) -> None:
     pro = EngineRanker(engine, "pfidf").rank(
         Query("q2", "We should abandon fossil fuels", stance="pro"), 50
     )
-    result = engine.query("We should abandon fossil fuels", k=50, stance="pro")
+    result = engine.query("We should abandon fossil fuels", k=50, ranker="pfidf", stance="pro")
     assert [c[0] for c in pro.clusters] == [c.representative.key for c in result.pro]

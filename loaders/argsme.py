@@ -22,7 +22,9 @@ and discussion title as properties.
 Bad input: a record missing a field, with an empty text or an unknown stance becomes a
 :class:`Rejected` naming file, record and field; the next record is read. Malformed JSON in the
 dump ends that file (the parser cannot resynchronise) with one :class:`Rejected` that says after
-which record it happened; in JSONL only the bad line is lost. Files must be UTF-8 (a UTF-8 BOM is
+which record it happened; in JSONL only the bad line is lost. A value nested deeper than
+:data:`~argkb.loaders.common.MAX_JSON_DEPTH` levels rejects its record (the field is named), and is
+never built: a pre-scan finds such a file and sends it through a depth-capped parser. Files must be UTF-8 (a UTF-8 BOM is
 accepted); UTF-16/32 files raise :class:`~argkb.errors.LoadError` naming the encoding.
 """
 
@@ -33,7 +35,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from argkb.loaders.common import RecentSet, input_files, json_lines, open_utf8, parse_stance
+from argkb.loaders.common import (
+    JsonGuard,
+    RecentSet,
+    input_files,
+    json_lines,
+    max_json_depth,
+    open_utf8,
+    parse_stance,
+    too_deep_message,
+)
 from argkb.loaders.records import (
     ArgumentRecord,
     Record,
@@ -60,9 +71,23 @@ def _read_dump(path: Path) -> Iterator[Record | Rejected]:
 
     seen_sources = RecentSet()
     index = -1
+    guard = JsonGuard()
     with open_utf8(path) as handle:
+        start = handle.tell()
+        too_deep = max_json_depth(handle) > guard.max_depth
+        handle.seek(start)
+        # a file without too deep values (every real one) takes ijson's fast path
+        items = (
+            ijson.items(guard.events(ijson.basic_parse(handle, use_float=True)), "arguments.item")
+            if too_deep
+            else ijson.items(handle, "arguments.item", use_float=True)
+        )
         try:
-            for index, obj in enumerate(ijson.items(handle, "arguments.item", use_float=True)):
+            for index, obj in enumerate(items):
+                deep = guard.take("arguments.item")
+                if deep is not None:
+                    yield Rejected(f"{path.name}#{index}", deep, too_deep_message())
+                    continue
                 yield from argument_records(obj, f"{path.name}#{index}", seen_sources)
         except (ijson.JSONError, UnicodeDecodeError) as err:
             after = f"after record {index}" if index >= 0 else "before the first record"

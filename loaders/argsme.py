@@ -23,9 +23,10 @@ Bad input: a record missing a field, with an empty text or an unknown stance bec
 :class:`Rejected` naming file, record and field; the next record is read. Malformed JSON in the
 dump ends that file (the parser cannot resynchronise) with one :class:`Rejected` that says after
 which record it happened; in JSONL only the bad line is lost. A value nested deeper than
-:data:`~argkb.loaders.common.MAX_JSON_DEPTH` levels rejects its record (the field is named), and is
-never built: a pre-scan finds such a file and sends it through a depth-capped parser. Files must be UTF-8 (a UTF-8 BOM is
-accepted); UTF-16/32 files raise :class:`~argkb.errors.LoadError` naming the encoding.
+:data:`~argkb.loaders.common.MAX_JSON_DEPTH` levels rejects its record (the field is named) and
+is never built: a pre-scan finds such a file and sends it through a depth-capped parser. Files
+must be UTF-8 (a UTF-8 BOM is accepted); UTF-16/32 files raise
+:class:`~argkb.errors.LoadError` naming the encoding.
 """
 
 from __future__ import annotations

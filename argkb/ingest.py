@@ -36,8 +36,10 @@ from argkb.loaders.records import (
     LinkRecord,
     Record,
     Rejected,
+    SourceRecord,
     UnitRecord,
     UnitRef,
+    unstorable,
 )
 
 if TYPE_CHECKING:
@@ -78,23 +80,38 @@ class LoadSummary:
 # -- validation --------------------------------------------------------------------------------
 
 
+def _check_values(where: str, values: Iterable[tuple[str, object]]) -> Rejected | None:
+    """The first ``(field, value)`` that Neo4j cannot store as given, as a :class:`Rejected`."""
+    for name, value in values:
+        problem = unstorable(name) or unstorable(value)
+        if problem is not None:
+            return Rejected(where, name if isinstance(name, str) else "<key>", problem)
+    return None
+
+
 def _check_unit(unit: UnitRef, where: str, name: str, max_text: int) -> Rejected | None:
+    if not isinstance(unit.text, str):
+        return Rejected(where, name, f"a {type(unit.text).__name__}, not a text")
     if unit.key is None and not unit.text.strip():
         return Rejected(where, name, "empty text")
     if len(unit.text) > max_text:
         return Rejected(where, name, f"text of {len(unit.text):,} characters (limit {max_text:,})")
-    return None
+    return _check_values(where, ((name, unit.text), (f"{name} id", unit.key)))
 
 
 def validate(record: Record, max_text: int) -> Rejected | None:
-    """The checks every format shares: empty or enormous texts, bad stance values, self-loops.
+    """The checks every format shares: empty or enormous texts, bad stance values, self-loops,
+    and values Neo4j cannot store as given (:func:`~argkb.loaders.records.unstorable`: lone
+    surrogates, integers past 64 bits, infinite numbers), which would otherwise fail a batch.
 
     Duplicate argument ids are checked per batch against Neo4j (:class:`_BatchWriter`), so the
     check costs no memory that grows with the corpus.
     """
     if isinstance(record, ArgumentRecord):
         where = record.where or record.aid
-        problem = _check_unit(record.conclusion, where, "conclusion", max_text)
+        problem = _check_values(where, (("id", record.aid), ("source", record.source)))
+        problem = problem or _check_values(where, record.properties)
+        problem = problem or _check_unit(record.conclusion, where, "conclusion", max_text)
         for position, premise in enumerate(record.premises):
             problem = problem or _check_unit(premise, where, f"premises[{position}]", max_text)
         if problem:
@@ -106,11 +123,20 @@ def validate(record: Record, max_text: int) -> Rejected | None:
         if record.conclusion.uid in {p.uid for p in record.premises}:
             return Rejected(where, "premises", "a premise equals the conclusion (self-loop)")
     elif isinstance(record, UnitRecord):
-        return _check_unit(record.unit, record.where, "text", max_text)
-    elif isinstance(record, LinkRecord):
-        return _check_unit(record.start, record.where, "start", max_text) or _check_unit(
-            record.end, record.where, "end", max_text
+        return (
+            _check_unit(record.unit, record.where, "text", max_text)
+            or _check_values(record.where, (("source", record.source),))
+            or _check_values(record.where, record.properties)
         )
+    elif isinstance(record, LinkRecord):
+        return (
+            _check_unit(record.start, record.where, "start", max_text)
+            or _check_unit(record.end, record.where, "end", max_text)
+            or _check_values(record.where, record.properties)
+        )
+    elif isinstance(record, SourceRecord):
+        where = record.where or str(record.sid)
+        return _check_values(where, (("source id", record.sid), *record.properties))
     return None
 
 
@@ -506,6 +532,12 @@ def _begin_corpus(
     )
 
 
+def _printable(text: str) -> str:
+    """``text`` with anything that is not Unicode (lone surrogates) as backslash escapes, so a
+    message about bad input can always be printed and written."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class _RejectLog:
     """Where rejected records go: raised as :class:`LoadError` (``on_error="fail"``), or counted
     in the summary and written to a JSONL report that is opened on the first rejection."""
@@ -517,6 +549,8 @@ class _RejectLog:
         self._out: TextIO | None = None
 
     def __call__(self, problem: Rejected) -> None:
+        problem = Rejected(*(_printable(text) for text in (problem.where, problem.field,
+                                                          problem.reason)))  # fmt: skip
         if self.fail:
             raise LoadError(problem.where, problem.field, problem.reason)
         summary = self.summary
@@ -534,6 +568,19 @@ class _RejectLog:
             self._out.close()
 
 
+def _checked_row(item: Record | Rejected, max_text: int) -> tuple[str, dict[str, Any]] | Rejected:
+    """``item`` as a row for its batch, or why it is rejected. A record that breaks the checks
+    themselves (a loader let through a value of a type it should not) is rejected too: one bad
+    record never ends a load in skip mode."""
+    if isinstance(item, Rejected):
+        return item
+    try:
+        return validate(item, max_text) or _row(item)
+    except Exception as err:  # whatever is wrong with one record
+        where = getattr(item, "where", "") or "<record>"
+        return Rejected(where, "<record>", f"unusable record ({type(err).__name__}: {err})")
+
+
 def _write_records(
     records: Iterable[Record | Rejected],
     writer: _BatchWriter,
@@ -547,12 +594,11 @@ def _write_records(
     refused as repeated ids, go to ``rejects``. Ends with every batch written."""
     try:
         for item in records:
-            problem = item if isinstance(item, Rejected) else validate(item, max_text)
-            if problem is not None:
-                rejects(problem)
+            checked = _checked_row(item, max_text)
+            if isinstance(checked, Rejected):
+                rejects(checked)
                 continue
-            assert not isinstance(item, Rejected)
-            kind, row = _row(item)
+            kind, row = checked
             summary.records += 1
             for duplicate in writer.add(kind, row):
                 summary.records -= 1

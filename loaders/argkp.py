@@ -28,9 +28,10 @@ Files are read arguments first, key points second and labels last; the labels ne
 the ids they name, so the loader keeps ``id -> text`` for one split at a time (a few thousand rows).
 
 Bad input: a row with a missing or empty field, an unknown stance or label, a duplicate id, or (in
-labels) an id that the split's arguments or key points do not define becomes a :class:`Rejected`
-naming ``file:line N``; reading goes on. A missing file or column, a file that is not UTF-8, or a
-labels file without its arguments and key points raises :class:`~argkb.errors.LoadError`.
+labels) an id that the split's arguments or key points do not define, or a field that is not
+UTF-8, becomes a :class:`Rejected` naming ``file:line N``; reading goes on. A missing file or
+column, or a labels file without its arguments and key points raises
+:class:`~argkb.errors.LoadError`.
 
 :func:`load_split` gives the evaluation view of one split without Neo4j.
 """

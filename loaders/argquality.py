@@ -31,8 +31,8 @@ the properties ``topic_id``, ``discussion_id``, ``argument_id``, ``relevance``, 
 ``read(..., arguments_only=True)`` skips the rows judged not to be arguments.
 
 Bad input: a row with a missing or empty field, a non-numeric id, an unknown topic, stance or
-boolean, or a score that is not a finite number becomes a :class:`Rejected` naming ``file:line N``;
-reading goes on. A missing file or column, or a file that is not UTF-8, raises
+boolean, a score that is not a finite number, or a field that is not UTF-8 becomes a
+:class:`Rejected` naming ``file:line N``; reading goes on. A missing file or column raises
 :class:`~argkb.errors.LoadError`. Topics are read first (20 rows), then arguments row by row.
 
 :func:`load_judgements` gives topics and per-topic judged premises for evaluation without Neo4j.

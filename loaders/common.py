@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import re
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -21,6 +22,8 @@ STANCE_WORDS: dict[str, Stance] = {
 
 MAX_JSON_DEPTH = 64  # nesting levels of any JSON value a loader builds (args.me needs 5)
 MAX_JSON_LINE = 64 * 2**20  # bytes of one JSONL line
+_SURROGATE = re.compile("[\ud800-\udfff]")
+MAX_CSV_FIELD = 2**31 - 1  # characters of one CSV field (the largest that csv accepts everywhere)
 TOO_DEEP = "\0argkb: nested too deeply"  # what stands for a container past MAX_JSON_DEPTH
 
 _BOMS = {
@@ -72,11 +75,19 @@ def csv_table(
 
     ``where`` is ``file:line N``, the row's first physical line (quoted fields may span lines).
     Header names are stripped; a repeated name maps to its first column. A missing file or
-    required column, bytes that are not UTF-8 and unparsable CSV raise :class:`LoadError`.
+    required column and unparsable CSV raise :class:`LoadError`. Bytes that are not UTF-8
+    come as lone surrogates (``surrogateescape``), so only the row that holds them is rejected
+    (by :func:`required_fields`, or the ingest's check of every value). A field
+    may be as long as :data:`MAX_CSV_FIELD`; ``--max-text`` decides which texts are too long.
     """
     if not path.is_file():
         raise LoadError(str(path), "<file>", "no such file")
-    with open_utf8(path) as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as text:
+    if csv.field_size_limit() < MAX_CSV_FIELD:
+        csv.field_size_limit(MAX_CSV_FIELD)  # the default, 131,072, is below --max-text
+    with (
+        open_utf8(path) as raw,
+        io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape", newline="") as text,
+    ):
         reader = csv.reader(text)
         try:
             header = [name.strip() for name in next(reader, [])]
@@ -91,8 +102,6 @@ def csv_table(
                 start, line = line + 1, reader.line_num
                 if any(value.strip() for value in row):
                     yield f"{path.name}:line {start}", columns, row
-        except UnicodeDecodeError as err:
-            raise LoadError(str(path), "<encoding>", f"not UTF-8: {err}") from err
         except csv.Error as err:
             raise LoadError(f"{path.name}:line {reader.line_num}", "<csv>", str(err)) from err
 
@@ -106,12 +115,15 @@ def csv_rows(path: Path, required: Sequence[str]) -> Iterator[tuple[str, dict[st
 def required_fields(
     where: str, row: Mapping[str, str], names: Sequence[str]
 ) -> list[str] | Rejected:
-    """The stripped values of ``names``, or a Rejected for the first one missing or empty."""
+    """The stripped values of ``names``, or a Rejected for the first one missing or empty, or
+    holding bytes that are not UTF-8 (lone surrogates from :func:`csv_table`)."""
     values = []
     for name in names:
         value = row.get(name, "")
         if not value.strip():
             return Rejected(where, name, "missing or empty")
+        if _SURROGATE.search(value):
+            return Rejected(where, name, "not UTF-8 (bytes that are no UTF-8 text)")
         values.append(value.strip())
     return values
 

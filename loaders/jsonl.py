@@ -31,6 +31,7 @@ from argkb.loaders.records import (
     SourceRecord,
     StanceLabel,
     UnitRef,
+    unstorable,
 )
 
 FORMAT = "jsonl"
@@ -46,6 +47,16 @@ def read(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Record | Rejected]
                 yield from _records(obj, where, seen_sources)
 
 
+def _identifier(value: Any) -> str | None:
+    """An id as text: a string or an integer; None for anything else (an object, a list,
+    a boolean or a fractional number is no identifier)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
 def _unit(value: Any, where: str, field: str) -> UnitRef | Rejected:
     if isinstance(value, Mapping):
         text, unit_id = value.get("text"), value.get("id")
@@ -53,7 +64,13 @@ def _unit(value: Any, where: str, field: str) -> UnitRef | Rejected:
         text, unit_id = value, None
     if not isinstance(text, str) or not text.strip():
         return Rejected(where, field, "missing or empty text")
-    return UnitRef(text, f"id:{unit_id}" if unit_id not in (None, "") else None)
+    if unit_id in (None, ""):
+        return UnitRef(text)
+    key = _identifier(unit_id)
+    if key is None:
+        id_field = field.removesuffix(".text") + ".id"
+        return Rejected(where, id_field, f"an id must be a string or integer, not {unit_id!r:.60}")
+    return UnitRef(text, f"id:{key}")
 
 
 def _records(
@@ -85,29 +102,47 @@ def _records(
             yield Rejected(where, f"{field}.stance", f"unknown stance {premise.get('stance')!r}")
             return
         groups.setdefault(stance, []).append(unit)
-    source = yield from _source(obj.get("source"), where, seen_sources)
     base = obj.get("id")
+    if base not in (None, "") and _identifier(base) is None:
+        yield Rejected(where, "id", f"an id must be a string or integer, not {base!r:.60}")
+        return
+    source = yield from _source(obj.get("source"), where, seen_sources)
+    if isinstance(source, Rejected):
+        yield source
+        return
     if base in (None, ""):
         content = "|".join([conclusion.uid, *sorted(u.uid for g in groups.values() for u in g)])
-        base = hashlib.blake2b(content.encode(), digest_size=10).hexdigest()
+        base = hashlib.blake2b(content.encode(), digest_size=10).hexdigest()  # uids are ASCII
     for stance, units in groups.items():
         aid = f"jsonl:{base}" if len(groups) == 1 else f"jsonl:{base}:{stance}"
         yield ArgumentRecord(aid, conclusion, tuple(units), stance, source, (), where)
 
 
-def _source(value: Any, where: str, seen: RecentSet) -> Generator[SourceRecord, None, str | None]:
-    """Yield the source record the first time a source is seen; return its sid (or None)."""
+def _source(
+    value: Any, where: str, seen: RecentSet
+) -> Generator[SourceRecord, None, str | Rejected | None]:
+    """Yield the source record the first time a source is seen; return its sid (or None, or
+    why the source is unusable)."""
     if value in (None, ""):
         return None
     if isinstance(value, Mapping):
-        sid = f"jsonl:{value.get('id') or value.get('title') or value.get('url')}"
+        name = value.get("id") or value.get("title") or value.get("url")
+        if _identifier(name) is None:
+            return Rejected(where, "source.id", "a source needs an id, title or url (text)")
+        sid = f"jsonl:{name}"
         props = tuple(
             (key, value[key])
             for key in ("title", "url", "pagerank")
             if isinstance(value.get(key), str | int | float)
         )
-    else:
+        for key, prop in props:
+            problem = unstorable(prop)
+            if problem is not None:
+                return Rejected(where, f"source.{key}", problem)
+    elif _identifier(value) is not None:
         sid, props = f"jsonl:{value}", ()
+    else:
+        return Rejected(where, "source", f"expected an id or an object, not {value!r:.60}")
     if seen.add(sid):
         yield SourceRecord(sid, props, where)
     return sid

@@ -21,6 +21,7 @@ So "Fossil fuels harm us." and " fossil  FUELS harm us" are one unit; "fossil fu
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -38,6 +39,25 @@ _SPACE = re.compile(r"\s+")
 _EDGE = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb .!?;:"
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_INT64 = 2**63  # Neo4j integers are 64-bit
+
+
+def unstorable(value: object) -> str | None:
+    """Why Neo4j cannot store ``value`` exactly as given, or None when it can: text with a lone
+    surrogate (a ``\\ud800`` escape in JSON, or bytes that were not UTF-8), an integer beyond
+    64 bits, an infinite or NaN number, or a value that is no scalar."""
+    if isinstance(value, str):
+        return "not UTF-8 text (a lone surrogate)" if _SURROGATE.search(value) else None
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return None if -_INT64 <= value < _INT64 else f"integer {value:.3g} beyond 64 bits"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"number {value} is not finite"
+    return f"a {type(value).__name__}, not a text or number"
+
+
 def normalise_text(text: str) -> str:
     """The documented normalisation behind unit identity (see the module docstring)."""
     # NFKC again after case folding: folding can leave marks out of canonical order ("ß" + an
@@ -48,7 +68,9 @@ def normalise_text(text: str) -> str:
 
 def text_key(text: str) -> str:
     """A short stable key of the normalised text: ``t:`` + 24 hex digits of BLAKE2b."""
-    digest = hashlib.blake2b(normalise_text(text).encode("utf-8"), digest_size=12).hexdigest()
+    # surrogatepass: a text that is not Unicode still gets a key (validation rejects it later)
+    data = normalise_text(text).encode("utf-8", "surrogatepass")
+    digest = hashlib.blake2b(data, digest_size=12).hexdigest()
     return "t:" + digest
 
 

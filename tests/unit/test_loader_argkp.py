@@ -217,12 +217,27 @@ def test_labels_without_their_key_points_raise(tmp_path: Path) -> None:
         list(argkp.read([root]))
 
 
-def test_file_that_is_not_utf8_raises(tmp_path: Path) -> None:
+def test_a_row_that_is_not_utf8_is_rejected_and_the_rest_loads(tmp_path: Path) -> None:
     path = tmp_path / "arguments_dev.csv"
-    path.write_bytes("arg_id,argument,topic,stance\narg_1,Caf\xe9,Topic,1\n".encode("latin-1"))
-    with pytest.raises(LoadError) as err:
-        list(argkp.read([path]))
-    assert err.value.field == "<encoding>"
+    path.write_bytes(
+        b"arg_id,argument,topic,stance\narg_1,Caf\xe9,Topic,1\narg_2,Good text,Topic,1\n"
+    )
+    records = list(argkp.read([path]))
+    assert [r for r in records if isinstance(r, Rejected)] == [
+        Rejected("arguments_dev.csv:line 2", "argument", "not UTF-8 (bytes that are no UTF-8 text)")
+    ]
+    assert [r.aid for r in records if isinstance(r, ArgumentRecord)] == ["argkp:arg_2"]
+
+
+def test_a_field_longer_than_the_csv_default_limit_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "arguments_dev.csv"
+    long_text = "word " * 40_000  # 200,000 characters: csv's default limit is 131,072
+    path.write_text(
+        f"arg_id,argument,topic,stance\narg_1,{long_text},Topic,1\narg_2,Short,Topic,1\n",
+        encoding="utf-8",
+    )
+    records = [r for r in argkp.read([path]) if isinstance(r, ArgumentRecord)]
+    assert [len(r.premises[0].text) for r in records] == [len(long_text.strip()), 5]
 
 
 def test_utf8_bom_is_accepted(tmp_path: Path) -> None:

@@ -94,3 +94,80 @@ def _depth(value: Any) -> int:
 def test_max_json_depth_ignores_brackets_in_strings(value: Any, chunk: int) -> None:
     text = json.dumps(value).encode()
     assert max_json_depth(io.BytesIO(text), chunk=chunk) == _depth(value)
+
+
+# -- skip mode never aborts: values Neo4j cannot store are rejected records --------------------
+
+SURROGATE_LINE = (
+    '{"id": "s1", "conclusion": "C \\ud800", "premises": [{"text": "P", "stance": "pro"}]}'
+)
+BAD_LINES = {
+    "surrogate": SURROGATE_LINE,
+    "surrogate id": '{"id": "s\\udfff", "conclusion": "C", "premises": [{"text": "P"}]}',
+    "huge pagerank": json.dumps({**GOOD, "id": "b2", "source": {"id": "d", "pagerank": 2**80}}),
+    "infinite pagerank": '{"id": "b3", "conclusion": "C", "premises": [{"text": "P"}], '
+    '"source": {"id": "d2", "pagerank": Infinity}}',
+    "object unit id": '{"id": "b4", "conclusion": {"text": "C", "id": {"a": 1}}, '
+    '"premises": [{"text": "P"}]}',
+    "object record id": '{"id": {"a": 1}, "conclusion": "C", "premises": [{"text": "P"}]}',
+    "list source": '{"id": "b6", "conclusion": "C", "premises": [{"text": "P"}], "source": [1]}',
+}
+
+
+def _checked(records: list[Any]) -> tuple[list[Any], list[Rejected]]:
+    """The loader's records through the ingest's per-record check (what a skip-mode load does)."""
+    from argkb.ingest import DEFAULT_MAX_TEXT, _checked_row
+
+    rows: list[Any] = []
+    rejected: list[Rejected] = []
+    for record in records:
+        checked = _checked_row(record, DEFAULT_MAX_TEXT)
+        if isinstance(checked, Rejected):
+            rejected.append(checked)
+        else:
+            rows.append(checked)
+    return rows, rejected
+
+
+def test_every_bad_jsonl_line_is_one_rejected_record_and_good_lines_load(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    lines = [json.dumps(GOOD), *BAD_LINES.values(), json.dumps({**GOOD, "id": "last"})]
+    path.write_text("\n".join(lines) + "\n")
+    rows, rejected = _checked(list(jsonl.read([path])))
+    assert [row["aid"] for kind, row in rows if kind == "arguments"] == ["jsonl:a1", "jsonl:last"]
+    assert sorted(r.where for r in rejected) == [f"bad.jsonl:{n}" for n in range(2, 9)]
+    fields = {r.where: r.field for r in rejected}
+    assert fields["bad.jsonl:4"] == "source.pagerank"
+    assert fields["bad.jsonl:5"] == "source.pagerank"
+    assert fields["bad.jsonl:6"] == "conclusion.id"
+    for problem in rejected:
+        str(problem).encode("utf-8")  # printable: no lone surrogate in any message
+        assert "\n" not in str(problem)
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("C \ud800", "lone surrogate"),
+        (2**80, "beyond 64 bits"),
+        (float("inf"), "not finite"),
+        (float("nan"), "not finite"),
+        ({"a": 1}, "not a text or number"),
+    ],
+)
+def test_validate_rejects_values_neo4j_cannot_store(value: Any, reason: str) -> None:
+    from argkb.ingest import validate
+    from argkb.loaders.records import SourceRecord
+
+    problem = validate(SourceRecord("jsonl:d", (("pagerank", value),), "f.jsonl:3"), 1000)
+    assert problem is not None and problem.field == "pagerank" and reason in problem.reason
+    assert validate(SourceRecord("jsonl:d", (("pagerank", 2**62),), "f.jsonl:3"), 1000) is None
+
+
+def test_a_record_that_breaks_the_checks_is_rejected_not_raised() -> None:
+    from argkb.ingest import DEFAULT_MAX_TEXT, _checked_row
+    from argkb.loaders.records import UnitRef
+
+    broken = ArgumentRecord("x:1", UnitRef(None), (UnitRef("P"),), "pro", where="f:1")  # type: ignore[arg-type]
+    problem = _checked_row(broken, DEFAULT_MAX_TEXT)
+    assert isinstance(problem, Rejected) and problem.where == "f:1"

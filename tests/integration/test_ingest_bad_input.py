@@ -1,0 +1,57 @@
+"""Skip mode on a real Neo4j (issue 13): no bad record aborts a load; the good records load."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from graphs import load
+
+from argkb.db.schema import init_schema
+from argkb.errors import LoadError
+
+pytestmark = pytest.mark.neo4j
+
+GOOD = {"id": "a1", "conclusion": "C one", "premises": [{"text": "P one", "stance": "pro"}]}
+BAD_LINES = [
+    '{"id": "s1", "conclusion": "C \\ud800", "premises": [{"text": "P", "stance": "pro"}]}',
+    json.dumps({**GOOD, "id": "b2", "source": {"id": "d", "pagerank": 2**80}}),
+    '{"id": "b3", "conclusion": "C", "premises": [{"text": "P"}], '
+    '"source": {"id": "d2", "pagerank": Infinity}}',
+    '{"id": "b4", "conclusion": {"text": "C", "id": {"a": 1}}, "premises": [{"text": "P"}]}',
+    '{"id": "b5", "conclusion": "C", "premises": ' + "[" * 5000 + "]" * 5000 + "}",
+]
+
+
+@pytest.fixture()
+def clean(db, wipe_db):
+    wipe_db(db)
+    init_schema(db)
+    return db
+
+
+def _file(tmp_path: Path) -> Path:
+    path = tmp_path / "bad.jsonl"
+    good_last = json.dumps({**GOOD, "id": "z9", "conclusion": "C two"})
+    path.write_text("\n".join([json.dumps(GOOD), *BAD_LINES, good_last]) + "\n")
+    return path
+
+
+def test_skip_mode_rejects_each_bad_record_and_loads_the_good_ones(clean, tmp_path: Path) -> None:
+    report = tmp_path / "rejected.jsonl"
+    summary = load(clean, "jsonl", _file(tmp_path), on_error="skip", reject_report=report)
+    assert (summary.arguments, summary.rejected) == (2, len(BAD_LINES))
+    aids = clean.execute_query("MATCH (a:Argument) RETURN a.aid AS aid ORDER BY aid").records
+    assert [r["aid"] for r in aids] == ["jsonl:a1", "jsonl:z9"]
+    entries = [json.loads(line) for line in report.read_text().splitlines()]
+    assert [e["where"] for e in entries] == [f"bad.jsonl:{n}" for n in range(2, 2 + len(BAD_LINES))]
+    texts = clean.execute_query("MATCH (u:Unit) RETURN u.text AS t").records
+    assert all("?" not in r["t"] and "\ud800" not in r["t"] for r in texts)
+
+
+def test_fail_mode_stops_at_the_first_bad_record_with_one_line(clean, tmp_path: Path) -> None:
+    with pytest.raises(LoadError) as err:
+        load(clean, "jsonl", _file(tmp_path))
+    assert err.value.where == "bad.jsonl:2" and "\n" not in str(err.value)
+    str(err.value).encode("utf-8")

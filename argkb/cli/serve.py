@@ -1,0 +1,93 @@
+"""``argkb serve``: the HTTP API (docs/serve.md)."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import click
+
+from argkb.cli.app import Connection, connection_options, echo_err, handle_errors, main
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` only accepts connections from this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@main.command("serve")
+@connection_options
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
+@click.option(
+    "--allow-remote",
+    is_flag=True,
+    help="Allow a --host other than loopback (the API then answers anyone who reaches it).",
+)
+@click.option(
+    "--token",
+    envvar="ARGKB_SERVE_TOKEN",
+    help="Require 'Authorization: Bearer TOKEN' on every endpoint [env ARGKB_SERVE_TOKEN].",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.1, 600.0),
+    default=10.0,
+    show_default=True,
+    help="Seconds each database call may take.",
+)
+@click.option(
+    "--alignment",
+    type=click.Choice(["model", "always"]),
+    default="model",
+    show_default=True,
+    help="Stance alignment of similar claims, as in argkb query.",
+)
+@handle_errors
+def serve_cmd(
+    conn: Connection,
+    host: str,
+    port: int,
+    allow_remote: bool,
+    token: str | None,
+    timeout: float,
+    alignment: str,
+) -> None:
+    """Serve the query engine and the graph over HTTP (JSON API, OpenAPI at /docs).
+
+    Loads the embedding model once, then answers GET /api/v1/query and the browse endpoints
+    until stopped with Ctrl-C. Listens on 127.0.0.1 unless --allow-remote is given.
+    """
+    if not is_loopback(host):
+        if not allow_remote:
+            raise click.UsageError(
+                f"--host {host} is not a loopback address: add --allow-remote to listen there"
+            )
+        echo_err(
+            f"Warning: listening on {host}: anyone who can reach this address can query the graph"
+            + ("" if token else "; set --token to require a bearer token")
+        )
+    import uvicorn
+
+    from argkb.embed.model import Embedder
+    from argkb.retrieve.engine import model_alignment
+    from argkb.serve.app import create_app
+
+    driver = conn.driver()
+    embedder = Embedder(cache=False)  # query texts are one-off; no disk cache shared by threads
+    echo_err(f"loading the embedding model {embedder.model_path.name} ...")
+    _ = embedder.model
+    app = create_app(
+        driver,
+        embedder,
+        database=conn.database,
+        token=token,
+        timeout=timeout,
+        alignment=model_alignment(embedder) if alignment == "model" else None,
+    )
+    echo_err(f"argkb serve on http://{host}:{port} (API docs at /docs; Ctrl-C stops)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -1,0 +1,136 @@
+"""The typed responses of the HTTP API (they make its OpenAPI document).
+
+``GET /api/v1/query`` answers with the query engine's own dataclasses
+(:class:`argkb.retrieve.engine.QueryResult`), serialised exactly as ``argkb query --json`` does;
+the browse endpoints answer with the pydantic models below.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class ErrorBody(BaseModel):
+    """Every error: a status, a short code and a message a person can act on."""
+
+    status: int = Field(description="The HTTP status, repeated.")
+    error: str = Field(description="A short machine-readable code, e.g. 'not_found'.")
+    message: str = Field(description="What went wrong and what to do about it.")
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+
+
+class GraphStatus(BaseModel):
+    units: int
+    claims: int
+    premises: int
+    arguments: int
+    corpora: int
+    claim_clusters: int
+    premise_clusters: int
+    embedded_units: int
+    ranked_units: int
+
+
+class ServiceStatus(BaseModel):
+    version: str = Field(description="argkb's version.")
+    default_ranker: str
+    model: str = Field(description="The embedding model the service loaded.")
+    database: str | None
+    graph: GraphStatus
+    ready: bool = Field(description="Whether queries can be answered: claims exist and embedded.")
+    hint: str | None = Field(default=None, description="What to run when not ready.")
+
+
+class ClusterRef(BaseModel):
+    cid: str
+    kind: str | None
+    size: int | None
+
+
+class PremiseUse(BaseModel):
+    argument: str
+    stance: str | None
+    stance_source: str
+    claim_key: str
+    claim_text: str | None
+
+
+class Unit(BaseModel):
+    key: str
+    text: str | None
+    pagerank: float | None
+    corpus: str | None
+    is_claim: bool
+    is_premise: bool
+    embedded: bool
+    clusters: list[ClusterRef]
+    concluded_by: int = Field(description="How many arguments conclude this unit.")
+    premise_count: int = Field(description="How many arguments use it as a premise.")
+    premise_of: list[PremiseUse] = Field(description="At most `limit` of those arguments.")
+
+
+class Premise(BaseModel):
+    key: str
+    text: str | None
+    stance: str | None
+    stance_source: str
+    pagerank: float | None
+
+
+class Argument(BaseModel):
+    aid: str
+    stance: str | None
+    source: str | None
+    premises: list[Premise]
+
+
+class ClaimArguments(BaseModel):
+    key: str
+    text: str | None
+    total: int = Field(description="How many arguments conclude the claim.")
+    arguments: list[Argument] = Field(description="At most `limit` of them, by argument key.")
+
+
+class ClusterMember(BaseModel):
+    key: str
+    text: str | None
+    pagerank: float | None
+
+
+class Cluster(BaseModel):
+    cid: str
+    kind: str | None
+    method: str | None
+    size: int
+    cf_pro: float | None
+    cf_con: float | None
+    members: list[ClusterMember] = Field(description="At most `limit`, highest PageRank first.")
+
+
+class GraphNode(BaseModel):
+    id: str = Field(description="The unit's key.")
+    text: str | None
+    kind: Literal["claim", "premise", "claim+premise", "unit"]
+    pagerank: float | None
+    depth: int = Field(description="Hops from the unit asked for.")
+
+
+class GraphEdge(BaseModel):
+    source: str = Field(description="Key of the premise (premise_of) or of either unit.")
+    target: str
+    type: Literal["premise_of", "same_as"]
+    stance: str | None = Field(description="The premise's stance towards the conclusion.")
+    argument: str | None = Field(description="The argument the edge stands for.")
+
+
+class Graph(BaseModel):
+    key: str
+    depth: int
+    nodes: list[GraphNode]
+    edges: list[GraphEdge]
+    truncated: bool = Field(description="Whether the node limit cut the neighbourhood short.")

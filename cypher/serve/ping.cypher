@@ -1,0 +1,2 @@
+// Liveness of the database behind `argkb serve` (GET /healthz).
+RETURN 1 AS ok

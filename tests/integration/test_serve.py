@@ -1,0 +1,272 @@
+"""The HTTP API of ``argkb serve`` on a real Neo4j with the demo corpus (no network: the
+application runs in-process behind Starlette's test client)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argkb.db.schema import init_schema
+from argkb.ingest import load_records
+from argkb.loaders import reader
+
+pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
+DEMO = Path(__file__).resolve().parents[2] / "examples" / "debates.json"
+QUERY = "We should abandon fossil fuels"
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    from argkb.embed.model import Embedder
+
+    return Embedder(cache=False)
+
+
+@pytest.fixture(scope="module")
+def demo_db(db, embedder):
+    from argkb.cluster.store import cluster_units
+    from argkb.embed.store import embed_units
+
+    init_schema(db)
+    load_records(db, "argsme", [DEMO], reader("argsme")([DEMO]))
+    embed_units(db, embedder)
+    cluster_units(db, kind="claim")
+    cluster_units(db, kind="premise")
+    return db
+
+
+def _client(db, embedder, **kwargs):
+    from fastapi.testclient import TestClient
+
+    from argkb.retrieve.engine import model_alignment
+    from argkb.serve.app import create_app
+
+    app = create_app(db, embedder, alignment=model_alignment(embedder), **kwargs)
+    # a 5xx must show as a status here, not as an exception raised into the test
+    return TestClient(app, raise_server_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def client(demo_db, embedder):
+    with _client(demo_db, embedder) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def answer(client) -> dict[str, Any]:
+    response = client.get("/api/v1/query", params={"q": QUERY, "k": 5})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def _without_timing(result: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in result.items() if key != "seconds"}
+
+
+def test_query_answers_as_the_cli_json_does(answer, neo4j_uri) -> None:
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+    from argkb.retrieve.engine import DEFAULT_RANKER
+
+    assert answer["ranker"] == DEFAULT_RANKER
+    assert answer["pro"] and answer["con"] and answer["claims"]
+    assert len(answer["pro"]) <= 5 and len(answer["con"]) <= 5
+    cli = CliRunner().invoke(main, ["query", QUERY, "--k", "5", "--json", "--uri", neo4j_uri])
+    assert cli.exit_code == 0, cli.output
+    assert _without_timing(answer) == _without_timing(json.loads(cli.stdout))
+
+
+def test_query_options(client) -> None:
+    response = client.get(
+        "/api/v1/query",
+        params={"q": QUERY, "k": 2, "ranker": "pfidf", "stance": "pro", "explain": "true"},
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["ranker"] == "pfidf" and body["con"] == []
+    assert 1 <= len(body["pro"]) <= 2
+    assert all(cluster["explain"] for cluster in body["pro"])
+
+
+def test_unit_claim_arguments_and_cluster(client, answer) -> None:
+    premise = answer["pro"][0]["representative"]
+    unit = client.get(f"/api/v1/units/{premise['key']}")
+    assert unit.status_code == 200, unit.text
+    body = unit.json()
+    assert body["text"] == premise["text"] and body["is_premise"] and body["embedded"]
+    assert body["premise_of"] and body["premise_count"] >= len(body["premise_of"])
+    assert {use["argument"] for use in body["premise_of"]} >= set(premise["arguments"])
+
+    claim_key = body["premise_of"][0]["claim_key"]
+    arguments = client.get(f"/api/v1/claims/{claim_key}/arguments")
+    assert arguments.status_code == 200, arguments.text
+    listed = arguments.json()
+    assert listed["total"] == len(listed["arguments"]) >= 1
+    premises = {p["key"] for a in listed["arguments"] for p in a["premises"]}
+    assert premise["key"] in premises
+    assert all(p["stance"] in ("pro", "con", "unknown") for a in listed["arguments"]
+               for p in a["premises"])  # fmt: skip
+    one = client.get(f"/api/v1/claims/{claim_key}/arguments", params={"limit": 1})
+    assert len(one.json()["arguments"]) == 1
+
+    clusters = [c for c in body["clusters"] if c["kind"] == "premise"]
+    assert clusters, "the fixture clusters premises"
+    cluster = client.get(f"/api/v1/clusters/{clusters[0]['cid']}")
+    assert cluster.status_code == 200, cluster.text
+    detail = cluster.json()
+    assert detail["kind"] == "premise" and detail["size"] == clusters[0]["size"]
+    assert premise["key"] in {m["key"] for m in detail["members"]}
+
+
+def test_graph_neighbourhood(client, answer) -> None:
+    claim_key = answer["claims"][0]["key"]
+    near = client.get("/api/v1/graph", params={"key": claim_key, "depth": 1})
+    assert near.status_code == 200, near.text
+    graph = near.json()
+    nodes = {n["id"]: n for n in graph["nodes"]}
+    assert nodes[claim_key]["depth"] == 0 and not graph["truncated"]
+    assert len(nodes) > 1 and all(n["depth"] <= 1 for n in nodes.values())
+    assert graph["edges"]
+    for edge in graph["edges"]:
+        assert edge["source"] in nodes and edge["target"] in nodes
+        assert claim_key in (edge["source"], edge["target"])  # depth 1: edges at the claim
+    premise_edges = [e for e in graph["edges"] if e["type"] == "premise_of"]
+    assert premise_edges and all(e["argument"] for e in premise_edges)
+
+    far = client.get("/api/v1/graph", params={"key": claim_key, "depth": 3}).json()
+    assert {n["id"] for n in far["nodes"]} >= set(nodes)
+    cut = client.get("/api/v1/graph", params={"key": claim_key, "depth": 3, "limit": 2}).json()
+    assert len(cut["nodes"]) == 2 and cut["truncated"]
+
+
+def test_status_and_health(client, demo_db) -> None:
+    health = client.get("/healthz")
+    assert health.status_code == 200 and health.json() == {"status": "ok"}
+    status = client.get("/api/v1/status")
+    assert status.status_code == 200, status.text
+    body = status.json()
+    units, claims = demo_db.execute_query(
+        "RETURN COUNT { (:Unit) } AS units, COUNT { (:Claim) } AS claims"
+    ).records[0]
+    assert body["graph"]["units"] == units and body["graph"]["claims"] == claims
+    assert body["ready"] and body["hint"] is None
+
+
+def test_openapi_documents_every_endpoint(client) -> None:
+    doc = client.get("/openapi.json").json()
+    assert set(doc["paths"]) == {
+        "/healthz",
+        "/api/v1/status",
+        "/api/v1/query",
+        "/api/v1/units/{key}",
+        "/api/v1/claims/{key}/arguments",
+        "/api/v1/clusters/{cid}",
+        "/api/v1/graph",
+    }
+    k = next(p for p in doc["paths"]["/api/v1/query"]["get"]["parameters"] if p["name"] == "k")
+    assert k["schema"]["minimum"] == 1 and k["schema"]["maximum"] == 100
+
+
+BAD = [
+    ("/api/v1/query", {"q": ""}, 422),
+    ("/api/v1/query", {"q": "   "}, 422),
+    ("/api/v1/query", {}, 422),
+    ("/api/v1/query", {"q": QUERY, "k": 0}, 422),
+    ("/api/v1/query", {"q": QUERY, "k": 10**6}, 422),
+    ("/api/v1/query", {"q": QUERY, "k": "ten"}, 422),
+    ("/api/v1/query", {"q": QUERY, "ranker": "best"}, 422),
+    ("/api/v1/query", {"q": QUERY, "stance": "maybe"}, 422),
+    ("/api/v1/units/no-such-unit", {}, 404),
+    ("/api/v1/units/t:0", {"limit": 0}, 422),
+    ("/api/v1/claims/no-such-claim/arguments", {}, 404),
+    ("/api/v1/clusters/premise:999999", {}, 404),
+    ("/api/v1/graph", {"key": "no-such-unit"}, 404),
+    ("/api/v1/graph", {"key": "x", "depth": 0}, 422),
+    ("/api/v1/graph", {"key": "x", "depth": 4}, 422),
+    ("/api/v1/graph", {}, 422),
+    ("/api/v2/arguments", {"query": QUERY}, 404),
+]
+
+
+@pytest.mark.parametrize(("path", "params", "status"), BAD)
+def test_bad_requests_answer_4xx_with_a_json_message(client, path, params, status) -> None:
+    response = client.get(path, params=params)
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["status"] == status and body["error"]
+    assert len(body["message"]) > 15
+
+
+def _raw_get(app: Any, path: str, query_string: bytes) -> tuple[int, dict[str, Any]]:
+    """GET through the ASGI interface itself: the test client refuses URLs over 64 kB."""
+    import anyio
+
+    sent: list[dict[str, Any]] = []
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
+        "query_string": query_string, "headers": [(b"host", b"127.0.0.1")],
+        "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8765),
+    }  # fmt: skip
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    anyio.run(app, scope, receive, send)
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], json.loads(body)
+
+
+def test_a_100_kb_query_is_refused(client) -> None:
+    status, body = _raw_get(client.app, "/api/v1/query", b"q=" + b"x" * 100_000)
+    assert status == 422 and body["status"] == 422
+    assert "at most 2000 characters" in body["message"]
+
+
+def test_a_premise_is_not_a_claim(client, answer) -> None:
+    premise_only = next(
+        cluster["representative"]["key"]
+        for cluster in answer["pro"] + answer["con"]
+        if not client.get(f"/api/v1/units/{cluster['representative']['key']}").json()["is_claim"]
+    )
+    response = client.get(f"/api/v1/claims/{premise_only}/arguments")
+    assert response.status_code == 404 and "not a claim" in response.json()["message"]
+
+
+def test_post_is_refused_as_json(client) -> None:
+    response = client.post("/api/v1/query", params={"q": QUERY})
+    assert response.status_code == 405 and "use GET" in response.json()["message"]
+
+
+def test_token_protects_every_endpoint(demo_db, embedder) -> None:
+    with _client(demo_db, embedder, token="s3cret") as client:
+        for path in ("/healthz", "/api/v1/status", "/openapi.json", "/api/v1/graph?key=x"):
+            missing = client.get(path)
+            assert missing.status_code == 401, path
+            assert "Bearer" in missing.json()["message"]
+            assert missing.headers["www-authenticate"] == "Bearer"
+            wrong = client.get(path, headers={"Authorization": "Bearer nope"})
+            assert wrong.status_code == 401, path
+        good = client.get("/healthz", headers={"Authorization": "Bearer s3cret"})
+        assert good.status_code == 200
+
+
+def test_database_calls_time_out_as_504(demo_db, embedder) -> None:
+    from argkb.serve.store import TimedDriver
+
+    slow = "UNWIND range(1, 1000000000) AS x RETURN sum(x) AS total"
+    with _client(demo_db, embedder, timeout=0.2) as client:
+        store = client.app.state.store
+        assert isinstance(store.driver, TimedDriver) and store.driver.timeout == 0.2
+        store.status = lambda: store.driver.execute_query(slow)  # a read that outlasts 0.2 s
+        response = client.get("/api/v1/status")
+    assert response.status_code == 504, response.text
+    assert "--timeout" in response.json()["message"]

@@ -67,7 +67,8 @@ Decisions
   would invent aids the map does not have. (None of the 1,400 QT30 maps has one.)
 - *Bad nodes and edges* are :class:`Rejected` naming map, node/edge and field: a node that is not
   an object, without a usable id (str or int), a duplicate id (the first node keeps it), without a
-  string ``type``, without a string ``text`` (every node type: AIF requires it), an I-node whose
+  string ``type`` or with a type AIF does not define (``ra`` is read as ``RA``: types are
+  upper-cased), without a string ``text`` (every node type: AIF requires it), an I-node whose
   text is empty; an edge that is not an object, without a usable endpoint id, or naming an unknown
   node. An argument next to such a problem is rejected too (with its own entry saying why), rather
   than yielded with a premise missing: a partial argument would be silently wrong.
@@ -121,6 +122,9 @@ from argkb.loaders.records import (
 FORMAT = "aif"
 
 _ARGUMENT_TYPES: dict[str, StanceLabel] = {"RA": "pro", "CA": "con", "S": "unknown"}
+# node types of AIF and AIF+ (upper case; a map's spelling is upper-cased): information,
+# locutions, inference, conflict, rephrase, preference, transitions, illocutions
+_NODE_TYPES = {"I", "L", "RA", "CA", "MA", "PA", "TA", "YA", *_ARGUMENT_TYPES}
 _MACOS_JUNK = "__MACOSX/"
 
 
@@ -357,14 +361,20 @@ def _read_nodes(
         if not isinstance(ntype, str) or not ntype.strip():
             yield Rejected(at, "type", _missing(raw, "type", "a node type"))
             table[nid] = _Node(None, None, raw, ok=False)
+            continue
+        kind = ntype.strip().upper()  # "ra" is an RA node
+        if kind not in _NODE_TYPES:
+            known = ", ".join(sorted(_NODE_TYPES))
+            yield Rejected(at, "type", f"unknown node type {ntype!r:.40} (AIF: {known})")
+            table[nid] = _Node(kind, None, raw, ok=False)
         elif not isinstance(text, str):
             yield Rejected(at, "text", _missing(raw, "text", "a string"))
-            table[nid] = _Node(ntype.strip(), None, raw, ok=False)
-        elif ntype.strip() == "I" and not text.strip():
+            table[nid] = _Node(kind, None, raw, ok=False)
+        elif kind == "I" and not text.strip():
             yield Rejected(at, "text", "empty text of an I-node")
             table[nid] = _Node("I", None, raw, ok=False)
         else:
-            table[nid] = _Node(ntype.strip(), text, raw, ok=True)
+            table[nid] = _Node(kind, text, raw, ok=True)
 
 
 def _read_edges(

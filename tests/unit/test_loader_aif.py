@@ -375,3 +375,31 @@ def test_usage_errors_raise_when_read_is_called(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(LoadError, match=r"no \*\.json"):
         read([tmp_path / "empty"])
+
+
+def test_node_types_are_read_in_any_case(tmp_path: Path) -> None:
+    path = _aifdb(
+        tmp_path / "lower.json",
+        [("1", "i", "Tom is a bird"), ("2", "I", "Tom can fly"), ("10", "ra", "Default")],
+        [("1", "10"), ("10", "2")],
+    )
+    arguments = [r for r in read([path]) if isinstance(r, ArgumentRecord)]
+    assert [(a.aid, a.stance, a.conclusion, a.premises) for a in arguments] == [
+        ("aif:lower:10", "pro", _u("Tom can fly"), (_u("Tom is a bird"),))
+    ]
+
+
+def test_an_unknown_node_type_is_rejected_naming_node_and_field(tmp_path: Path) -> None:
+    path = _aifdb(
+        tmp_path / "odd.json",
+        [("1", "I", "Tom is a bird"), ("2", "I", "Tom can fly"), ("10", "XYZ", "Odd")],
+        [("1", "10"), ("10", "2")],
+    )
+    records = list(read([path]))
+    rejected = [r for r in records if isinstance(r, Rejected)]
+    assert rejected[0] == Rejected(
+        f"{path}#node 10",
+        "type",
+        "unknown node type 'XYZ' (AIF: CA, I, L, MA, PA, RA, S, TA, YA)",
+    )
+    assert not [r for r in records if isinstance(r, ArgumentRecord)]

@@ -256,8 +256,9 @@ def _lines(handle: BinaryIO, max_bytes: int) -> Iterator[bytes | None]:
 def json_lines(path: Path, max_bytes: int = MAX_JSON_LINE) -> Iterator[tuple[str, Any]]:
     """``(where, object)`` per non-blank line of a JSONL file; a line that is not UTF-8, not
     JSON, nested deeper than :data:`MAX_JSON_DEPTH` or longer than ``max_bytes`` comes as
-    ``(where, Rejected)`` (nothing of it is built) and the next line is read.
-    ``where`` is ``file:line``."""
+    ``(where, Rejected)`` (nothing of it is built) and the next line is read; a file without
+    any line is one ``Rejected`` too. ``where`` is ``file:line``."""
+    empty = True
     with open_utf8(path) as handle:
         for number, line in enumerate(_lines(handle, max_bytes), start=1):
             where = f"{path.name}:{number}"
@@ -266,6 +267,7 @@ def json_lines(path: Path, max_bytes: int = MAX_JSON_LINE) -> Iterator[tuple[str
                 continue
             if not line.strip():
                 continue
+            empty = False
             deep = _too_deep_field(line)
             if deep is not None:
                 yield where, Rejected(where, deep, too_deep_message())
@@ -278,6 +280,8 @@ def json_lines(path: Path, max_bytes: int = MAX_JSON_LINE) -> Iterator[tuple[str
                 yield where, Rejected(where, "<json>", f"malformed JSON: {err}")
             except RecursionError:
                 yield where, Rejected(where, "<json>", too_deep_message())
+    if empty:  # a load of nothing must not look like a complete corpus
+        yield path.name, Rejected(path.name, "<file>", "no records: the file is empty")
 
 
 class RecentSet:

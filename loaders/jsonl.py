@@ -11,9 +11,10 @@ Each line::
 a premise without one (``stance`` missing, ``null`` or ``"unknown"``) is loaded with stance
 ``unknown``, for ``argkb stance`` to predict.
 A unit with an ``id`` is identified by it (``id:<id>``), otherwise by its normalised text, so the
-same sentence in two lines is one unit. Premises of several stances in one line become one
-argument each (``<id>:pro``, ``<id>:con``, ``<id>:unknown``), as in the args.me loader. Arguments
-are ``jsonl:<id>``.
+same sentence in two lines is one unit. One id names one text: a line that gives an id already
+used for another text is rejected (the graph would keep only the first). Premises of several
+stances in one line become one argument each (``<id>:pro``, ``<id>:con``, ``<id>:unknown``), as
+in the args.me loader. Arguments are ``jsonl:<id>``.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from argkb.loaders.records import (
     SourceRecord,
     StanceLabel,
     UnitRef,
+    text_key,
     unstorable,
 )
 
@@ -38,13 +40,33 @@ FORMAT = "jsonl"
 
 
 def read(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Record | Rejected]:
+    ids = _UnitIds()
     for path in input_files(paths):
         seen_sources = RecentSet()
         for where, obj in json_lines(path):
             if isinstance(obj, Rejected):
                 yield obj
             else:
-                yield from _records(obj, where, seen_sources)
+                yield from _records(obj, where, seen_sources, ids)
+
+
+class _UnitIds:
+    """The text each explicit unit id of a load named first (as its text key), so that a second,
+    different text under the same id is rejected instead of silently dropped (the graph keeps one
+    text per unit). Memory: one entry per unit with an explicit id."""
+
+    def __init__(self) -> None:
+        self._first: dict[str, tuple[str, str]] = {}
+
+    def check(self, unit: UnitRef, where: str) -> str | None:
+        """None if ``unit``'s id is new or names the same text; else why not."""
+        if unit.key is None:
+            return None
+        text = text_key(unit.text)
+        first = self._first.setdefault(unit.key, (text, where))
+        if first[0] == text:
+            return None
+        return f"unit id {unit.key[3:]!r:.60} already names another text (at {first[1]})"
 
 
 def _identifier(value: Any) -> str | None:
@@ -74,7 +96,7 @@ def _unit(value: Any, where: str, field: str) -> UnitRef | Rejected:
 
 
 def _records(
-    obj: Any, where: str, seen_sources: RecentSet
+    obj: Any, where: str, seen_sources: RecentSet, ids: _UnitIds
 ) -> Iterator[ArgumentRecord | SourceRecord | Rejected]:
     if not isinstance(obj, Mapping):
         yield Rejected(where, "<record>", f"expected an object, got {type(obj).__name__}")
@@ -88,6 +110,7 @@ def _records(
         yield Rejected(where, "premises", "missing or empty list")
         return
     groups: dict[StanceLabel, list[UnitRef]] = {}
+    fields: list[tuple[str, UnitRef]] = [("conclusion.id", conclusion)]
     for position, premise in enumerate(raw_premises):
         field = f"premises[{position}]"
         if not isinstance(premise, Mapping):
@@ -102,6 +125,12 @@ def _records(
             yield Rejected(where, f"{field}.stance", f"unknown stance {premise.get('stance')!r}")
             return
         groups.setdefault(stance, []).append(unit)
+        fields.append((f"{field}.id", unit))
+    for name, unit in fields:
+        problem = ids.check(unit, where)
+        if problem is not None:
+            yield Rejected(where, name, problem)
+            return
     base = obj.get("id")
     if base not in (None, "") and _identifier(base) is None:
         yield Rejected(where, "id", f"an id must be a string or integer, not {base!r:.60}")

@@ -171,3 +171,42 @@ def test_a_record_that_breaks_the_checks_is_rejected_not_raised() -> None:
     broken = ArgumentRecord("x:1", UnitRef(None), (UnitRef("P"),), "pro", where="f:1")  # type: ignore[arg-type]
     problem = _checked_row(broken, DEFAULT_MAX_TEXT)
     assert isinstance(problem, Rejected) and problem.where == "f:1"
+
+
+# -- silently lost data: two texts under one unit id, an empty file ----------------------------
+
+
+def _unit_line(aid: str, conclusion: str, premise: str, premise_id: str) -> str:
+    return json.dumps(
+        {"id": aid, "conclusion": conclusion, "premises": [{"text": premise, "id": premise_id}]}
+    )
+
+
+def test_a_second_text_under_one_unit_id_is_rejected(tmp_path: Path) -> None:
+    path = tmp_path / "ids.jsonl"
+    lines = [
+        _unit_line("a1", "C one", "Premise text", "p7"),
+        _unit_line("a2", "C two", "premise text.", "p7"),  # the same unit, spelled otherwise
+        _unit_line("a3", "C three", "A different text", "p7"),
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    records = list(jsonl.read([path]))
+    assert _aids(records) == ["jsonl:a1", "jsonl:a2"]
+    assert _rejected(records) == [
+        Rejected(
+            "ids.jsonl:3",
+            "premises[0].id",
+            "unit id 'p7' already names another text (at ids.jsonl:1)",
+        )
+    ]
+
+
+@pytest.mark.parametrize("module", [argsme, jsonl])
+def test_an_empty_jsonl_file_is_a_rejection_not_an_empty_corpus(
+    tmp_path: Path, module: Any
+) -> None:
+    path = tmp_path / "empty.jsonl"
+    path.write_text("\n  \n")
+    assert list(module.read([path])) == [
+        Rejected("empty.jsonl", "<file>", "no records: the file is empty")
+    ]

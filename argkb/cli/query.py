@@ -20,7 +20,7 @@ from argkb.retrieve.engine import (
 @main.command("query")
 @connection_options
 @click.argument("claim")
-@click.option("--k", type=int, default=10, show_default=True, help="Clusters per stance.")
+@click.option("--k", type=click.IntRange(1, 1000), default=10, help="Clusters per stance [10].")
 @click.option(
     "--ranker",
     type=click.Choice(get_args(RankerName)),

@@ -17,25 +17,25 @@ from argkb.cli.app import Connection, connection_options, handle_errors, json_op
 @connection_options
 @click.option(
     "--claim-cut",
-    type=float,
+    type=click.FloatRange(0, 2, min_open=True),
     default=None,
     help="Cosine distance cut for claim clusters (average linkage) [0.25].",
 )
 @click.option(
     "--premise-cut",
-    type=float,
+    type=click.FloatRange(0, 2, min_open=True),
     default=None,
     help="Cosine distance cut for premise clusters (complete linkage) [0.40].",
 )
 @click.option(
     "--same-as",
-    type=float,
+    type=click.FloatRange(0, 1, min_open=True),
     default=None,
     help="Cosine similarity for SAME_AS edges claim -> premise [0.60].",
 )
 @click.option(
     "--k",
-    type=int,
+    type=click.IntRange(1, 1000),
     default=30,
     show_default=True,
     help="Neighbours asked of the vector index per unit.",

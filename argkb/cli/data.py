@@ -18,6 +18,47 @@ from argkb.cli.app import (
 from argkb.embed.model import LongText
 from argkb.ingest import OnError
 
+# -- checks of options ---------------------------------------------------------------------------
+
+
+def _writable_file(value: str | None) -> str | None:
+    """``value`` if a file can be created there: its folder exists and is writable."""
+    if value is None:
+        return None
+    import os
+    from pathlib import Path
+
+    folder = Path(value).parent
+    if not folder.is_dir():
+        raise click.BadParameter(f"folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise click.BadParameter(f"folder {str(folder)!r} is not writable")
+    return value
+
+
+def check_device(value: str | None) -> str | None:
+    """``value`` if torch knows the device and it is present (one line otherwise, no traceback)."""
+    if value is None:
+        return None
+    import torch
+
+    try:
+        device = torch.device(value)
+    except (RuntimeError, ValueError):
+        raise click.BadParameter(f"unknown device {value!r} (cpu, cuda, cuda:1, mps ...)") from None
+    present = {
+        "cpu": lambda: True,
+        "cuda": torch.cuda.is_available,
+        "mps": torch.backends.mps.is_available,
+    }.get(device.type)
+    if present is not None and not present():
+        raise click.BadParameter(f"device {value!r}: this machine has no {device.type} device")
+    gpus = torch.cuda.device_count() if device.type == "cuda" else 0
+    if device.type == "cuda" and device.index is not None and device.index >= gpus:
+        raise click.BadParameter(f"device {value!r}: this machine has {gpus} GPU(s)")
+    return value
+
+
 # -- database ----------------------------------------------------------------------------------
 
 
@@ -25,7 +66,7 @@ from argkb.ingest import OnError
 @connection_options
 @click.option(
     "--dimensions",
-    type=int,
+    type=click.IntRange(1, 4096),  # Neo4j's vector indexes take at most 4096
     default=384,
     show_default=True,
     help="Embedding size for the vector indexes (384 = all-MiniLM-L6-v2).",
@@ -169,14 +210,19 @@ def _format_choice() -> click.Choice:
 @click.option(
     "--reject-report",
     type=click.Path(dir_okay=False),
+    callback=lambda _ctx, _param, value: _writable_file(value),
     help="Where --on-error skip writes rejected records (JSONL).",
 )
 @click.option(
-    "--batch-size", type=int, default=1000, show_default=True, help="Records per write transaction."
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Records per write transaction.",
 )
 @click.option(
     "--max-text",
-    type=int,
+    type=click.IntRange(min=1),
     default=100_000,
     show_default=True,
     help="Reject units longer than this many characters.",
@@ -292,7 +338,11 @@ def load_cmd(
     "docs/evaluation.md).",
 )
 @click.option("--all", "all_units", is_flag=True, help="Re-embed units that have a vector.")
-@click.option("--device", help="cpu, cuda, ... (default: a GPU when present).")
+@click.option(
+    "--device",
+    callback=lambda _ctx, _param, value: check_device(value),
+    help="cpu, cuda, ... (default: a GPU when present).",
+)
 @json_option
 @handle_errors
 def embed_cmd(

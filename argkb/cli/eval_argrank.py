@@ -17,6 +17,7 @@ from argkb.cli.app import (
     json_option,
     to_json,
 )
+from argkb.cli.data import check_device
 from argkb.eval.argrank.scoring import PagerankNorm
 from argkb.rank.pagerank import Shared
 
@@ -73,7 +74,11 @@ from argkb.rank.pagerank import Shared
     type=click.Path(exists=True, file_okay=False),
     help="A local sentence-transformers folder (default: all-MiniLM-L6-v2, bundled).",
 )
-@click.option("--device", help="cpu, cuda, ... for the embedding model (default: a GPU if any).")
+@click.option(
+    "--device",
+    callback=lambda _ctx, _param, value: check_device(value),
+    help="cpu, cuda, ... for the embedding model (default: a GPU if any).",
+)
 @click.option(
     "--variants/--no-variants",
     default=True,

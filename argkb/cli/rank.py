@@ -24,19 +24,19 @@ from argkb.rank.store import Reuse, Variant
 @connection_options
 @click.option(
     "--alpha",
-    type=float,
+    type=click.FloatRange(0, 1, max_open=True),
     default=0.85,
     show_default=True,
     help="Weight of the recursive summand (damping).",
 )
 @click.option(
     "--tol",
-    type=float,
+    type=click.FloatRange(0, min_open=True),
     default=1e-10,
     show_default=True,
     help="L1 tolerance between iterates (independent of graph size).",
 )
-@click.option("--max-iter", type=int, default=200, show_default=True)
+@click.option("--max-iter", type=click.IntRange(min=1), default=200, show_default=True)
 @click.option(
     "--reuse",
     type=click.Choice(get_args(Reuse)),
@@ -52,7 +52,9 @@ from argkb.rank.store import Reuse, Variant
     help="adapted: EACL 2017 argument PageRank; classic: textbook.",
 )
 @click.option("--warm", is_flag=True, help="Start from the stored scores (warm start).")
-@click.option("--top", type=int, default=10, show_default=True, help="Show this many units.")
+@click.option(
+    "--top", type=click.IntRange(min=0), default=10, show_default=True, help="Show this many units."
+)
 @json_option
 @handle_errors
 def pagerank_cmd(

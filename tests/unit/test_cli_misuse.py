@@ -1,0 +1,63 @@
+"""Newcomer misuse of the CLI (issue 13): nonsense options are refused with one line (exit 2)
+before anything connects to Neo4j or changes the graph, never with a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from argkb.cli import main
+
+# an address nothing listens on: a command that got past its option checks fails differently
+NOWHERE = ["--uri", "bolt://127.0.0.1:9"]
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["query", "some claim", "--k", "-3"], "--k"),
+        (["query", "some claim", "--k", "0"], "--k"),
+        (["query", "some claim", "--k", "1000000"], "--k"),
+        (["cluster", "--claim-cut", "-1"], "--claim-cut"),
+        (["cluster", "--premise-cut", "-5"], "--premise-cut"),
+        (["cluster", "--claim-cut", "2.5"], "--claim-cut"),
+        (["cluster", "--k", "0"], "--k"),
+        (["cluster", "--same-as", "5"], "--same-as"),
+        (["cluster", "--same-as", "0"], "--same-as"),
+        (["pagerank", "--top", "-1"], "--top"),
+        (["pagerank", "--alpha", "1.5"], "--alpha"),
+        (["pagerank", "--max-iter", "0"], "--max-iter"),
+        (["init", "--dimensions", "0"], "--dimensions"),
+        (["embed", "--device", "bogus"], "--device"),
+    ],
+)
+def test_nonsense_option_values_are_refused_in_one_line(args: list[str], option: str) -> None:
+    result = CliRunner().invoke(main, [*args, *NOWHERE])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert f"Invalid value for '{option}'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_device_this_machine_lacks_is_refused_in_one_line() -> None:
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    result = CliRunner().invoke(main, ["embed", "--device", "cuda", *NOWHERE])
+    assert result.exit_code == 2
+    assert "this machine has no cuda device" in result.output
+
+
+def test_reject_report_into_a_missing_folder_is_refused(tmp_path: Path) -> None:
+    data = tmp_path / "a.jsonl"
+    data.write_text('{"conclusion": "C", "premises": [{"text": "P"}]}\n')
+    report = tmp_path / "no" / "such" / "folder" / "rejected.jsonl"
+    args = ["load", "jsonl", str(data), "--on-error", "skip", "--reject-report", str(report)]
+    result = CliRunner().invoke(main, [*args, *NOWHERE])
+    assert result.exit_code == 2, result.output
+    assert (
+        "Invalid value for '--reject-report'" in result.output and "does not exist" in result.output
+    )

@@ -47,7 +47,6 @@ def check_device(value: str | None) -> str | None:
     except (RuntimeError, ValueError):
         raise click.BadParameter(f"unknown device {value!r} (cpu, cuda, cuda:1, mps ...)") from None
     present = {
-        "cpu": lambda: True,
         "cuda": torch.cuda.is_available,
         "mps": torch.backends.mps.is_available,
     }.get(device.type)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import get_args
 
 import click
@@ -46,11 +47,11 @@ def check_device(value: str | None) -> str | None:
         device = torch.device(value)
     except (RuntimeError, ValueError):
         raise click.BadParameter(f"unknown device {value!r} (cpu, cuda, cuda:1, mps ...)") from None
-    present = {
+    present: dict[str, Callable[[], bool]] = {
         "cuda": torch.cuda.is_available,
         "mps": torch.backends.mps.is_available,
-    }.get(device.type)
-    if present is not None and not present():
+    }
+    if device.type in present and not present[device.type]():
         raise click.BadParameter(f"device {value!r}: this machine has no {device.type} device")
     gpus = torch.cuda.device_count() if device.type == "cuda" else 0
     if device.type == "cuda" and device.index is not None and device.index >= gpus:

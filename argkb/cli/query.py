@@ -88,6 +88,13 @@ def query_cmd(
     as_json: bool,
 ) -> None:
     """Ask CLAIM; get the distinct reasons for and against it, each once, best first."""
+    try:
+        claim.encode("utf-8")
+    except UnicodeEncodeError as err:  # bytes the terminal's encoding could not decode
+        raise click.BadParameter(
+            "is not valid UTF-8 text; check the terminal's encoding (LANG, LC_ALL)",
+            param_hint="CLAIM",
+        ) from err
     from argkb.embed.model import Embedder
     from argkb.retrieve.engine import DEFAULT_RANKER, QueryEngine, Settings, model_alignment
 

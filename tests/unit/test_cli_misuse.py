@@ -61,3 +61,14 @@ def test_reject_report_into_a_missing_folder_is_refused(tmp_path: Path) -> None:
     assert (
         "Invalid value for '--reject-report'" in result.output and "does not exist" in result.output
     )
+
+
+def test_query_that_is_not_utf8_is_a_one_line_error() -> None:
+    """A non-UTF-8 argument reaches Python as lone surrogates (surrogateescape)."""
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    out = CliRunner().invoke(main, ["query", "caf\udce9 fuels"])
+    assert out.exit_code == 2
+    assert "not valid UTF-8" in out.output and "Traceback" not in out.output

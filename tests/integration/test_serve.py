@@ -270,3 +270,51 @@ def test_database_calls_time_out_as_504(demo_db, embedder) -> None:
         response = client.get("/api/v1/status")
     assert response.status_code == 504, response.text
     assert "--timeout" in response.json()["message"]
+
+
+EXAMPLES = {"GET /api/v1/query": 12}  # each answer embeds and ranks: fewer examples
+"""Examples per operation and generation mode in the property test (default 30)."""
+
+
+def _no_5xx(operation: Any, mode: Any, seen: dict[str, int]) -> None:
+    """Draw ``EXAMPLES`` requests of ``operation`` in ``mode`` and call the app with each."""
+    from hypothesis import HealthCheck, given, settings
+
+    label = operation.label
+
+    @settings(
+        max_examples=EXAMPLES.get(label, 30), deadline=None, suppress_health_check=list(HealthCheck)
+    )
+    @given(case=operation.as_strategy(generation_mode=mode))
+    def check(case: Any) -> None:
+        # schemathesis' own checks too: the answer matches its documented schema and status
+        response = case.call_and_validate()
+        assert response.status_code < 500, (case.path, case.query, response.text)
+        if response.status_code >= 400:
+            body = response.json()
+            assert body["status"] == response.status_code and body["message"], body
+        seen[label] = seen.get(label, 0) + 1
+
+    check()
+
+
+def test_property_no_operation_answers_5xx(client) -> None:
+    """schemathesis draws requests from the app's own OpenAPI document, valid and invalid ones,
+    and calls the app in-process (no socket): none may answer 5xx, every answer matches the
+    documented schema, every 4xx is a JSON message. Bounded by ``EXAMPLES``."""
+    import schemathesis
+    from schemathesis import GenerationMode
+    from schemathesis.core.result import Ok
+
+    schema = schemathesis.openapi.from_asgi("/openapi.json", client.app)
+    paths = client.get("/openapi.json").json()["paths"]
+    seen: dict[str, int] = {}
+    for result in schema.get_all_operations():
+        assert isinstance(result, Ok), f"the OpenAPI document is invalid: {result.err()}"
+        operation = result.ok()
+        modes = [GenerationMode.POSITIVE]
+        if paths[operation.path]["get"].get("parameters"):  # nothing to get wrong otherwise
+            modes.append(GenerationMode.NEGATIVE)
+        for mode in modes:
+            _no_5xx(operation, mode, seen)
+    assert set(seen) == {f"GET {path}" for path in paths}, "every operation was called"

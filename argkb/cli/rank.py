@@ -53,6 +53,14 @@ from argkb.rank.store import Reuse, Variant
 )
 @click.option("--warm", is_flag=True, help="Start from the stored scores (warm start).")
 @click.option(
+    "--engine",
+    type=click.Choice(["scipy", "spark"]),
+    default="scipy",
+    show_default=True,
+    help="spark: iterate in Apache Spark (local mode) over a Parquet edge list "
+    "(needs the spark extra and Java 17+).",
+)
+@click.option(
     "--top", type=click.IntRange(min=0), default=10, show_default=True, help="Show this many units."
 )
 @json_option
@@ -65,6 +73,7 @@ def pagerank_cmd(
     reuse: Reuse,
     variant: Variant,
     warm: bool,
+    engine: str,
     top: int,
     as_json: bool,
 ) -> None:
@@ -73,6 +82,9 @@ def pagerank_cmd(
     Writes Unit.pagerank and Argument.relevance_{min,avg,max,sum}.
     """
     from argkb.rank.store import run_pagerank, top_units
+
+    if engine == "spark":
+        from argkb.rank.spark import run_pagerank_spark as run_pagerank
 
     driver = conn.driver()
     run = run_pagerank(

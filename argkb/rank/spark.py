@@ -37,6 +37,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from argkb.errors import ArgKBError
 from argkb.rank.pagerank import (
     ConvergenceError,
     GraphInputError,
@@ -52,6 +53,11 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
     from argkb.rank.store import PageRankRun, Reuse, Variant
+
+
+class SparkUnavailableError(ArgKBError):
+    """pyspark is not installed, or Spark's JVM did not start."""
+
 
 MASTER = "local[2]"
 # Shuffle partitions of the joins and aggregations: Spark's default of 200 is meant for
@@ -99,7 +105,12 @@ def spark_session(
 def _start(root: Path, master: str, partitions: int, conf: dict[str, str]) -> SparkSession:
     # the driver would otherwise bind to the address its host name resolves to
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    from pyspark.sql import SparkSession
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError as err:
+        raise SparkUnavailableError(
+            f"the Spark engine needs pyspark ({err}); install it with: pip install -e '.[spark]'"
+        ) from err
 
     settings = {
         "spark.ui.enabled": "false",
@@ -119,7 +130,14 @@ def _start(root: Path, master: str, partitions: int, conf: dict[str, str]) -> Sp
     builder = SparkSession.builder.master(master).appName("argkb-pagerank")
     for key, value in settings.items():
         builder = builder.config(key, value)
-    return builder.getOrCreate()
+    try:
+        return builder.getOrCreate()
+    except Exception as err:  # no Java, or the JVM did not start: pyspark raises a bare error
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise SparkUnavailableError(
+            f"Spark did not start ({first}); it needs a Java 17+ runtime (JAVA_HOME or java on "
+            "PATH)"
+        ) from err
 
 
 def write_edges(

@@ -73,11 +73,21 @@ def serve_cmd(
         )
     import uvicorn
 
+    from argkb.db.connect import open_driver, resolve_target
     from argkb.embed.model import Embedder
     from argkb.retrieve.engine import model_alignment
     from argkb.serve.app import create_app
 
-    driver = conn.driver()
+    target = resolve_target(conn.uri, conn.user, conn.password, conn.database, echo=echo_err)
+    conn.database = target.database
+    # a request must not wait the driver's default 30 s of retries when Neo4j is down: retries,
+    # connecting and waiting for a pooled connection are bounded by --timeout as well
+    driver = conn._driver = open_driver(
+        target,
+        max_transaction_retry_time=timeout,
+        connection_timeout=timeout,
+        connection_acquisition_timeout=timeout,
+    )
     embedder = Embedder(cache=False)  # query texts are one-off; no disk cache shared by threads
     echo_err(f"loading the embedding model {embedder.model_path.name} ...")
     _ = embedder.model

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from argkb.errors import ConnectionFailed
 
@@ -60,8 +60,11 @@ def resolve_target(
     return Target(config.uri, None, None, database, True)
 
 
-def open_driver(target: Target) -> neo4j.Driver:
-    """A verified driver for ``target``; raises :class:`ConnectionFailed` with what to do."""
+def open_driver(target: Target, **config: Any) -> neo4j.Driver:
+    """A verified driver for ``target``; raises :class:`ConnectionFailed` with what to do.
+
+    ``config``: further driver settings (e.g. ``max_transaction_retry_time``).
+    """
     from neo4j import GraphDatabase, NotificationDisabledClassification
     from neo4j.exceptions import AuthError, ServiceUnavailable
 
@@ -75,7 +78,7 @@ def open_driver(target: Target) -> neo4j.Driver:
         NotificationDisabledClassification.UNRECOGNIZED,
     ]
     driver = GraphDatabase.driver(
-        target.uri, auth=auth, notifications_disabled_classifications=quiet
+        target.uri, auth=auth, notifications_disabled_classifications=quiet, **config
     )
     try:
         driver.verify_connectivity()

@@ -87,6 +87,12 @@ def _argkb_version() -> str:
         return "unknown"
 
 
+def _model_name(embedder: Embedder) -> str:
+    """The model's folder name (with its parent's when the folder is just called ``model``)."""
+    path = embedder.model_path
+    return f"{path.parent.name}/{path.name}" if path.name == "model" else path.name
+
+
 def _describe_validation(err: RequestValidationError) -> str:
     parts = []
     for problem in err.errors():
@@ -233,7 +239,7 @@ def create_app(
         return models.ServiceStatus(
             version=_argkb_version(),
             default_ranker=DEFAULT_RANKER,
-            model=embedder.model_path.name,
+            model=_model_name(embedder),
             database=database,
             graph=graph,
             ready=hint is None,

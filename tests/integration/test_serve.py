@@ -92,6 +92,24 @@ def test_query_options(client) -> None:
     assert all(cluster["explain"] for cluster in body["pro"])
 
 
+def test_concurrent_queries_share_model_and_driver(client) -> None:
+    """Endpoints run in the server's thread pool over one embedder and driver: answers asked at
+    the same time equal those asked one by one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    claims = [QUERY, "Nuclear power is safe", "Renewables are too expensive", "Ban cars"]
+
+    def ask(q: str) -> dict[str, Any]:
+        response = client.get("/api/v1/query", params={"q": q, "k": 5})
+        assert response.status_code == 200, response.text
+        return _without_timing(response.json())
+
+    alone = [ask(q) for q in claims]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(ask, claims * 2))
+    assert together == alone * 2
+
+
 def test_unit_claim_arguments_and_cluster(client, answer) -> None:
     premise = answer["pro"][0]["representative"]
     unit = client.get(f"/api/v1/units/{premise['key']}")

@@ -17,11 +17,13 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path as PathType
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import FastAPI, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from argkb.cli.app import to_json
@@ -46,6 +48,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+STATIC = PathType(__file__).resolve().parent / "static"
+"""The explorer page and its assets (Cytoscape.js vendored from npm; no CDN at run time)."""
+PUBLIC = ("/", "/static/")
+"""What the token does not guard: the explorer page and its assets, which hold no data (the page
+sends the token with each API call)."""
 MAX_QUERY_CHARS = 2000
 MAX_K = 100
 MAX_DEPTH = 3
@@ -124,7 +131,8 @@ def create_app(
         The Neo4j database; default: the server's.
     token : str, optional
         When given, every endpoint (the OpenAPI document included) needs
-        ``Authorization: Bearer <token>``.
+        ``Authorization: Bearer <token>``; only the explorer page and its static assets
+        (:data:`PUBLIC`) do not, as they hold no data.
     timeout : float
         Seconds each database transaction may take.
     alignment : StanceAlignment, optional
@@ -153,7 +161,9 @@ def create_app(
     async def require_token(
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
-        if token is not None:
+        path = request.url.path
+        public = path == "/" or path.startswith(PUBLIC[1])
+        if token is not None and not public:
             scheme, _, given = request.headers.get("authorization", "").partition(" ")
             if scheme.lower() != "bearer" or not secrets.compare_digest(
                 given.strip().encode(), token.encode()
@@ -218,6 +228,13 @@ def create_app(
         )
 
     # -- endpoints ------------------------------------------------------------------------------
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def explorer() -> FileResponse:
+        """The explorer page: search, pro and con columns, graph neighbourhoods."""
+        return FileResponse(STATIC / "index.html", media_type="text/html")
 
     @app.get("/healthz", response_model=models.Health, responses=_ERRORS, tags=["service"])
     def healthz() -> models.Health:

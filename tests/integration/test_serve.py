@@ -275,6 +275,26 @@ def test_token_protects_every_endpoint(demo_db, embedder) -> None:
             assert wrong.status_code == 401, path
         good = client.get("/healthz", headers={"Authorization": "Bearer s3cret"})
         assert good.status_code == 200
+        # the explorer page and its assets hold no data: the page sends the token itself
+        assert client.get("/").status_code == 200
+        assert client.get("/static/explorer.js").status_code == 200
+
+
+def test_explorer_page_is_served_offline(client) -> None:
+    import re
+
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    scripts = re.findall(r'<(?:script src|link rel="stylesheet" href)="([^"]+)"', page.text)
+    assert "static/vendor/cytoscape-3.34.4.min.js" in scripts and "static/explorer.js" in scripts
+    for asset in scripts:
+        served = client.get("/" + asset)
+        assert served.status_code == 200 and len(served.content) > 500, asset
+    script = client.get("/static/explorer.js").text
+    for text in (page.text, script):  # nothing fetched from elsewhere: works offline
+        assert not re.search(r'(?:src|href)="(?:https?:)?//', text)
+        assert 'fetch("http' not in text and "fetch('http" not in text
+    assert '"api/v1/" + path' in script  # the page asks the API it is served with
 
 
 def test_database_calls_time_out_as_504(demo_db, embedder) -> None:

@@ -2,6 +2,7 @@
 
     python bench/pagerank_spark.py                      # the test fixture, 100k and 1M edges
     python bench/pagerank_spark.py --edges 100000         # the test fixture and 100k edges
+    python bench/pagerank_spark.py --scipy-units 1000000 3000000 10000000   # SciPy only
 
 Per graph: SciPy (:func:`argkb.rank.pagerank.argument_pagerank`: build and iterate) and Spark
 (:func:`argkb.rank.spark.spark_pagerank`: edge list to Parquet, iterate, scores back from
@@ -11,6 +12,11 @@ the test does; one untimed 3-iteration Spark run and one SciPy run on the fixtur
 JVM and the imports first. Graphs: the fixture of ``tests/unit/test_pagerank_spark.py`` and the
 synthetic reuse graph of ``bench/pagerank.py`` (seed 0, its default shape parameters) with the
 proportions of its 1M-unit graph: ``edges / 5`` units and ``2 * edges / 5`` arguments.
+
+``--scipy-units`` measures SciPy's compute curve instead, without Spark: per size, in a child
+process, the synthetic graph with ``units`` units (``5 * units`` edges, ``2 * units``
+arguments), then ``build_argument_transition`` and ``power_iteration`` timed separately, and the
+child's peak RSS (graph generation included).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import contextlib
 import importlib
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -54,13 +61,53 @@ def run(name: str, n: int, conclusions: Any, indptr: Any, premises: Any, spark: 
     }
 
 
+def scipy_compute(units: int, seed: int) -> dict[str, Any]:
+    """Build and iterate SciPy's adapted PageRank on the synthetic graph of ``units`` units."""
+    import resource
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from pagerank import synthetic  # bench/pagerank.py
+
+    from argkb.rank.pagerank import build_argument_transition, power_iteration
+
+    graph = synthetic(
+        units, 5 * units, 2 * units, seed,
+        claim_share=0.2, reuse_rate=0.3, conclusion_zipf=0.8, reuse_zipf=1.1,
+    )  # fmt: skip
+    clock = time.perf_counter()
+    transition = build_argument_transition(units, graph.conclusions, graph.indptr, graph.premises)
+    build_s = time.perf_counter() - clock
+    clock = time.perf_counter()
+    result = power_iteration(transition, alpha=0.85, tol=1e-10)
+    iterate_s = time.perf_counter() - clock
+    return {
+        "units": units,
+        "edges": graph.edges,
+        "build_s": round(build_s, 3),
+        "iterate_s": round(iterate_s, 3),
+        "iterations": result.iterations,
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+        "load_average": os.getloadavg(),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--edges", type=int, nargs="+", default=[100_000, 1_000_000], help="synthetic graph sizes"
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--scipy-units", type=int, nargs="+", help="SciPy compute curve only")
+    parser.add_argument("--one-scipy", type=int, help=argparse.SUPPRESS)  # the child process
     args = parser.parse_args(argv)
+    if args.one_scipy:
+        print(json.dumps(scipy_compute(args.one_scipy, args.seed)), flush=True)
+        return 0
+    if args.scipy_units:
+        for units in args.scipy_units:
+            command = [sys.executable, __file__, "--one-scipy", str(units)]
+            subprocess.run([*command, "--seed", str(args.seed)], check=True)
+        return 0
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from pagerank import synthetic  # bench/pagerank.py

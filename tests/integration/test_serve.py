@@ -356,3 +356,64 @@ def test_property_no_operation_answers_5xx(client) -> None:
         for mode in modes:
             _no_5xx(operation, mode, seen)
     assert set(seen) == {f"GET {path}" for path in paths}, "every operation was called"
+
+
+def test_explorer_in_a_real_browser(client, answer, tmp_path) -> None:
+    """The explorer in Debian's chromium (playwright), against the app served on loopback: the
+    demo claim's pro and con columns list the API's representatives, and a cluster's graph is
+    drawn. ARGKB_SCREENSHOTS=1 saves the screenshots to docs/."""
+    import os
+    import shutil
+    import threading
+    import time
+
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("needs Debian's chromium (apt-get install chromium) and playwright")
+    playwright = pytest.importorskip("playwright.sync_api")
+    import uvicorn
+
+    from argkb.db.server import free_port
+
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(client.app, host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    shots = tmp_path
+    try:
+        with playwright.sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page.goto(f"http://127.0.0.1:{port}/")
+            page.fill("#q", QUERY)
+            page.fill("#k", "5")
+            page.click("button[type=submit]")
+            page.wait_for_selector("#pro li.cluster", timeout=60_000)
+            for side in ("pro", "con"):
+                shown = page.locator(f"#{side} > li.cluster > .representative").all_inner_texts()
+                assert shown == [c["representative"]["text"] for c in answer[side]], side
+            page.screenshot(path=str(shots / "serve-explorer.png"), full_page=True)
+            page.locator("#pro > li.cluster").first.click()
+            page.wait_for_function(
+                "window.argkbGraph && window.argkbGraph.nodes().length > 1", timeout=60_000
+            )
+            drawn = page.evaluate("window.argkbGraph.nodes().length")
+            key = answer["pro"][0]["representative"]["key"]
+            graph = client.get("/api/v1/graph", params={"key": key, "depth": 2, "limit": 300})
+            assert drawn == len(graph.json()["nodes"])
+            page.wait_for_timeout(500)
+            page.screenshot(path=str(shots / "serve-graph.png"), full_page=True)
+            browser.close()
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+    if os.environ.get("ARGKB_SCREENSHOTS"):
+        docs = Path(__file__).resolve().parents[2] / "docs"
+        for shot in shots.glob("serve-*.png"):
+            shutil.copy(shot, docs / shot.name)

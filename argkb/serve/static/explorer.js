@@ -86,7 +86,8 @@ async function showGraph(key, text) {
         { selector: 'edge[kind = "con"]', style: { "line-color": "#b91c1c", "target-arrow-color": "#b91c1c" } },
         { selector: 'edge[kind = "same"]', style: { "line-color": "#9ca3af", "line-style": "dashed", "target-arrow-shape": "none" } },
       ],
-      layout: { name: "cose", animate: false },
+      layout: { name: "cose", animate: false, nodeRepulsion: () => 9000, idealEdgeLength: () => 90 },
+      maxZoom: 1.4,
     });
     cy.on("tap", "node", (e) => showGraph(e.target.id(), e.target.data("label")));
     window.argkbGraph = cy;  // for tests and the console

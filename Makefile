@@ -8,7 +8,7 @@ ARGKB  := $(BIN)/argkb
 STAMP  := $(VENV)/.installed
 TORCH  := torch==2.13.0
 
-.PHONY: help install neo4j demo test test-unit lint bench clean server-stop
+.PHONY: help install neo4j chromium demo test test-unit lint bench clean server-stop
 
 help:
 	@echo "make demo   - install everything, start the managed Neo4j, run the demo job"
@@ -37,7 +37,12 @@ demo: neo4j
 	$(ARGKB) status
 	$(ARGKB) query "We should abandon fossil fuels" --k 5
 
-test: neo4j
+# Debian's chromium drives the real-browser tests (playwright, from the test extra, is told
+# where it is); installed once, as root, from Debian's packages.
+chromium:
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+
+test: neo4j chromium
 	$(BIN)/pytest
 
 test-unit: $(STAMP)

@@ -367,10 +367,10 @@ def test_explorer_in_a_real_browser(client, answer, tmp_path) -> None:
     import threading
     import time
 
+    # `make test` installs Debian's chromium and playwright: a missing one is a failure
     chromium = shutil.which("chromium")
-    if chromium is None:
-        pytest.skip("needs Debian's chromium (apt-get install chromium) and playwright")
-    playwright = pytest.importorskip("playwright.sync_api")
+    assert chromium is not None, "needs Debian's chromium: make chromium (apt-get install)"
+    import playwright.sync_api as playwright
     import uvicorn
 
     from argkb.db.server import free_port

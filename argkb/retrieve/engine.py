@@ -658,18 +658,6 @@ class QueryEngine:
             ranked[stance] = rows
         return ranked
 
-    def _vectors_and_texts(self, ids: list[int]) -> tuple[NDArray[np.float32], list[str]]:
-        """Embeddings (zeros where missing) and texts of the given units, in order."""
-        import numpy as np
-
-        rows = {r["id"]: r for r in self._read("query/units", ids=ids, vectors=True)}
-        dims = self.embedder.dimensions
-        vectors = np.asarray(
-            [rows[i]["embedding"] if rows[i]["embedding"] is not None else [0.0] * dims
-             for i in ids], dtype=np.float32,
-        )  # fmt: skip
-        return vectors, [rows[i]["text"] or "" for i in ids]
-
     def _vectors(self, ids: list[int]) -> NDArray[np.float32]:
         import numpy as np
 

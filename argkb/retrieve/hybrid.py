@@ -142,9 +142,17 @@ def side_pools(
         has_credit[p] |= c
     deciding = credited | ~np.asarray([has_credit[p] for p in candidates.premise.tolist()])
     premises = np.asarray(sorted(present), dtype=np.int64)
-    vectors, texts = engine._vectors_and_texts(premises.tolist())
-    norms = np.linalg.norm(vectors, axis=1)
-    exact_cos = (vectors @ vector) / np.where(norms == 0, 1.0, norms)
+    # cosines and word counts computed on the server: no embedding travels back
+    on_server = {
+        r["id"]: r
+        for r in engine._read("query/premise_cosines", ids=premises.tolist(),
+                              vector=[float(x) for x in vector])
+    }  # fmt: skip
+    exact_cos = np.asarray(
+        [2.0 * on_server[p]["score"] - 1.0 if on_server[p]["score"] is not None else 0.0
+         for p in premises.tolist()]
+    )  # fmt: skip
+    words_of = {p: int(on_server[p]["words"]) for p in premises.tolist()}
     position = {int(p): i for i, p in enumerate(premises.tolist())}
     edge_position = [position[int(p)] for p in candidates.premise.tolist()]
     cluster_of = np.empty(len(premises), np.int64)
@@ -170,7 +178,7 @@ def side_pools(
             found_bm25=np.asarray([p in bm25 for p in members]),
             cosine=exact_cos[rows],
             vector_hit=np.asarray([p in cosine_hits for p in members]),
-            words=np.asarray([len(texts[position[p]].split()) for p in members], np.int64),
+            words=np.asarray([words_of[p] for p in members], np.int64),
         )
     return pools, candidates
 

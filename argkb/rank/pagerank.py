@@ -329,6 +329,28 @@ def unit_edges(
     return UnitEdges(conc[args], units, args, weights)
 
 
+def checked_edges(
+    sources: ArrayLike, targets: ArrayLike, weights: ArrayLike | None, n_nodes: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
+    """Edge arrays checked for a graph of ``n_nodes``: indices in range, equal lengths, weights
+    (default 1) finite and non-negative; raises :class:`GraphInputError` naming what is wrong."""
+    import numpy as np
+
+    src = _index_array(sources, "sources", n_nodes)
+    dst = _index_array(targets, "targets", n_nodes)
+    if src.size != dst.size:
+        raise GraphInputError("sources and targets must have the same length")
+    if weights is None:
+        w = np.ones(src.size, dtype=np.float64)
+    else:
+        w = np.asarray(weights, dtype=np.float64)
+        if w.shape != src.shape:
+            raise GraphInputError(f"weights must have shape {src.shape}, got {w.shape}")
+        if not np.all(np.isfinite(w)) or np.any(w < 0):
+            raise GraphInputError("weights must be finite and non-negative")
+    return src, dst, w
+
+
 def build_transition(
     n_nodes: int,
     sources: ArrayLike,
@@ -356,18 +378,7 @@ def build_transition(
     import numpy as np
     from scipy import sparse
 
-    src = _index_array(sources, "sources", n_nodes)
-    dst = _index_array(targets, "targets", n_nodes)
-    if src.size != dst.size:
-        raise GraphInputError("sources and targets must have the same length")
-    if weights is None:
-        w = np.ones(src.size, dtype=np.float64)
-    else:
-        w = np.asarray(weights, dtype=np.float64)
-        if w.shape != src.shape:
-            raise GraphInputError(f"weights must have shape {src.shape}, got {w.shape}")
-        if not np.all(np.isfinite(w)) or np.any(w < 0):
-            raise GraphInputError("weights must be finite and non-negative")
+    src, dst, w = checked_edges(sources, targets, weights, n_nodes)
     out = np.bincount(src, weights=w, minlength=n_nodes)
     has_out = out > 0
     scale = np.zeros(n_nodes, dtype=np.float64)

@@ -43,7 +43,7 @@ from argkb.rank.pagerank import (
     GraphInputError,
     PageRankResult,
     _distribution,
-    _index_array,
+    checked_edges,
 )
 
 if TYPE_CHECKING:
@@ -211,18 +211,7 @@ def spark_pagerank(
     """
     import numpy as np
 
-    src = _index_array(sources, "sources", n_nodes)
-    dst = _index_array(targets, "targets", n_nodes)
-    if src.size != dst.size:
-        raise GraphInputError("sources and targets must have the same length")
-    if weights is None:
-        w = np.ones(src.size, dtype=np.float64)
-    else:
-        w = np.asarray(weights, dtype=np.float64)
-        if w.shape != src.shape:
-            raise GraphInputError(f"weights must have shape {src.shape}, got {w.shape}")
-        if not np.all(np.isfinite(w)) or np.any(w < 0):
-            raise GraphInputError("weights must be finite and non-negative")
+    src, dst, w = checked_edges(sources, targets, weights, n_nodes)
     if not 0.0 <= alpha <= 1.0:
         raise GraphInputError(f"alpha must lie in [0, 1], got {alpha}")
     if not tol > 0:

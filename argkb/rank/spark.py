@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
     from pyspark.sql import SparkSession
 
-    from argkb.rank.store import PageRankRun, Reuse, Variant
+    from argkb.rank.store import PageRankRun, Reuse, UnitGraph, Variant
 
 
 class SparkUnavailableError(ArgKBError):
@@ -354,43 +354,28 @@ def run_pagerank_spark(
     scores come back as Parquet. ``seconds`` has ``export``, ``build`` (the edge list),
     ``iterate`` (Spark start, iteration and stop) and ``write``.
     """
-    import numpy as np
-
-    from argkb.rank.aggregate import aggregate_all
     from argkb.rank.pagerank import unit_edges
-    from argkb.rank.store import PageRankRun, export_graph, write_scores
+    from argkb.rank.store import pagerank_round_trip
 
-    seconds: dict[str, float] = {}
-    clock = time.perf_counter()
-    graph = export_graph(driver, database, reuse=reuse, previous=warm)
-    seconds["export"] = time.perf_counter() - clock
-    echo(f"exported {len(graph.unit_ids):,} units, {len(graph.argument_ids):,} arguments")
+    def compute(graph: UnitGraph, start: Any, seconds: dict[str, float]) -> Any:
+        clock = time.perf_counter()
+        conclusions = graph.node_of_unit[graph.conclusions]
+        premise_nodes = graph.node_of_unit[graph.premise_units]
+        edges = unit_edges(graph.n_nodes, conclusions, graph.premise_indptr, premise_nodes)
+        # adapted (EACL 2017, shared="split"): weights 1 / |P_i|; classic: every edge weighs 1
+        weights = edges.weights if variant == "adapted" else None
+        seconds["build"] = time.perf_counter() - clock
 
-    clock = time.perf_counter()
-    conclusions = graph.node_of_unit[graph.conclusions]
-    premise_nodes = graph.node_of_unit[graph.premise_units]
-    edges = unit_edges(graph.n_nodes, conclusions, graph.premise_indptr, premise_nodes)
-    # adapted (EACL 2017, shared="split"): weights 1 / |P_i|; classic: every edge weighs 1
-    weights = edges.weights if variant == "adapted" else None
-    start = None
-    if warm and graph.previous is not None and graph.previous.sum() > 0:
-        start = np.bincount(graph.node_of_unit, weights=graph.previous, minlength=graph.n_nodes)
-    seconds["build"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        echo(f"Spark ({MASTER}): {edges.sources.size:,} edges over {graph.n_nodes:,} nodes")
+        result = spark_pagerank(
+            graph.n_nodes, edges.sources, edges.targets, weights,
+            alpha=alpha, tol=tol, max_iter=max_iter, start=start,
+        )  # fmt: skip
+        seconds["iterate"] = time.perf_counter() - clock
+        return result
 
-    clock = time.perf_counter()
-    echo(f"Spark ({MASTER}): {edges.sources.size:,} edges over {graph.n_nodes:,} nodes")
-    result = spark_pagerank(
-        graph.n_nodes, edges.sources, edges.targets, weights,
-        alpha=alpha, tol=tol, max_iter=max_iter, start=start,
-    )  # fmt: skip
-    seconds["iterate"] = time.perf_counter() - clock
-
-    clock = time.perf_counter()
-    unit_scores = np.asarray(result.scores)[graph.node_of_unit]
-    relevance = aggregate_all(unit_scores, graph.premise_indptr, graph.premise_units)
-    write_scores(driver, database, graph, unit_scores, relevance)
-    seconds["write"] = time.perf_counter() - clock
-    return PageRankRun(
-        variant, reuse, alpha, len(graph.unit_ids), len(graph.argument_ids), graph.n_nodes,
-        result.iterations, result.residual, seconds,
+    return pagerank_round_trip(
+        driver, database, compute, alpha=alpha, reuse=reuse, variant=variant, warm=warm,
+        echo=echo,
     )  # fmt: skip

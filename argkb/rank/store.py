@@ -31,7 +31,7 @@ from argkb.db.writes import run_writes
 if TYPE_CHECKING:
     import neo4j
     import numpy as np
-    from numpy.typing import NDArray
+    from numpy.typing import ArrayLike, NDArray
 
 Reuse = Literal["exact", "semantic"]
 Variant = Literal["adapted", "classic"]
@@ -241,6 +241,12 @@ def write_scores(
     run_writes(driver, batches(), database=database, workers=workers)
 
 
+PageRankCompute = Callable[["UnitGraph", "ArrayLike | None", dict[str, float]], Any]
+"""``compute(graph, start, seconds)``: build the chain and iterate over the exported graph's nodes,
+from ``start`` (warm start, or None), recording ``build`` and ``iterate`` in ``seconds``;
+returns a :class:`argkb.rank.pagerank.PageRankResult`."""
+
+
 def run_pagerank(
     driver: neo4j.Driver,
     database: str | None = None,
@@ -254,15 +260,58 @@ def run_pagerank(
     echo: Callable[[str], None] = lambda _msg: None,
 ) -> PageRankRun:
     """Export, compute (adapted EACL 2017 PageRank, or classic for comparison), write back."""
+
+    def compute(graph: UnitGraph, start: ArrayLike | None, seconds: dict[str, float]) -> Any:
+        from argkb.rank.pagerank import (
+            build_argument_transition,
+            build_transition,
+            power_iteration,
+            unit_edges,
+        )
+
+        clock = time.perf_counter()
+        # arguments over graph nodes (units, or SAME_AS components of units)
+        conclusions = graph.node_of_unit[graph.conclusions]
+        premise_nodes = graph.node_of_unit[graph.premise_units]
+        if variant == "adapted":
+            transition = build_argument_transition(
+                graph.n_nodes, conclusions, graph.premise_indptr, premise_nodes
+            )
+        else:
+            edges = unit_edges(graph.n_nodes, conclusions, graph.premise_indptr, premise_nodes)
+            transition = build_transition(graph.n_nodes, edges.sources, edges.targets)
+        seconds["build"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        result = power_iteration(
+            transition, alpha=alpha, dangling="teleport", tol=tol, max_iter=max_iter,
+            start=start,
+        )  # fmt: skip
+        seconds["iterate"] = time.perf_counter() - clock
+        return result
+
+    return pagerank_round_trip(
+        driver, database, compute, alpha=alpha, reuse=reuse, variant=variant, warm=warm,
+        echo=echo,
+    )  # fmt: skip
+
+
+def pagerank_round_trip(
+    driver: neo4j.Driver,
+    database: str | None,
+    compute: PageRankCompute,
+    *,
+    alpha: float,
+    reuse: Reuse,
+    variant: Variant,
+    warm: bool,
+    echo: Callable[[str], None],
+) -> PageRankRun:
+    """The Neo4j round trip every PageRank engine shares: export the graph, ``compute`` the
+    node scores (SciPy here, Spark in :mod:`argkb.rank.spark`), aggregate per argument, write
+    back. ``seconds`` has ``export``, what ``compute`` records, and ``write``."""
     import numpy as np
 
     from argkb.rank.aggregate import aggregate_all
-    from argkb.rank.pagerank import (
-        build_argument_transition,
-        build_transition,
-        power_iteration,
-        unit_edges,
-    )
 
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
@@ -270,29 +319,10 @@ def run_pagerank(
     seconds["export"] = time.perf_counter() - clock
     echo(f"exported {len(graph.unit_ids):,} units, {len(graph.argument_ids):,} arguments")
 
-    clock = time.perf_counter()
-    # arguments over graph nodes (units, or SAME_AS components of units)
-    conclusions = graph.node_of_unit[graph.conclusions]
-    premise_nodes = graph.node_of_unit[graph.premise_units]
-    if variant == "adapted":
-        transition = build_argument_transition(
-            graph.n_nodes, conclusions, graph.premise_indptr, premise_nodes
-        )
-        dangling: Any = "teleport"
-    else:
-        edges = unit_edges(graph.n_nodes, conclusions, graph.premise_indptr, premise_nodes)
-        transition = build_transition(graph.n_nodes, edges.sources, edges.targets)
-        dangling = "teleport"
-    seconds["build"] = time.perf_counter() - clock
-
     start = None
     if warm and graph.previous is not None and graph.previous.sum() > 0:
         start = np.bincount(graph.node_of_unit, weights=graph.previous, minlength=graph.n_nodes)
-    clock = time.perf_counter()
-    result = power_iteration(
-        transition, alpha=alpha, dangling=dangling, tol=tol, max_iter=max_iter, start=start
-    )
-    seconds["iterate"] = time.perf_counter() - clock
+    result = compute(graph, start, seconds)
 
     clock = time.perf_counter()
     unit_scores = np.asarray(result.scores)[graph.node_of_unit]

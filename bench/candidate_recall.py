@@ -38,7 +38,7 @@ def main() -> int:
     from argkb.ranking import Ranking
     from argkb.retrieve.engine import QueryEngine
     from argkb.retrieve.fusion import ranks_by
-    from argkb.retrieve.hybrid import Fusion, fuse_pool
+    from argkb.retrieve.hybrid import Fusion, fuse_pool, premise_ranks
 
     if args.benchmark == "argkp":
         from argkb.eval.argkp import build_benchmark
@@ -71,12 +71,8 @@ def main() -> int:
                     for r in cypher.read(drv, "query/units", ids=pool.premises, vectors=False)
                 }
                 keys = [info[p] for p in pool.premises]
-                orders = {
-                    "claims": ranks_by(pool.cluster_p, pool.own, found=pool.own > 0),
-                    "bm25": ranks_by(pool.bm25, found=pool.found_bm25),
-                    "vector": ranks_by(pool.cosine, found=pool.vector_hit),
-                    "cosine": ranks_by(pool.cosine),
-                }
+                orders = premise_ranks(pool)
+                orders["vector"] = ranks_by(pool.cosine, found=pool.vector_hit)
                 for route, ranks in orders.items():
                     ranked[route] += [(float(ranks[i]), keys[i]) for i in np.flatnonzero(ranks)]
                 fused = fuse_pool(pool, fusion, len(keys))

@@ -193,6 +193,18 @@ class Entry:
     explain: dict[str, Any]
 
 
+def premise_ranks(pool: SidePool) -> dict[str, NDArray[np.int64]]:
+    """Each route's 1-based rank of every candidate in the pool (0 where it did not find it):
+    ``claims`` by P(pi^s|q) then P(p^s|q), ``bm25`` by score, ``cosine`` over every candidate."""
+    from argkb.retrieve.fusion import ranks_by
+
+    return {
+        "claims": ranks_by(pool.cluster_p, pool.own, found=pool.own > 0),
+        "bm25": ranks_by(pool.bm25, found=pool.found_bm25),
+        "cosine": ranks_by(pool.cosine),
+    }
+
+
 def fuse_pool(pool: SidePool, fusion: Fusion, k: int, representative: str = "best") -> list[Entry]:
     """At most ``k`` entries of one side, best first (see the module docstring). Pure NumPy.
 
@@ -211,12 +223,7 @@ def fuse_pool(pool: SidePool, fusion: Fusion, k: int, representative: str = "bes
 
     weights = fusion.weights()
     via_claim = pool.own > 0
-    premise_ranks = {
-        "claims": ranks_by(pool.cluster_p, pool.own, found=via_claim),
-        "bm25": ranks_by(pool.bm25, found=pool.found_bm25),
-        "cosine": ranks_by(pool.cosine),
-    }
-    fused = reciprocal_rank_fusion(premise_ranks, weights, k=fusion.rrf_k)
+    fused = reciprocal_rank_fusion(premise_ranks(pool), weights, k=fusion.rrf_k)
     names, member_of = np.unique(pool.labels, return_inverse=True)
     best_bm25 = np.zeros(len(names))
     np.maximum.at(best_bm25, member_of, pool.bm25)

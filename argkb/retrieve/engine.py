@@ -59,6 +59,11 @@ class StanceAlignment(Protocol):
     def __call__(self, query: str, claims: list[str]) -> list[float]: ...
 
 
+def _sides(stance: StanceChoice) -> tuple[str, ...]:
+    """The stances a query asks for: both, or the one it names."""
+    return ("pro", "con") if stance == "both" else (stance,)
+
+
 def always_aligned(query: str, claims: list[str]) -> list[float]:
     """Dumani et al.'s experimental choice: every retrieved claim shares the query's stance."""
     return [1.0] * len(claims)
@@ -317,7 +322,7 @@ class QueryEngine:
             ]  # fmt: skip
 
         clock = time.perf_counter()
-        wanted: tuple[str, ...] = ("pro", "con") if stance == "both" else (stance,)
+        wanted = _sides(stance)
         p_cluster, claim_cluster = self._claim_mass(claims) if claims else ({}, {})
         terms: EdgeTerms | None = None
         if ranker == "hybrid":
@@ -366,7 +371,7 @@ class QueryEngine:
             return {}
         terms = self._pfidf_terms(candidates)
         pools = {}
-        for side in ("pro", "con") if stance == "both" else (stance,):
+        for side in _sides(stance):
             pool = self.coreset_pool(candidates, terms, vector, side)
             if pool is not None:
                 pools[side] = pool
@@ -385,7 +390,7 @@ class QueryEngine:
         vector = self.embedder.embed([text], use_cache=False)[0]
         claims = self._retrieve_claims(text, vector)
         p_cluster, claim_cluster = self._claim_mass(claims) if claims else ({}, {})
-        wanted: tuple[str, ...] = ("pro", "con") if stance == "both" else (stance,)
+        wanted = _sides(stance)
         pools, _ = side_pools(self, text, vector, p_cluster, claim_cluster, collection, wanted)
         return pools
 

@@ -17,6 +17,14 @@ class ConnectionFailed(ArgKBError):
     """No Neo4j server answered at the resolved address."""
 
 
+class DatabaseUnavailable(ArgKBError):
+    """Neo4j stopped answering in the middle of a job (killed, crashed, network gone)."""
+
+
+class DatabaseError(ArgKBError):
+    """Neo4j refused a statement, or its driver failed, in a way argkb does not handle itself."""
+
+
 class ServerVersionError(ArgKBError):
     """The Neo4j server is too old or lacks a capability argkb needs."""
 
@@ -40,3 +48,7 @@ class LoadError(ArgKBError):
 
 class EvaluationError(ArgKBError):
     """An evaluation cannot run as asked (unknown ranker, inconsistent inputs, bad benchmark)."""
+
+
+class ExploreError(ArgKBError):
+    """A browsing query, style, perspective or analytics run cannot be done as asked."""

@@ -1,0 +1,3 @@
+// Drop the projected graph $graph (if it still exists).
+CALL gds.graph.drop($graph, false) YIELD graphName
+RETURN graphName

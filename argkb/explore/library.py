@@ -288,7 +288,7 @@ def run(
         raise ExploreError(f"{name}: the server refused the query: {err.message}") from err
     logger.debug("cypher/%s/%s.cypher: %d rows in %.1f ms", FOLDER, name, len(records),
                  1000 * (time.perf_counter() - started))  # fmt: skip
-    return [{key: plain(record[key]) for key in record} for record in records]
+    return [{key: plain(value) for key, value in record.items()} for record in records]
 
 
 def export_zip(path: Path) -> list[str]:

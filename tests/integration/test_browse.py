@@ -1,0 +1,393 @@
+"""The browsing library, the Bloom perspective and ``argkb analytics`` on a real Neo4j holding a
+hand-made graph (tests/fixtures/browse/graph.cypher). Expected rows are counted by hand from that
+file; betweenness is checked against networkx."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from argkb.cli import main
+from argkb.explore import library
+from argkb.explore.analytics import run_analytics
+
+pytestmark = pytest.mark.neo4j
+GRAPH = Path(__file__).resolve().parents[1] / "fixtures" / "browse" / "graph.cypher"
+
+# The unit graph of the fixture, written out by hand: (premise, conclusion) of each argument
+# and the one SAME_AS pair.
+SUPPORTS = [
+    ("c2", "c1"), ("p3", "c1"), ("p14", "c1"), ("p5", "c1"), ("p4", "c2"), ("p13", "p4"),
+    ("c2", "c7"), ("p6", "c7"), ("p3", "c7"), ("p10", "c9"), ("p11", "c9"), ("p12", "c9"),
+]  # fmt: skip
+SAME_AS = [("c2", "p6")]
+
+
+@pytest.fixture(scope="module")
+def graph(db):
+    db.execute_query(GRAPH.read_text(encoding="utf-8"))
+    run_analytics(db, concurrency=1)
+    return db
+
+
+def rows(driver, name: str, **params: Any) -> list[dict[str, Any]]:
+    query = library.get(name)
+    bound = library.bind(query, {k: str(v) for k, v in params.items()})
+    return library.run(driver, name, bound)
+
+
+def keys(path: dict[str, Any]) -> list[str]:
+    return [node["key"] for node in path["nodes"]]
+
+
+def test_every_query_runs_with_its_documented_examples(graph) -> None:
+    # the examples name the demo corpus, not this graph: they must run, rows or none
+    for query in library.all_queries():
+        library.run(graph, query.name, query.examples)
+
+
+def test_overview(graph) -> None:
+    got = {(r["kind"], r["name"]): r["count"] for r in rows(graph, "overview")}
+    assert got == {
+        ("label", "Unit"): 13, ("label", "Claim"): 5, ("label", "Premise"): 10,
+        ("label", "Argument"): 12, ("label", "Source"): 4, ("label", "Corpus"): 1,
+        ("label", "Cluster"): 8, ("label", "ClaimCluster"): 5, ("label", "PremiseCluster"): 3,
+        ("relationship", "CONCLUDES"): 12, ("relationship", "PREMISE_OF"): 12,
+        ("relationship", "FROM"): 12, ("relationship", "REUSES"): 3,
+        ("relationship", "SAME_AS"): 1, ("relationship", "IN_CLUSTER"): 10,
+        ("corpus complete", "browse fixture"): 13,
+    }  # fmt: skip
+
+
+def test_find_units(graph) -> None:
+    got = [
+        (r["uid"], r["claim"], r["premise"], r["pagerank"], r["concluded_by"], r["premise_of"])
+        for r in rows(graph, "find_units", text="AIR")
+    ]
+    assert got == [("c2", True, True, 0.20, 1, 2), ("p6", False, True, 0.08, 0, 1)]
+    assert [r["uid"] for r in rows(graph, "find_units", text="air", limit=1)] == ["c2"]
+
+
+def test_claim_arguments_is_the_graph_of_pro_and_con(graph) -> None:
+    result = rows(graph, "claim_arguments", claim="ban cars")
+    premises = {
+        (r["premise"]["nodes"][0]["key"], r["premise"]["relationships"][0]["properties"]["stance"])
+        for r in result
+    }
+    assert premises == {("c2", "pro"), ("p5", "pro"), ("p3", "con"), ("p14", "con")}
+    assert {keys(r["conclusion"])[1] for r in result} == {"c1"}
+    # a uid picks its unit; of several matching texts the shortest wins (c1, not c7)
+    assert len(rows(graph, "claim_arguments", claim="c7")) == 3
+    assert {keys(r["conclusion"])[1] for r in rows(graph, "claim_arguments", claim="Cities")} == {
+        "c1"
+    }
+
+
+def test_claim_pro_con_table(graph) -> None:
+    got = [
+        (r["stance"], r["stance_from"], r["premise"], r["argument"])
+        for r in rows(graph, "claim_pro_con", claim="Homework should be abolished")
+    ]
+    assert got == [
+        ("pro", "data", "Homework causes stress", "a7"),
+        ("con", "data", "Homework builds discipline", "a8"),
+        ("con", "model", "Practice improves learning", "a9"),
+    ]
+    first = rows(graph, "claim_pro_con", claim="cities should ban")
+    assert [(r["stance"], r["argument"]) for r in first] == [
+        ("pro", "a1"), ("pro", "a3"), ("con", "a2"), ("con", "a12"),
+    ]  # fmt: skip
+
+
+def test_support_tree_by_depth(graph) -> None:
+    def starts(depth: int) -> Counter[str]:
+        result = rows(graph, "support_tree", claim="ban cars", depth=depth)
+        assert {keys(r["path"])[-1] for r in result} == {"c1"}
+        return Counter(keys(r["path"])[0] for r in result)
+
+    assert starts(1) == Counter({"c2": 1, "p3": 1, "p5": 1, "p14": 1})
+    assert starts(2) == Counter({"c2": 1, "p3": 1, "p5": 1, "p14": 1, "p4": 1})
+    assert starts(3) == Counter({"c2": 1, "p3": 1, "p5": 1, "p14": 1, "p4": 1, "p13": 1})
+
+
+def test_reuse_chains_by_depth(graph) -> None:
+    def chains(depth: int) -> set[tuple[str, ...]]:
+        result = rows(graph, "reuse_chains", claim="Exhaust fumes", depth=depth)
+        return {tuple(k for k in keys(r["path"]) if not k.startswith("a")) for r in result}
+
+    assert chains(1) == {("p4", "c2")}
+    assert chains(2) == {("p4", "c2"), ("p4", "c2", "c1"), ("p4", "c2", "c7")}
+    assert chains(3) == chains(2)  # nothing reuses c1 or c7
+
+
+def test_shared_premises(graph) -> None:
+    result = rows(graph, "shared_premises")
+    assert [(r["uid"], r["claims"]) for r in result] == [("c2", 2), ("p3", 2)]
+    assert sorted((u["claim"], u["stance"]) for u in result[1]["uses"]) == [
+        ("Cities should ban cars", "con"), ("Cities should build more bike lanes", "con"),
+    ]  # fmt: skip
+    assert rows(graph, "shared_premises", min_claims=3) == []
+
+
+def test_contested_claims(graph) -> None:
+    got = [(r["uid"], r["pro"], r["con"], r["contested"]) for r in rows(graph, "contested_claims")]
+    assert got == [("c1", 2, 2, 2), ("c7", 2, 1, 1), ("c9", 1, 2, 1)]
+
+
+def test_topic_central_units(graph) -> None:
+    assert [r["uid"] for r in rows(graph, "topic_central_units", topic="homework", limit=3)] == [
+        "c9", "p10", "p11",
+    ]  # fmt: skip
+    # p12 does not say "homework": it belongs to the topic through its source's title
+    assert [r["uid"] for r in rows(graph, "topic_central_units", topic="Homework")] == [
+        "c9", "p10", "p11", "p12",
+    ]  # fmt: skip
+
+
+def test_cluster_members_and_largest_clusters(graph) -> None:
+    got = [
+        (r["uid"], r["size"], r["cf_pro"], r["cf_con"], r["premise_of"], r["concluded_by"])
+        for r in rows(graph, "cluster_members", cid="premise:0")
+    ]
+    assert got == [("c2", 2, 2, 0, 2, 1), ("p6", 2, 2, 0, 1, 0)]
+    largest = rows(graph, "largest_clusters", kind="premise")
+    assert [(r["cid"], r["members"], r["sample"]) for r in largest] == [
+        ("premise:0", 2, "Cars pollute the air"),
+        ("premise:1", 2, "Homework builds discipline"),
+        ("premise:2", 1, "Car bans hurt shop owners"),
+    ]
+    assert len(rows(graph, "largest_clusters", kind="claim", limit=2)) == 2
+
+
+def test_unit_cluster(graph) -> None:
+    result = rows(graph, "unit_cluster", unit="Cars pollute the air")
+    assert [(keys(r["own"])[1], r["member"] and keys(r["member"])[1]) for r in result] == [
+        ("claim:3", None), ("premise:0", "p6"),
+    ]  # fmt: skip
+
+
+def test_same_as(graph) -> None:
+    result = rows(graph, "same_as", unit="Traffic pollutes")
+    assert [keys(r["path"]) for r in result] == [["p6", "c2"]]
+    assert result[0]["path"]["relationships"][0]["properties"]["score"] == 0.9
+
+
+def test_source_arguments(graph) -> None:
+    for source in ("Bike lanes", "fx:s3"):
+        result = rows(graph, "source_arguments", source=source)
+        assert sorted(keys(r["provenance"])[0] for r in result) == ["a10", "a5", "a6"]
+        assert {keys(r["conclusion"])[1] for r in result} == {"c7"}
+        assert sorted(keys(r["premise"])[0] for r in result) == ["c2", "p3", "p6"]
+
+
+def test_paths_between(graph) -> None:
+    result = rows(graph, "paths_between", **{"from": "ban cars", "to": "bike lanes"})
+    assert sorted(keys(r["path"]) for r in result) == [
+        ["c1", "a1", "c2", "a5", "c7"], ["c1", "a2", "p3", "a10", "c7"],
+    ]  # fmt: skip
+    result = rows(graph, "paths_between", **{"from": "Diesel", "to": "c7"})
+    assert [keys(r["path"]) for r in result] == [["p13", "a11", "p4", "a4", "c2", "a5", "c7"]]
+    assert rows(graph, "paths_between", **{"from": "Diesel", "to": "Homework"}) == []
+
+
+def test_top_arguments(graph) -> None:
+    result = rows(graph, "top_arguments", aggregate="avg", limit=3)
+    assert [(r["argument"], r["relevance"]) for r in result] == [
+        ("a1", 0.20), ("a5", 0.20), ("a4", 0.15),
+    ]  # fmt: skip
+    assert result[0]["premises"] == ["Cars pollute the air"]
+    assert rows(graph, "top_arguments", aggregate="median") == []
+
+
+def test_sources(graph) -> None:
+    got = [(r["sid"], r["arguments"], r["claims"]) for r in rows(graph, "sources")]
+    assert got == [("fx:s1", 3, 1), ("fx:s2", 3, 3), ("fx:s3", 3, 1), ("fx:s4", 3, 1)]
+
+
+def test_predicted_stances(graph) -> None:
+    assert rows(graph, "predicted_stances") == [
+        {
+            "premise": "Practice improves learning", "stance": "con", "p_pro": 0.2,
+            "model": "fixture", "claim": "Homework should be abolished", "argument": "a9",
+        }
+    ]  # fmt: skip
+
+
+def test_communities_nest_in_components(graph) -> None:
+    result = rows(graph, "communities")
+    assert sum(r["units"] for r in result) == 13
+    assert all(len(r["components"]) == 1 for r in result)
+    homework = [r for r in result if r["top_units"][0] == "Homework should be abolished"]
+    assert len(homework) == 1 and homework[0]["units"] == 4  # the star c9 + 3 premises
+    components = {r["components"][0] for r in result}
+    assert len(components) == 2
+
+
+def test_bridges_match_networkx_betweenness(graph) -> None:
+    import networkx as nx
+
+    g = nx.Graph()
+    g.add_edges_from(SUPPORTS + SAME_AS)
+    # unnormalised, each unordered pair of units counted once, as GDS does on undirected graphs
+    expected = nx.betweenness_centrality(g, normalized=False)
+    result = rows(graph, "bridges", limit=13)
+    assert {r["uid"]: r["betweenness"] for r in result} == pytest.approx(expected)
+    assert result[0]["uid"] == max(expected, key=lambda k: expected[k]) == "c2"
+
+
+def test_analytics_writes_argument_properties(graph) -> None:
+    records = graph.execute_query(
+        "MATCH (a:Argument)-[:CONCLUDES]->(c) "
+        "RETURN a.community = c.community AND a.component = c.component AS same, "
+        "a.community IS NOT NULL AS has"
+    ).records
+    assert len(records) == 12 and all(r["same"] and r["has"] for r in records)
+
+
+# -- the Bloom perspective -------------------------------------------------------------------
+
+# parameters that find something in this graph, per search phrase (browsing query)
+FIXTURE_PARAMS = {
+    "claim_arguments": {"claim": "ban cars"},
+    "paths_between": {"from": "Diesel", "to": "bike lanes"},
+    "reuse_chains": {"claim": "Exhaust fumes", "depth": 2},
+    "same_as": {"unit": "Traffic"},
+    "source_arguments": {"source": "Bike lanes"},
+    "support_tree": {"claim": "ban cars", "depth": 3},
+    "unit_cluster": {"unit": "Cars pollute"},
+}
+
+
+@pytest.fixture(scope="module")
+def perspective(tmp_path_factory) -> dict[str, Any]:
+    path = tmp_path_factory.mktemp("bloom") / "argkb.json"
+    result = CliRunner().invoke(main, ["bloom", "perspective", "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_every_search_phrase_runs(graph, perspective) -> None:
+    templates = perspective["templates"]
+    assert {t["id"].removeprefix("tmpl:") for t in templates} == set(FIXTURE_PARAMS)
+    for template in templates:
+        name = template["id"].removeprefix("tmpl:")
+        declared = {p["name"].lstrip("$") for p in template["params"]}
+        assert declared == set(FIXTURE_PARAMS[name])
+        assert all(f"${p}" in template["text"] for p in declared)
+        for example in (FIXTURE_PARAMS[name], library.get(name).examples):
+            records = graph.execute_query(template["cypher"], example).records
+            if example is FIXTURE_PARAMS[name]:
+                assert records, name
+
+
+def test_every_scene_action_runs(graph, perspective) -> None:
+    def ids(*uids: str) -> list[str]:
+        return [
+            r["id"]
+            for r in graph.execute_query(
+                "MATCH (n) WHERE n.uid IN $uids OR n.aid IN $uids OR n.cid IN $uids "
+                "RETURN elementId(n) AS id",
+                uids=list(uids),
+            ).records
+        ]
+
+    actions = {a["name"]: a["cypher"] for a in perspective["sceneActions"]}
+
+    def run(name: str, *uids: str) -> list[Any]:
+        return graph.execute_query(actions[name], nodes=ids(*uids)).records
+
+    expand = run("Expand reuse", "c2")
+    assert len(expand) == 3  # c2 -> c1, c2 -> c7 (up), p4 -> c2 (down)
+    assert len(run("Expand reuse", "a4")) == 3  # a1 and a5 reuse a4; a4 reuses a11
+    assert len(run("Show cluster", "c2")) == 1  # premise:0 with p6
+    assert len(run("Show cluster", "premise:0")) == 2
+    assert len(run("Show arguments of claim", "c1")) == 4
+    assert len(run("Show community (argkb analytics)", "c9")) == 4
+
+
+def test_perspective_names_only_what_the_graph_has(graph, perspective) -> None:
+    labels = {r["label"] for r in graph.execute_query("CALL db.labels()").records}
+    types = {
+        r["relationshipType"] for r in graph.execute_query("CALL db.relationshipTypes()").records
+    }
+
+    def node_keys(label: str) -> set[str]:
+        return {
+            r["key"]
+            for r in graph.execute_query(
+                "MATCH (n) WHERE $label IN labels(n) UNWIND keys(n) AS key RETURN DISTINCT key",
+                label=label,
+            ).records
+        }
+
+    def rel_keys(rel_type: str) -> set[str]:
+        return {
+            r["key"]
+            for r in graph.execute_query(
+                "MATCH ()-[r]->() WHERE type(r) = $t UNWIND keys(r) AS key RETURN DISTINCT key",
+                t=rel_type,
+            ).records
+        }
+
+    for category in perspective["categories"]:
+        assert set(category["labels"]) <= labels, category["name"]
+        present = set().union(*(node_keys(label) for label in category["labels"]))
+        named = {p["name"] for p in category["properties"]} | set(category["captionKeys"])
+        named |= {rule["basedOn"].rsplit("_", 1)[0] for rule in category["styleRules"]}
+        assert named <= present, (category["name"], named - present)
+    assert set(perspective["labels"]) <= labels
+    for rel in perspective["relationshipTypes"]:
+        assert rel["name"] in types
+        named = {p["propertyKey"] for p in rel["properties"]}
+        named |= {rule["basedOn"].rsplit("_", 1)[0] for rule in rel["styleRules"]}
+        assert named <= rel_keys(rel["name"]), rel["name"]
+    for segment in perspective["metadata"]["pathSegments"]:
+        assert segment["relationshipType"] in types
+        assert {segment["source"], segment["target"]} <= labels
+
+
+# -- the CLI ---------------------------------------------------------------------------------
+
+
+def test_cli_run_prints_rows_and_json(graph, neo4j_uri) -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        main, ["cypher", "run", "contested_claims", "--param", "limit=1", "--uri", neo4j_uri]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Cities should ban cars" in result.output and "(1 rows)" in result.output
+    result = runner.invoke(
+        main,
+        ["cypher", "run", "same_as", "--param", "unit=Traffic", "--json", "--uri", neo4j_uri],
+    )
+    assert result.exit_code == 0, result.output
+    assert [keys(r["path"]) for r in json.loads(result.stdout)] == [["p6", "c2"]]
+
+
+def test_cli_run_bad_parameters_are_one_line_errors(graph, neo4j_uri) -> None:
+    runner = CliRunner()
+    for args, message in (
+        (["claim_pro_con"], "missing parameter 'claim'"),
+        (["find_units", "--param", "text=a", "--param", "limit=ten"], "takes an integer"),
+        (["overview", "--param", "x=1"], "has no parameter 'x'"),
+        (["overview", "--param", "novalue"], "is not KEY=VALUE"),
+        (["nope"], "no browsing query 'nope'"),
+    ):
+        result = runner.invoke(main, ["cypher", "run", *args, "--uri", neo4j_uri])
+        assert result.exit_code != 0 and message in result.output, (args, result.output)
+        assert "Traceback" not in result.output
+
+
+def test_cli_analytics_json(graph, neo4j_uri) -> None:
+    result = CliRunner().invoke(main, ["analytics", "--json", "--uri", neo4j_uri])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["units"] == 13
+    assert report["links"] == len(SUPPORTS) + len(SAME_AS)
+    assert report["components"] == 2
+    assert report["correlation"]["units"] == 13

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from argkb.errors import ExploreError
 
-_RULE = re.compile(r"(?P<selector>[\w.]+)\s*\{(?P<body>[^}]*)\}", re.S)
+# a rule's body may hold caption templates such as "{text}"
+_RULE = re.compile(r"(?P<selector>[\w.]+)\s*\{(?P<body>(?:[^{}]|\{[^{}]*\})*)\}", re.S)
 
 
 def grass_text() -> str:

@@ -1,0 +1,169 @@
+"""``argkb cypher list/show/export``, ``argkb bloom perspective`` and the browsing library's
+headers, without a server (``cypher run`` and ``analytics`` are tested on Neo4j in
+tests/integration/test_browse.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from argkb.cli import main
+from argkb.errors import ExploreError, QueryFileError
+from argkb.explore import bloom, library, style
+
+REPO = Path(__file__).resolve().parents[2]
+DATA_MODEL = (REPO / "docs" / "data-model.md").read_text(encoding="utf-8")
+
+
+def test_the_library_has_at_least_15_documented_queries() -> None:
+    queries = library.all_queries()
+    assert len(queries) >= 15
+    for query in queries:
+        assert query.title and query.shows and query.body.startswith(("MATCH", "CALL"))
+        # the :param lines Browser needs are in the file, one per parameter
+        for line in query.param_lines():
+            assert f"// {line}" in query.text
+
+
+def test_list_and_json() -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["cypher", "list"])
+    assert result.exit_code == 0
+    assert len(result.output.splitlines()) == len(library.names())
+    assert re.search(
+        r"^claim_arguments\s+graph\s+A claim with its pro and con", result.output, re.M
+    )
+    listed = json.loads(runner.invoke(main, ["cypher", "list", "--json"]).output)
+    find = next(q for q in listed if q["name"] == "find_units")
+    assert [(p["name"], p["type"], p["default"]) for p in find["parameters"]] == [
+        ("text", "string", None),
+        ("limit", "integer", 25),
+    ]
+
+
+def test_show_prints_the_file() -> None:
+    result = CliRunner().invoke(main, ["cypher", "show", "contested_claims"])
+    assert result.exit_code == 0
+    assert result.output == (REPO / "cypher/browse/contested_claims.cypher").read_text()
+    result = CliRunner().invoke(main, ["cypher", "show", "nope"])
+    assert result.exit_code == 1 and result.output.startswith("Error: no browsing query 'nope'")
+
+
+def test_export_zip_and_grass(tmp_path: Path) -> None:
+    zip_path, grass = tmp_path / "fav.zip", tmp_path / "argkb.grass"
+    result = CliRunner().invoke(
+        main, ["cypher", "export", "--zip", str(zip_path), "--grass", str(grass)]
+    )
+    assert result.exit_code == 0, result.output
+    with zipfile.ZipFile(zip_path) as archive:
+        assert sorted(archive.namelist()) == sorted(f"argkb/{n}.cypher" for n in library.names())
+        assert archive.read("argkb/overview.cypher").decode() == library.get("overview").text
+    assert grass.read_text() == style.grass_text()
+    assert CliRunner().invoke(main, ["cypher", "export"]).exit_code == 2
+    bad = CliRunner().invoke(main, ["cypher", "export", "--zip", str(tmp_path / "no/such/x.zip")])
+    assert bad.exit_code == 1 and "Error: cannot write" in bad.output
+    assert "Traceback" not in bad.output
+
+
+def test_bind_types_defaults_and_errors() -> None:
+    query = library.get("find_units")
+    assert library.bind(query, {"text": "42"}) == {"text": "42", "limit": 25}
+    assert library.bind(query, {"text": "x", "limit": "3"}) == {"text": "x", "limit": 3}
+    with pytest.raises(ExploreError, match="missing parameter 'text'"):
+        library.bind(query, {})
+    with pytest.raises(ExploreError, match=r"takes an integer, got '3\.5'"):
+        library.bind(query, {"text": "x", "limit": "3.5"})
+    with pytest.raises(ExploreError, match="has no parameter 'txt'"):
+        library.bind(query, {"txt": "x"})
+
+
+HEADER = """// A title
+// Shows: something
+//   on two lines.
+// Returns: table
+// Parameters:
+//   $n (integer, default 3): how many
+//   $x (float): a weight
+//   $s (string): a text
+// :param n => 3
+// :param x => 0.5
+// :param s => 'it\\'s'
+MATCH (a) WHERE a.w > $x AND a.t = $s RETURN a LIMIT $n
+"""
+
+
+def test_header_is_parsed_with_types() -> None:
+    query = library.parse("demo", HEADER)
+    assert query.title == "A title" and query.shows == "something on two lines."
+    assert [(p.name, p.type, p.example, p.default) for p in query.parameters] == [
+        ("n", "integer", 3, 3),
+        ("x", "float", 0.5, None),
+        ("s", "string", "it's", None),
+    ]
+    assert library.bind(query, {"x": "2", "s": "a"}) == {"n": 3, "x": 2.0, "s": "a"}
+    assert query.param_lines() == [":param n => 3", ":param x => 0.5", ":param s => 'it\\'s'"]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("// :param x => 0.5\n", ""), r"\$x has no ':param x"),
+        (("$s RETURN", "$t RETURN"), "parameters used"),
+        (("(float)", "(date)"), "unknown type"),
+        (("// Returns: table\n", ""), "Returns"),
+        (("// :param n => 3", "// :param n => 'three'"), "example of \\$n is not a integer"),
+        (("// Shows: something\n//   on two lines.\n", ""), "Shows"),
+    ],
+)
+def test_malformed_headers_are_errors(change: tuple[str, str], message: str) -> None:
+    with pytest.raises(QueryFileError, match=message):
+        library.parse("demo", HEADER.replace(*change))
+
+
+def _model_names() -> tuple[set[str], set[str]]:
+    labels = set(re.findall(r"\(:(\w+)", DATA_MODEL)) | {"Claim", "Premise"}
+    labels |= {"ClaimCluster", "PremiseCluster"}  # kind labels (cypher/cluster/write_clusters)
+    types = set(re.findall(r"\[:(\w+)", DATA_MODEL))
+    return labels, types
+
+
+def test_grass_styles_only_labels_and_types_of_the_data_model() -> None:
+    labels, types = _model_names()
+    rules = style.grass_rules(style.grass_text())
+    assert {"node", "relationship", "node.Claim", "relationship.PREMISE_OF"} <= set(rules)
+    for selector, props in rules.items():
+        kind, *names = selector.split(".")
+        assert names == [] or set(names) <= (labels if kind == "node" else types), selector
+        assert props["caption"], selector
+    assert rules["relationship.PREMISE_OF"]["caption"] == "{stance}"
+    assert int(rules["node.Claim"]["diameter"][:-2]) > int(rules["node.Premise"]["diameter"][:-2])
+
+
+def test_perspective_cli_and_shape(tmp_path: Path) -> None:
+    out = tmp_path / "p.json"
+    result = CliRunner().invoke(main, ["bloom", "perspective", "-o", str(out), "--name", "mine"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["name"] == "mine" and data["version"] == bloom.BLOOM_VERSION
+    labels, types = _model_names()
+    assert {c["name"] for c in data["categories"]} >= {
+        "Claim", "Premise", "Argument", "Cluster", "Source",
+    }  # fmt: skip
+    assert {label for c in data["categories"] for label in c["labels"]} <= labels
+    assert {r["name"] for r in data["relationshipTypes"]} <= types
+    graph_queries = {q.name for q in library.all_queries() if q.returns == "graph"}
+    assert {t["id"].removeprefix("tmpl:") for t in data["templates"]} == graph_queries
+    premise_of = next(r for r in data["relationshipTypes"] if r["name"] == "PREMISE_OF")
+    colours = {r["conditionValue"]: r["color"] for r in premise_of["styleRules"]}
+    assert colours["pro"] == bloom.PRO and colours["con"] == bloom.CON
+    claim = next(c for c in data["categories"] if c["name"] == "Claim")
+    assert [r["basedOn"] for r in claim["styleRules"] if r["applySize"]] == ["pagerank_number"]
+    assert {a["name"] for a in data["sceneActions"]} >= {
+        "Expand reuse", "Show cluster", "Show arguments of claim",
+    }  # fmt: skip
+    assert all("$nodes" in a["cypher"] for a in data["sceneActions"])

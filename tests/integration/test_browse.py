@@ -5,6 +5,7 @@ file; betweenness is checked against networkx."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -391,3 +392,34 @@ def test_cli_analytics_json(graph, neo4j_uri) -> None:
     assert report["links"] == len(SUPPORTS) + len(SAME_AS)
     assert report["components"] == 2
     assert report["correlation"]["units"] == 13
+
+
+# -- the Browser guide (docs/guide.md) ---------------------------------------------------------
+
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide.md"
+_BLOCK = re.compile(r"^```cypher\n(.*?)\n```$", re.S | re.M)
+
+
+def test_guide_slides_and_blocks_run_in_order(graph) -> None:
+    """As Browser plays it: slides split on '---' lines; each ```cypher block runs with the
+    parameters the last ':params' block set."""
+    slides = re.split(r"^---$", GUIDE.read_text(encoding="utf-8"), flags=re.M)
+    assert len(slides) >= 8 and slides[0].lstrip().startswith("# The argkb argument graph")
+    bodies = {query.body: query.name for query in library.all_queries()}
+    params: dict[str, Any] = {}
+    ran: dict[str, int] = {}
+    for slide in slides:
+        blocks = _BLOCK.findall(slide)
+        assert blocks, slide[:60]
+        for block in blocks:
+            if block.startswith(":params "):
+                literal = block.removeprefix(":params ")
+                params = graph.execute_query(f"RETURN {literal} AS p").records[0]["p"]
+                continue
+            assert block in bodies, f"not a library query:\n{block}"
+            ran[bodies[block]] = len(graph.execute_query(block, params).records)
+    assert len(ran) >= 15
+    # the guide's examples name the demo corpus; those without a text find rows here too
+    for name, count in (("overview", 16), ("contested_claims", 3), ("sources", 4),
+                        ("communities", None), ("bridges", 10)):  # fmt: skip
+        assert ran[name] == count if count is not None else ran[name] > 0

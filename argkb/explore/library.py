@@ -146,7 +146,7 @@ def parse(name: str, text: str) -> BrowseQuery:
                 raise QueryFileError(f"{where}: ${match['name']} has unknown type {kind!r}")
             default = match["default"]
             typed_default = None if default is None else _parse_literal(default, where)
-            declared[match["name"]] = (kind, match["doc"].strip(), typed_default)  # type: ignore[assignment]
+            declared[match["name"]] = (kind, match["doc"].strip(), typed_default)
         elif section == "shows" and content:
             shows.append(content)
         elif content:

@@ -33,7 +33,7 @@ def report(db, neo4j_uri):
 def _unit_graph(db):
     import networkx as nx
 
-    g = nx.Graph()
+    g: nx.Graph[str] = nx.Graph()
     g.add_nodes_from(r["u"] for r in db.execute_query("MATCH (u:Unit) RETURN u.uid AS u").records)
     g.add_edges_from(
         (r["p"], r["c"])

@@ -232,7 +232,7 @@ def test_communities_nest_in_components(graph) -> None:
 def test_bridges_match_networkx_betweenness(graph) -> None:
     import networkx as nx
 
-    g = nx.Graph()
+    g: nx.Graph[str] = nx.Graph()
     g.add_edges_from(SUPPORTS + SAME_AS)
     # unnormalised, each unordered pair of units counted once, as GDS does on undirected graphs
     expected = nx.betweenness_centrality(g, normalized=False)
@@ -253,7 +253,7 @@ def test_analytics_writes_argument_properties(graph) -> None:
 # -- the Bloom perspective -------------------------------------------------------------------
 
 # parameters that find something in this graph, per search phrase (browsing query)
-FIXTURE_PARAMS = {
+FIXTURE_PARAMS: dict[str, dict[str, Any]] = {
     "claim_arguments": {"claim": "ban cars"},
     "paths_between": {"from": "Diesel", "to": "bike lanes"},
     "reuse_chains": {"claim": "Exhaust fumes", "depth": 2},

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import re
 import time
@@ -33,10 +34,12 @@ from argkb.db import cypher
 from argkb.errors import LoadError
 from argkb.loaders.records import (
     ArgumentRecord,
+    LeftOut,
     LinkRecord,
     Record,
     Rejected,
     SourceRecord,
+    UndercutRecord,
     UnitRecord,
     UnitRef,
     unstorable,
@@ -45,10 +48,12 @@ from argkb.loaders.records import (
 if TYPE_CHECKING:
     import neo4j
 
+log = logging.getLogger(__name__)
 OnError = Literal["fail", "skip"]
 DEFAULT_BATCH = 1000
 DEFAULT_MAX_TEXT = 100_000  # characters; a longer "unit" is a parsing accident, not a proposition
-_KINDS = ("sources", "units", "arguments", "links")
+# undercuts after arguments: the argument an undercut attacks is written before it
+_KINDS = ("sources", "units", "arguments", "undercuts", "links")
 # automatic bulk mode (load_records) from this input size: about 11k args.me arguments
 BULK_MIN_BYTES = 16 * 2**20
 INDEX_WAIT_SECONDS = 24 * 3600  # the longest a bulk load waits for its full-text index population
@@ -68,8 +73,12 @@ class LoadSummary:
     sources: int = 0
     reuse_edges: int = 0
     links: int = 0
+    undercuts: int = 0  # of the arguments: attacks on an argument (docs/data-model.md)
     rejected: int = 0
     rejected_examples: list[str] = field(default_factory=list)
+    # structure of valid input that argkb does not model, left out of the graph: kind -> count
+    left_out: dict[str, int] = field(default_factory=dict)
+    left_out_examples: list[str] = field(default_factory=list)
     reject_report: str | None = None
     nodes_created: int = 0
     relationships_created: int = 0
@@ -122,6 +131,19 @@ def validate(record: Record, max_text: int) -> Rejected | None:
             return Rejected(where, "stance", f"unknown stance {record.stance!r}")
         if record.conclusion.uid in {p.uid for p in record.premises}:
             return Rejected(where, "premises", "a premise equals the conclusion (self-loop)")
+    elif isinstance(record, UndercutRecord):
+        where = record.where or record.aid
+        problem = _check_values(where, (("id", record.aid), ("source", record.source)))
+        problem = problem or _check_values(where, (("target", record.target),))
+        problem = problem or _check_values(where, record.properties)
+        for position, premise in enumerate(record.premises):
+            problem = problem or _check_unit(premise, where, f"premises[{position}]", max_text)
+        if problem:
+            return problem
+        if not record.premises:
+            return Rejected(where, "premises", "an argument needs at least one premise")
+        if record.target == record.aid:
+            return Rejected(where, "target", "an argument attacks itself")
     elif isinstance(record, UnitRecord):
         return (
             _check_unit(record.unit, record.where, "text", max_text)
@@ -156,6 +178,15 @@ def _row(record: Record) -> tuple[str, dict[str, Any]]:
             "props": dict(record.properties),
             "source": record.source,
             "conclusion": _unit_row(record.conclusion),
+            "premises": [_unit_row(p) for p in dict.fromkeys(record.premises)],
+        }
+    if isinstance(record, UndercutRecord):
+        return "undercuts", {
+            "where": record.where or record.aid,
+            "aid": record.aid,
+            "target": record.target,
+            "props": dict(record.properties),
+            "source": record.source,
             "premises": [_unit_row(p) for p in dict.fromkeys(record.premises)],
         }
     if isinstance(record, UnitRecord):
@@ -207,7 +238,9 @@ class _BatchWriter:
         buffer = self.buffers[kind]
         buffer.append(row)
         if len(buffer) >= self.batch_size:
-            return self.flush(kind)
+            # the arguments an undercut attacks are written first
+            done = self.flush("arguments") if kind == "undercuts" else []
+            return done + self.flush(kind)
         return []
 
     def flush(self, kind: str) -> list[Rejected]:
@@ -273,18 +306,64 @@ def _write_batch(
     run) are found first, in the same transaction; ``strict`` fails the batch on one.
     """
     duplicates: list[Rejected] = []
-    if kind == "arguments":
+    if kind in ("arguments", "undercuts"):
         aids = [row["aid"] for row in rows]
         result = tx.run(cypher.load("ingest/arg_seen"), {"aids": aids, "token": token})
         rows, duplicates = _split_duplicates(rows, {record["aid"] for record in result})
+        if kind == "undercuts" and rows:
+            rows, missing = _split_missing_targets(tx, rows)
+            duplicates += missing
         if duplicates and strict:
             first = duplicates[0]
             raise LoadError(first.where, first.field, first.reason)
-        statements = _argument_statements(rows) if rows else []
+        statements = (
+            [] if not rows
+            else _argument_statements(rows) if kind == "arguments"
+            else _undercut_statements(rows)
+        )  # fmt: skip
     else:
         statements = [(f"ingest/{kind}", {"rows": rows})]
     nodes, relationships = _run_all(tx, statements, cid, token)
     return nodes, relationships, duplicates
+
+
+def _split_missing_targets(
+    tx: neo4j.ManagedTransaction, rows: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[Rejected]]:
+    """Split off undercuts whose target argument is neither in the graph nor in this batch (it
+    was rejected): an undercut of nothing would be silently wrong."""
+    here = {row["aid"] for row in rows}
+    targets = sorted({row["target"] for row in rows} - here)
+    found = {r["aid"] for r in tx.run(cypher.load("ingest/arg_exist"), {"aids": targets})}
+    kept, missing = [], []
+    for row in rows:
+        if row["target"] in here or row["target"] in found:
+            kept.append(row)
+        else:
+            reason = f"the argument it attacks, {row['target']!r}, was not loaded"
+            missing.append(Rejected(row["where"], "target", reason))
+    return kept, missing
+
+
+def _undercut_statements(rows: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """An undercut batch: premise units, argument nodes (stance con), premise and UNDERCUTS
+    edges, sources; as :func:`_argument_statements`."""
+    units: dict[str, str] = {}
+    for row in rows:
+        for unit in row["premises"]:
+            if unit["uid"] not in units or not units[unit["uid"]]:
+                units[unit["uid"]] = unit["text"]
+    return [
+        ("ingest/arg_units", {"rows": [
+            {"uid": u, "text": t, "labels": ["Premise"]} for u, t in units.items()]}),
+        ("ingest/arg_nodes", {"rows": [
+            {"aid": r["aid"], "stance": "con", "props": r["props"]} for r in rows]}),
+        ("ingest/undercut_edges", {"rows": [
+            {"aid": r["aid"], "target": r["target"],
+             "premises": [p["uid"] for p in r["premises"]]} for r in rows]}),
+        ("ingest/arg_sources", {"rows": [
+            {"aid": r["aid"], "source": r["source"]} for r in rows if r["source"]]}),
+    ]  # fmt: skip
 
 
 def _argument_statements(rows: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
@@ -338,7 +417,10 @@ def _run_all(
 def _files(paths: Sequence[Path]) -> Iterator[Path]:
     for path in paths:
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.is_file())
+            files = sorted(p for p in path.rglob("*") if p.is_file())
+            if not files:
+                raise LoadError(str(path), "<path>", "empty directory: no files in it")
+            yield from files
         elif path.exists():
             yield path
         else:
@@ -435,14 +517,14 @@ def _drop_fulltext(
 
 # -- the load ----------------------------------------------------------------------------------
 
-_COUNTS = ("arguments", "units", "sources", "reuse_edges", "links", "rejected")
+_COUNTS = ("arguments", "undercuts", "units", "sources", "reuse_edges", "links", "rejected")
 
 
 def load_records(
     driver: neo4j.Driver,
     fmt: str,
     paths: Sequence[str | os.PathLike[str]],
-    records: Iterable[Record | Rejected],
+    records: Iterable[Record | Rejected | LeftOut],
     *,
     database: str | None = None,
     on_error: OnError = "fail",
@@ -455,9 +537,14 @@ def load_records(
 ) -> LoadSummary:
     """Write ``records`` (from ``fmt``'s loader over ``paths``) as one corpus; see module doc.
 
-    ``on_error="fail"`` raises :class:`LoadError` at the first rejected record (batches written
-    before it stay; running the load again after the fix completes it). ``"skip"`` writes every
-    rejected record to ``reject_report`` (JSONL) and loads the rest.
+    ``on_error="fail"`` raises :class:`LoadError` at the first rejected record. ``"skip"``
+    writes every rejected record to ``reject_report`` (JSONL) and loads the rest.
+    :class:`LeftOut` items (valid input argkb does not model) are counted in
+    ``summary.left_out``, never an error.
+
+    A load that fails (an error while the server still answers) is undone: the graph is left as
+    it was before (:func:`undo_load`). A load interrupted by Ctrl-C, SIGKILL or a Neo4j that stops
+    answering leaves its corpus ``status: 'loading'``; running it again completes it.
 
     ``bulk`` drops argkb's full-text indexes (``claim_text``, ``premise_text``) for the load and
     builds them afterwards in one pass, which is much cheaper than updating them batch by batch;
@@ -486,27 +573,79 @@ def load_records(
         summary.already_loaded = True
         return summary
     _begin_corpus(driver, database, cid, fmt, files)
-    dropped = _drop_fulltext(driver, database, cid, pending) if use_bulk else []
-    summary.bulk = use_bulk
-
-    writer = _BatchWriter(driver, database, cid, batch_size, strict=on_error == "fail")
-    rejects = _RejectLog(summary, on_error, reject_report)
-    phase = time.perf_counter()
+    dropped: list[str] = []
     try:
+        dropped = _drop_fulltext(driver, database, cid, pending) if use_bulk else []
+        summary.bulk = use_bulk
+        writer = _BatchWriter(driver, database, cid, batch_size, strict=on_error == "fail")
+        rejects = _RejectLog(summary, on_error, reject_report)
+        phase = time.perf_counter()
         _write_records(records, writer, rejects, summary, max_text=max_text, progress=progress)
-    except BaseException:
-        if dropped:  # a failed bulk load gives the indexes back (population runs on its own)
+        summary.seconds["write"] = time.perf_counter() - phase
+        if dropped:  # the server populates them while the reuse edges and counts are computed
             _restore_indexes(driver, database, dropped, wait=False)
-            driver.execute_query(cypher.load("ingest/bulk_clear"), {"cid": cid}, database_=database)
+        _link_reuse(driver, database, summary, writer)
+        _complete_corpus(driver, database, summary, dropped)
+    except BaseException as err:
+        _after_failure(driver, database, cid, dropped, err, was_complete=complete)
         raise
-    summary.seconds["write"] = time.perf_counter() - phase
-
-    if dropped:  # the server populates them while the reuse edges and counts are computed
-        _restore_indexes(driver, database, dropped, wait=False)
-    _link_reuse(driver, database, summary, writer)
-    _complete_corpus(driver, database, summary, dropped)
     summary.seconds["total"] = time.perf_counter() - started
     return summary
+
+
+def _unreachable(err: BaseException) -> bool:
+    """Whether ``err`` says Neo4j stopped answering (killed, crashed, network gone)."""
+    from neo4j.exceptions import ServiceUnavailable, SessionExpired
+
+    return isinstance(err, ServiceUnavailable | SessionExpired | ConnectionError)
+
+
+def _after_failure(
+    driver: neo4j.Driver,
+    database: str | None,
+    cid: str,
+    dropped: list[str],
+    err: BaseException,
+    *,
+    was_complete: bool,
+) -> None:
+    """What a load that stops with ``err`` leaves: the full-text indexes a bulk load dropped are
+    given back; a failed load (an error, the server still answering) is undone
+    (:func:`undo_load`); an interrupted one (Ctrl-C, or Neo4j gone) stays ``loading``, so that
+    running it again completes it. Problems here are logged: ``err`` is what the caller sees."""
+    if _unreachable(err):
+        return
+    try:
+        if dropped:  # population runs on its own
+            _restore_indexes(driver, database, dropped, wait=False)
+            driver.execute_query(cypher.load("ingest/bulk_clear"), {"cid": cid}, database_=database)
+        if isinstance(err, Exception):
+            undo_load(driver, cid, database=database, was_complete=was_complete)
+    except Exception as problem:  # the load's own error matters more
+        log.warning("could not undo the failed load of %s (%s); run it again", cid, problem)
+
+
+def undo_load(
+    driver: neo4j.Driver, cid: str, *, database: str | None = None, was_complete: bool = False
+) -> None:
+    """Remove what the load of corpus ``cid`` wrote, leaving the graph as it was before it.
+
+    Its arguments go, with their edges; units and sources it created go unless another corpus
+    uses them (an argument of another corpus, a link or provenance edge to another corpus's
+    node); ``Claim``/``Premise`` labels its arguments gave other corpora's units are taken back;
+    then its corpus node. A corpus that was ``complete`` before this run (a ``--force`` reload)
+    is marked complete again instead: its content was in the graph before.
+    """
+    if was_complete:
+        driver.execute_query(cypher.load("ingest/corpus_end"),
+                             {"cid": cid, "counts": {}}, database_=database)  # fmt: skip
+        return
+    phase = time.perf_counter()
+    with driver.session(database=database) as session:
+        for name in ("undo_arguments", "undo_units", "undo_sources"):
+            session.run(cypher.load(f"ingest/{name}"), {"cid": cid}).consume()
+    driver.execute_query(cypher.load("ingest/undo_corpus"), {"cid": cid}, database_=database)
+    log.info("undid the failed load of %s in %.1f s", cid, time.perf_counter() - phase)
 
 
 def _stored_corpus(driver: neo4j.Driver, database: str | None, cid: str) -> dict[str, Any] | None:
@@ -533,9 +672,10 @@ def _begin_corpus(
 
 
 def _printable(text: str) -> str:
-    """``text`` with anything that is not Unicode (lone surrogates) as backslash escapes, so a
-    message about bad input can always be printed and written."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    """``text`` on one line, with anything that is not Unicode (lone surrogates) as backslash
+    escapes, so a message about bad input can always be printed and written as one line."""
+    one_line = re.sub(r"\s*[\r\n]+\s*", " ", text)
+    return one_line.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class _RejectLog:
@@ -582,7 +722,7 @@ def _checked_row(item: Record | Rejected, max_text: int) -> tuple[str, dict[str,
 
 
 def _write_records(
-    records: Iterable[Record | Rejected],
+    records: Iterable[Record | Rejected | LeftOut],
     writer: _BatchWriter,
     rejects: _RejectLog,
     summary: LoadSummary,
@@ -594,6 +734,9 @@ def _write_records(
     refused as repeated ids, go to ``rejects``. Ends with every batch written."""
     try:
         for item in records:
+            if isinstance(item, LeftOut):
+                _note_left_out(summary, item)
+                continue
             checked = _checked_row(item, max_text)
             if isinstance(checked, Rejected):
                 rejects(checked)
@@ -616,6 +759,13 @@ def _write_records(
     finally:
         writer.close()
         rejects.close()
+
+
+def _note_left_out(summary: LoadSummary, item: LeftOut) -> None:
+    """Count structure the loader left out (a warning, not a rejection); keep a few examples."""
+    summary.left_out[item.kind] = summary.left_out.get(item.kind, 0) + 1
+    if len(summary.left_out_examples) < 5:
+        summary.left_out_examples.append(_printable(str(item)))
 
 
 def _link_reuse(

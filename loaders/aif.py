@@ -43,9 +43,14 @@ Per map, in this order:
    scheme name; OVA: the node's text, which OVA sets to the scheme name) and ``scheme_id`` (AIFdb
    ``schemeID``, OVA ``scheme``) where present. "Default Inference"/"Default Conflict" are kept as
    they are: they are what the annotators chose.
-3. One :class:`UnitRecord` (no labels, ``source = aif:<map_id>``) per I-node that is in no
-   argument yielded in step 2, so every I-node of the corpus is a unit (I-nodes only linked by
-   MA rephrase nodes or by skipped arguments included).
+3. One :class:`UndercutRecord` per CA node that points at another RA/CA/S node instead of an
+   I-node (an *undercut*: an attack on an inference), after the argument it attacks:
+   ``aid = aif:<map_id>:<node id>``, its I-node premises, ``target`` the aid of the attacked
+   argument, source and scheme as above. Stored as an argument with
+   ``(:Argument)-[:UNDERCUTS]->(:Argument)`` (docs/data-model.md).
+4. One :class:`UnitRecord` (no labels, ``source = aif:<map_id>``) per I-node that is in no
+   argument yielded in steps 2-3, so every I-node of the corpus is a unit (I-nodes only linked
+   by MA rephrase nodes or by left-out arguments included).
 
 Dialogue and other nodes (L, YA, TA, MA, PA, anything not I/RA/CA/S) are not units and yield
 nothing; edges from or to them are ignored (e.g. the YA anchoring an RA in its locution).
@@ -56,15 +61,20 @@ directory joined with the file's relative path; for a zip, ``<zip path>:<member 
 
 Decisions
 ---------
-- *Skipped structures are* :class:`Rejected`, *not errors*: an RA/CA whose target is not an
-  I-node (a CA or RA pointing at another RA/CA: an undercut, which the Unit/Argument model cannot
-  express), or that has no incoming I-node premise, or no outgoing I-node at all.
+- *Malformed input is* :class:`Rejected` (an error with ``--on-error fail``); *valid AIF whose
+  structure argkb does not model is* :class:`LeftOut` (a warning with counts; the rest of the map
+  loads): an RA/CA/S node with no incoming I-node premise (e.g. only a locution, L, feeds it:
+  QT30 has 35) or no outgoing I-node conclusion (QT30: 23, e.g. a CA pointing at a locution),
+  an RA or S node pointing at another inference (support of an inference; only attacks, CA,
+  are modelled), an undercut whose target was itself left out or rejected. Their I-nodes stay
+  units.
 - *Self-loops*: an RA/CA whose premise is its conclusion (the same I-node, or one with the same
-  unit identity) is rejected here rather than by the ingest, so that its I-nodes stay units.
-  (Three QT30 maps have one: an I-node both into and out of the same RA.)
-- *More than one conclusion*: an RA/CA with several outgoing I-nodes is rejected, not split. In AIF
-  an S-node applies one scheme to one conclusion, so several are an annotation error; splitting
-  would invent aids the map does not have. (None of the 1,400 QT30 maps has one.)
+  unit identity) is left out here rather than rejected by the ingest, so that its I-nodes stay
+  units. (Three QT30 maps have one: an I-node both into and out of the same RA.)
+- *More than one conclusion*: an RA/CA with several outgoing I-nodes (or a CA attacking several
+  inferences) is left out, not split. In AIF an S-node applies one scheme to one conclusion, so
+  several are an annotation slip; splitting would invent aids the map does not have. (None of
+  the 1,400 QT30 maps has one.)
 - *Bad nodes and edges* are :class:`Rejected` naming map, node/edge and field: a node that is not
   an object, without a usable id (str or int), a duplicate id (the first node keeps it), without a
   string ``type`` or with a type AIF does not define (``ra`` is read as ``RA``: types are
@@ -84,9 +94,14 @@ Decisions
 - *Inputs*: each path is a map file (read as JSON whatever its suffix), a directory (every
   ``*.json`` below it, recursively, sorted by path) or a ``.zip`` (members ``*.json``, sorted by
   name; ``__MACOSX/`` ignored). A path that does not exist, a ``.zip`` that is not a readable zip,
-  and a directory or zip without any ``*.json`` raise :class:`~argkb.errors.LoadError` when
-  :func:`read` is *called* (before any record): they are usage errors. A single path (not in a
-  list) is accepted as well.
+  and a directory (empty or not) or zip without any ``*.json`` raise
+  :class:`~argkb.errors.LoadError` when :func:`read` is *called* (before any record): they are
+  usage errors. A single path (not in a list) is accepted as well.
+- *Zip limits* (:class:`ZipLimits`, ``argkb load --max-unzipped/--max-zip-ratio``): a member
+  that decompresses past 256 MiB, or past 100 times its compressed size (once over 1 MiB), or
+  members past 4 GiB in all, raise :class:`~argkb.errors.LoadError` naming archive and member:
+  at call time from the sizes the archive declares, while reading from the bytes really
+  decompressed (a forged header does not get past).
 - *Streaming*: one map is parsed at a time (maps are small: the largest QT30 map is 384 kB);
   only the file list and the set of map ids seen are kept across maps.
 - *No* ``arguebuf``: it reads both flavours, but pulls in grpcio, protobuf, lxml, networkx,
@@ -109,12 +124,14 @@ from typing import Any, Literal
 from argkb.errors import LoadError
 from argkb.loaders.records import (
     ArgumentRecord,
+    LeftOut,
     Properties,
     Record,
     Rejected,
     Scalar,
     SourceRecord,
     StanceLabel,
+    UndercutRecord,
     UnitRecord,
     UnitRef,
 )
@@ -126,6 +143,24 @@ _ARGUMENT_TYPES: dict[str, StanceLabel] = {"RA": "pro", "CA": "con", "S": "unkno
 # locutions, inference, conflict, rephrase, preference, transitions, illocutions
 _NODE_TYPES = {"I", "L", "RA", "CA", "MA", "PA", "TA", "YA", *_ARGUMENT_TYPES}
 _MACOS_JUNK = "__MACOSX/"
+_MIB = 2**20
+
+
+@dataclass(frozen=True, slots=True)
+class ZipLimits:
+    """Caps on what reading a zip may decompress, so a small archive cannot fill memory (a zip
+    bomb). ``member``: bytes of one member; ``total``: bytes of all members of one archive;
+    ``ratio``: decompressed / compressed size of a member, checked once a member passes
+    ``ratio_floor`` bytes (small files of repeated text compress well and are harmless). The
+    largest QT30 map is 384 kB and compresses about 10:1."""
+
+    member: int = 256 * _MIB
+    total: int = 4096 * _MIB
+    ratio: float = 100.0
+    ratio_floor: int = 1 * _MIB
+
+
+DEFAULT_ZIP_LIMITS = ZipLimits()
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +208,9 @@ class _Links:
 
 def read(
     paths: Sequence[str | os.PathLike[str]] | str | os.PathLike[str],
-) -> Iterator[Record | Rejected]:
+    *,
+    zip_limits: ZipLimits = DEFAULT_ZIP_LIMITS,
+) -> Iterator[Record | Rejected | LeftOut]:
     """Records of AIF maps: map files, directories of maps (recursive) or zips of maps.
 
     Parameters
@@ -181,27 +218,47 @@ def read(
     paths
         Map files (``.json``), directories (every ``*.json`` below, sorted) or ``.zip`` archives
         (members ``*.json``, sorted); a single path is accepted too.
+    zip_limits
+        Caps on decompressed sizes and compression ratios of zip members (:class:`ZipLimits`).
 
     Returns
     -------
-    Iterator[Record | Rejected]
+    Iterator[Record | Rejected | LeftOut]
         Per map: its :class:`SourceRecord`, then any :class:`Rejected` nodes and edges, its
-        :class:`ArgumentRecord` s (and rejected RA/CA nodes) in node order, then a
-        :class:`UnitRecord` per I-node in no argument. Maps are read lazily, one at a time.
+        :class:`ArgumentRecord` s (and rejected or :class:`LeftOut` RA/CA nodes) in node order,
+        its :class:`UndercutRecord` s, then a :class:`UnitRecord` per I-node in no argument.
+        Maps are read lazily, one at a time.
 
     Raises
     ------
     LoadError
         At call time, for a path that does not exist, a ``.zip`` that cannot be opened as a zip,
-        or a directory or zip with no ``*.json`` in it.
+        a directory or zip with no ``*.json`` in it, or a zip member whose declared size or
+        compression ratio passes ``zip_limits``; while reading, for a member that decompresses
+        past them although its header said otherwise.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    inputs = [_plan(Path(p)) for p in paths]
-    return _stream(inputs)
+    inputs = [_plan(Path(p), zip_limits) for p in paths]
+    return _stream(inputs, zip_limits)
 
 
-def _plan(path: Path) -> _Input:
+def _check_zip_member(where: str, size: int, compressed: int, limits: ZipLimits) -> None:
+    """Raise :class:`LoadError` when a member of ``size`` bytes (``compressed`` in the archive)
+    passes ``limits``."""
+    if size > limits.member:
+        raise LoadError(
+            where, "<zip>", f"member decompresses to more than {limits.member / _MIB:,.0f} MiB "
+            "(limit; a zip bomb?); unpack it yourself if it is genuine"
+        )  # fmt: skip
+    if size > limits.ratio_floor and size > limits.ratio * max(compressed, 1):
+        raise LoadError(
+            where, "<zip>", f"member compressed more than {limits.ratio:.0f}:1 ({size:,} bytes "
+            f"from {compressed:,}; limit; a zip bomb?); unpack it yourself if it is genuine"
+        )  # fmt: skip
+
+
+def _plan(path: Path, limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> _Input:
     """Check one input path and list its maps; a usage error raises :class:`LoadError`."""
     where = str(path)
     if not path.exists():
@@ -209,28 +266,43 @@ def _plan(path: Path) -> _Input:
     if path.is_dir():
         files = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".json" and p.is_file())
         if not files:
+            if not any(path.iterdir()):
+                raise LoadError(where, "<path>", "empty directory: no map in it")
             raise LoadError(where, "<path>", "no *.json map in this directory or below it")
         return _Input(path, "dir", tuple(str(p) for p in files))
     if path.suffix.lower() == ".zip":
         try:
             with zipfile.ZipFile(path) as archive:
-                names = [info.filename for info in archive.infolist() if not info.is_dir()]
+                infos = [
+                    info
+                    for info in archive.infolist()
+                    if not info.is_dir()
+                    and info.filename.lower().endswith(".json")
+                    and not info.filename.startswith(_MACOS_JUNK)
+                ]
         except (zipfile.BadZipFile, OSError) as err:
             raise LoadError(where, "<zip>", f"not a readable zip archive: {err}") from err
-        members = sorted(
-            n for n in names if n.lower().endswith(".json") and not n.startswith(_MACOS_JUNK)
-        )
-        if not members:
+        if not infos:
             raise LoadError(where, "<zip>", "no *.json member in this zip archive")
-        return _Input(path, "zip", tuple(members))
+        total = 0
+        for info in infos:  # the sizes the archive declares; reading checks the real ones
+            _check_zip_member(f"{where}:{info.filename}", info.file_size, info.compress_size,
+                              limits)  # fmt: skip
+            total += info.file_size
+        if total > limits.total:
+            raise LoadError(
+                where, "<zip>", f"members decompress to more than {limits.total / _MIB:,.0f} MiB "
+                "in all (limit); unpack the archive yourself if it is genuine"
+            )  # fmt: skip
+        return _Input(path, "zip", tuple(sorted(info.filename for info in infos)))
     return _Input(path, "file", (where,))
 
 
-def _stream(inputs: list[_Input]) -> Iterator[Record | Rejected]:
+def _stream(inputs: list[_Input], limits: ZipLimits) -> Iterator[Record | Rejected | LeftOut]:
     seen: dict[str, str] = {}  # map id -> where it was read, so colliding aids are caught
     for item in inputs:
         if item.kind == "zip":
-            yield from _read_zip(item, seen)
+            yield from _read_zip(item, seen, limits)
             continue
         for name in item.members:
             try:
@@ -241,26 +313,48 @@ def _stream(inputs: list[_Input]) -> Iterator[Record | Rejected]:
             yield from _read_map(data, name, Path(name).stem, seen)
 
 
-def _read_zip(item: _Input, seen: dict[str, str]) -> Iterator[Record | Rejected]:
+def _read_zip(
+    item: _Input, seen: dict[str, str], limits: ZipLimits
+) -> Iterator[Record | Rejected | LeftOut]:
     try:
         archive = zipfile.ZipFile(item.path)
     except (zipfile.BadZipFile, OSError) as err:  # it opened a moment ago in _plan
         raise LoadError(str(item.path), "<zip>", f"not a readable zip archive: {err}") from err
+    total = 0
     with archive:
         for member in item.members:
             where = f"{item.path}:{member}"
             try:
-                data = archive.read(member)
+                data = _read_member(archive, member, where, limits)
             except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError) as err:
                 # CRC mismatch, truncated member, encryption, unsupported compression
                 yield Rejected(where, "<file>", f"cannot read zip member: {err}")
                 continue
+            total += len(data)
+            if total > limits.total:
+                raise LoadError(
+                    str(item.path), "<zip>", f"members decompress to more than "
+                    f"{limits.total / _MIB:,.0f} MiB in all (limit)"
+                )  # fmt: skip
             yield from _read_map(data, where, PurePosixPath(member).stem, seen)
+
+
+def _read_member(archive: zipfile.ZipFile, member: str, where: str, limits: ZipLimits) -> bytes:
+    """A member's bytes, decompressed in chunks and stopped at ``limits`` whatever its header
+    declares (a forged header must not let it fill memory)."""
+    compressed = archive.getinfo(member).compress_size
+    chunks, size = [], 0
+    with archive.open(member) as handle:
+        while chunk := handle.read(_MIB):
+            size += len(chunk)
+            _check_zip_member(where, size, compressed, limits)
+            chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _read_map(
     data: bytes, where: str, map_id: str, seen: dict[str, str]
-) -> Iterator[Record | Rejected]:
+) -> Iterator[Record | Rejected | LeftOut]:
     """All records of one map's bytes; ``where`` names the map in every record and rejection."""
     try:
         text, replaced = data.decode("utf-8-sig"), False
@@ -308,9 +402,18 @@ def _read_map(
     yield from _read_edges(edges, flavour, where, table, links)
 
     used: set[str] = set()
+    written: set[str] = set()  # S-nodes yielded as arguments (undercuts may target them)
+    undercuts: list[tuple[str, str, tuple[str, ...]]] = []  # (CA node, target S-node, premises)
     for nid, node in table.items():
         if node.ok and node.type in _ARGUMENT_TYPES:
-            yield _argument(nid, node, table, links, flavour, where, map_id, used)
+            found = _argument(nid, node, table, links, flavour, where, map_id, used)
+            if isinstance(found, tuple):
+                undercuts.append(found)
+                continue
+            if isinstance(found, ArgumentRecord):
+                written.add(nid)
+            yield found
+    yield from _undercuts(undercuts, table, flavour, where, map_id, used, written)
     for nid, node in table.items():
         if node.ok and node.type == "I" and nid not in used:
             assert node.text is not None
@@ -423,8 +526,11 @@ def _argument(
     where: str,
     map_id: str,
     used: set[str],
-) -> ArgumentRecord | Rejected:
-    """The argument of one RA/CA/S node, or why it cannot be one; adds its I-nodes to ``used``."""
+) -> ArgumentRecord | Rejected | LeftOut | tuple[str, str, tuple[str, ...]]:
+    """The argument of one RA/CA/S node, or why it cannot be one (:class:`Rejected` for broken
+    input, :class:`LeftOut` for structure argkb does not model), or for an undercut (a CA node
+    pointing at another S-node) ``(node, target, premises)``, written once its target is; adds
+    its I-nodes to ``used``."""
     assert node.type is not None  # only ok RA/CA/S nodes come here
     at = f"{where}#node {nid}"
     label = f"{node.type} node"
@@ -439,33 +545,53 @@ def _argument(
                 return Rejected(at, side, f"neighbour node {other} has no valid type (rejected)")
             if neighbour.type == "I" and not neighbour.ok:
                 return Rejected(at, side, f"I-node {other} has no usable text (rejected)")
-    conclusions = [c for c in out_of if table[c].type == "I"]
-    if not conclusions:
-        targets = [f"{table[t].type} node {t}" for t in out_of if table[t].type in _ARGUMENT_TYPES]
-        if targets:
-            reason = (
-                f"{label} points at {', '.join(targets)}, not at an I-node (an undercut); "
-                "attacks on inferences are not modelled"
-            )
-        else:
-            reason = f"{label} has no outgoing edge to an I-node (no conclusion)"
-        return Rejected(at, "conclusion", reason)
-    if len(conclusions) > 1:
-        return Rejected(
-            at,
-            "conclusion",
-            f"{label} points at {len(conclusions)} I-nodes ({', '.join(conclusions)}); "
-            "an AIF inference has one conclusion",
-        )
     premises = [p for p in into if table[p].type == "I"]
+    conclusions = [c for c in out_of if table[c].type == "I"]
+    targets = [t for t in out_of if table[t].type in _ARGUMENT_TYPES]
     if not premises:
-        return Rejected(at, "premises", f"{label} has no incoming edge from an I-node (no premise)")
+        others = sorted({str(table[p].type) for p in into})
+        came = f" (only from {', '.join(others)} nodes)" if others else ""
+        return LeftOut(
+            at,
+            "inference without an I-node premise",
+            f"{label} has no incoming edge from an I-node{came}; left out",
+        )
+    if not conclusions and targets:
+        if node.type != "CA":
+            return LeftOut(
+                at,
+                "support of an inference",
+                f"{label} points at {table[targets[0]].type} node {targets[0]}, not "
+                "at an I-node; only attacks on inferences (CA) are modelled",
+            )
+        if len(targets) > 1:
+            return LeftOut(
+                at, "several conclusions", f"{label} attacks {len(targets)} inferences; left out"
+            )
+        return nid, targets[0], tuple(premises)
+    if not conclusions:
+        others = sorted({str(table[c].type) for c in out_of})
+        went = f" (only to {', '.join(others)} nodes)" if others else ""
+        return LeftOut(
+            at,
+            "inference without an I-node conclusion",
+            f"{label} has no outgoing edge to an I-node{went}; left out",
+        )
+    if len(conclusions) > 1:
+        return LeftOut(
+            at,
+            "several conclusions",
+            f"{label} points at {len(conclusions)} I-nodes ({', '.join(conclusions)}); "
+            "an argument has one conclusion; left out",
+        )
     target = conclusions[0]
     conclusion = _unit(table[target])
     for p in premises:
-        if _unit(table[p]).uid == conclusion.uid:  # rejected here, so its I-nodes stay units
+        if _unit(table[p]).uid == conclusion.uid:  # left out here, so its I-nodes stay units
             same = "is" if p == target else f"has the same text as I-node {target}, which is"
-            return Rejected(at, "premises", f"premise I-node {p} {same} the conclusion (self-loop)")
+            return LeftOut(
+                at, "self-loop", f"premise I-node {p} {same} the conclusion (self-loop); left out"
+            )
 
     used.update(premises)
     used.update(conclusions)
@@ -478,6 +604,42 @@ def _argument(
         properties=_scheme(node, flavour),
         where=at,
     )
+
+
+def _undercuts(
+    found: list[tuple[str, str, tuple[str, ...]]],
+    table: dict[str, _Node],
+    flavour: _Flavour,
+    where: str,
+    map_id: str,
+    used: set[str],
+    written: set[str],
+) -> Iterator[UndercutRecord | LeftOut]:
+    """The undercuts of one map, each after the argument it attacks (an undercut may attack an
+    undercut); one whose target is not written (left out or rejected) is left out too."""
+    waiting = list(found)
+    while waiting:
+        ready = [u for u in waiting if u[1] in written]
+        if not ready:
+            break
+        for nid, target, premises in ready:
+            written.add(nid)
+            used.update(premises)
+            yield UndercutRecord(
+                aid=f"aif:{map_id}:{nid}",
+                premises=tuple(_unit(table[p]) for p in premises),
+                target=f"aif:{map_id}:{target}",
+                source=f"aif:{map_id}",
+                properties=_scheme(table[nid], flavour),
+                where=f"{where}#node {nid}",
+            )
+        waiting = [u for u in waiting if u[0] not in written]
+    for nid, target, _ in waiting:
+        yield LeftOut(
+            f"{where}#node {nid}",
+            "undercut of an inference left out",
+            f"CA node attacks {table[target].type} node {target}, which is not loaded; left out",
+        )
 
 
 def _unit(node: _Node) -> UnitRef:

@@ -40,6 +40,7 @@ from argkb.loaders.common import (
     JsonGuard,
     RecentSet,
     input_files,
+    json_error,
     json_lines,
     max_json_depth,
     open_utf8,
@@ -92,7 +93,8 @@ def _read_dump(path: Path) -> Iterator[Record | Rejected]:
                 yield from argument_records(obj, f"{path.name}#{index}", seen_sources)
         except (ijson.JSONError, UnicodeDecodeError) as err:
             after = f"after record {index}" if index >= 0 else "before the first record"
-            yield Rejected(path.name, "<json>", f"malformed JSON {after}: {err}; rest of file lost")
+            reason = f"malformed JSON {after}: {json_error(err)}; rest of file lost"
+            yield Rejected(path.name, "<json>", reason)
     if index < 0:
         yield Rejected(path.name, "arguments", "no arguments found (expected {'arguments': [...]})")
 

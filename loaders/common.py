@@ -51,6 +51,13 @@ def input_files(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Path]:
     """``paths`` as files, in order; one that is no file raises :class:`LoadError` when reached."""
     for raw in paths:
         path = Path(raw)
+        if path.is_dir():
+            empty = not any(path.iterdir())
+            raise LoadError(
+                str(path), "<file>",
+                "empty directory: no file in it" if empty
+                else "a directory: name the files in it (e.g. DIR/*.jsonl)",
+            )  # fmt: skip
         if not path.is_file():
             raise LoadError(str(path), "<file>", "no such file")
         yield path
@@ -88,7 +95,9 @@ def csv_table(
         open_utf8(path) as raw,
         io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape", newline="") as text,
     ):
-        reader = csv.reader(text)
+        # strict: an unterminated quote is an error, not a field that swallows the rest
+        reader = csv.reader(text, strict=True)
+        line = 0  # the last physical line of the last row read
         try:
             header = [name.strip() for name in next(reader, [])]
             columns: dict[str, int] = {}
@@ -103,6 +112,11 @@ def csv_table(
                 if any(value.strip() for value in row):
                     yield f"{path.name}:line {start}", columns, row
         except csv.Error as err:
+            if "unexpected end of data" in str(err):  # a quote in the row after ``line``
+                raise LoadError(
+                    f"{path.name}:line {line + 1}", "<csv>",
+                    "unterminated quoted field: a \" opened in this row is never closed",
+                ) from err  # fmt: skip
             raise LoadError(f"{path.name}:line {reader.line_num}", "<csv>", str(err)) from err
 
 
@@ -217,6 +231,16 @@ def _skip_container(events: Iterator[tuple[str, Any]]) -> None:
             depth -= 1
             if depth == 0:
                 return
+
+
+def json_error(err: Exception) -> str:
+    """A JSON parser's error on one line: yajl's (ijson's) messages span three lines, the
+    message, the text around the error and a ``------^`` marker; the marker line goes."""
+    lines = [line.strip() for line in str(err).splitlines()]
+    kept = [line for line in lines if line and "(right here)" not in line]
+    if len(kept) > 1:
+        return f"{kept[0]} near {' '.join(kept[1:])!r}"
+    return kept[0] if kept else type(err).__name__
 
 
 def too_deep_message(max_depth: int = MAX_JSON_DEPTH) -> str:

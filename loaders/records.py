@@ -137,7 +137,24 @@ class SourceRecord:
     where: str = ""
 
 
-Record: TypeAlias = ArgumentRecord | UnitRecord | LinkRecord | SourceRecord
+@dataclass(frozen=True, slots=True)
+class UndercutRecord:
+    """An attack on an inference rather than on a unit: ``premises`` attack the argument
+    ``target`` (its aid), as an AIF CA node pointing at an RA or CA node does (an undercut).
+
+    Stored as an ``Argument`` (stance ``con``) with its premises and
+    ``(:Argument)-[:UNDERCUTS]->(:Argument)`` instead of a conclusion (docs/data-model.md).
+    """
+
+    aid: str
+    premises: tuple[UnitRef, ...]
+    target: str
+    source: str | None = None
+    properties: Properties = ()
+    where: str = ""
+
+
+Record: TypeAlias = ArgumentRecord | UndercutRecord | UnitRecord | LinkRecord | SourceRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,3 +167,16 @@ class Rejected:
 
     def __str__(self) -> str:
         return f"{self.where}: field {self.field!r}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class LeftOut:
+    """Valid input whose structure argkb does not model, left out of the graph: a warning, not an
+    error (e.g. an AIF inference whose premise is a locution). ``kind`` groups them for counts."""
+
+    where: str
+    kind: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.reason}"

@@ -93,19 +93,30 @@ def init_cmd(conn: Connection, dimensions: int, as_json: bool) -> None:
 @handle_errors
 def status_cmd(conn: Connection, as_json: bool) -> None:
     """Server version, plugins, node/relationship counts, and every index with its state."""
-    from argkb.db.schema import constraints, graph_counts, indexes, server_info
+    from argkb.db.schema import (
+        constraints,
+        graph_counts,
+        incomplete_corpora,
+        indexes,
+        missing_schema,
+        server_info,
+    )
 
     driver = conn.driver()
     info = server_info(driver, conn.database)
     counts = graph_counts(driver, conn.database)
     found_constraints = constraints(driver, conn.database)
     found_indexes = indexes(driver, conn.database)
+    missing = missing_schema(found_constraints, found_indexes)
+    unfinished = incomplete_corpora(driver, conn.database)
     if as_json:
         payload = {
             "server": info,
             "counts": counts,
             "constraints": found_constraints,
             "indexes": found_indexes,
+            "missing": missing,
+            "incomplete_loads": unfinished,
         }
         click.echo(to_json(payload))
         return
@@ -125,6 +136,31 @@ def status_cmd(conn: Connection, as_json: bool) -> None:
         click.echo(
             f"  {index['name']:<20} {index['type']:<9} {on:<24} {index['state']} "
             f"{index['populationPercent']:.0f}%"
+        )
+    for gap in missing:
+        click.echo(f"  {gap['name']:<20} {gap['kind']:<9} {'':<24} MISSING")
+    not_online = [i["name"] for i in found_indexes if i["state"] != "ONLINE"]
+    dropped = {name: load["cid"] for load in unfinished for name in load["bulk_indexes"]}
+    for gap in missing:
+        if gap["name"] in dropped:
+            why = (
+                f"dropped by the bulk load {dropped[gap['name']]}, which builds it again when it "
+                "ends; if that load was killed, 'argkb init' or the next load rebuilds it"
+            )
+        else:
+            why = "run 'argkb init' to create it"
+        what = "constraint" if gap["kind"] == "CONSTRAINT" else "index"
+        click.echo(f"warning: {what} {gap['name']} is missing: {why}")
+    if not_online:
+        click.echo(
+            f"note: {', '.join(not_online)} not online yet (populating or failed); "
+            "queries that need them wait or fail until they are"
+        )
+    for load in unfinished:
+        files = ", ".join(load["files"] or [])
+        click.echo(
+            f"warning: load {load['cid']} ({files}) is {load['status']} since "
+            f"{load['started']}: run the same 'argkb load' again to complete it"
         )
 
 
@@ -227,6 +263,21 @@ def _format_choice() -> click.Choice:
     show_default=True,
     help="Reject units longer than this many characters.",
 )
+@click.option(
+    "--max-unzipped",
+    type=click.IntRange(min=1),
+    default=256,
+    show_default=True,
+    metavar="MIB",
+    help="Refuse a zip member that decompresses to more MiB than this (aif zips).",
+)
+@click.option(
+    "--max-zip-ratio",
+    type=click.FloatRange(min=1),
+    default=100.0,
+    show_default=True,
+    help="Refuse a zip member over 1 MiB compressed more than this many to one (a zip bomb).",
+)
 @click.option("--force", is_flag=True, help="Write again even if this content was loaded.")
 @click.option("--no-init", is_flag=True, help="Do not create the schema first.")
 @click.option(
@@ -245,6 +296,8 @@ def load_cmd(
     reject_report: str | None,
     batch_size: int,
     max_text: int,
+    max_unzipped: int,
+    max_zip_ratio: float,
     force: bool,
     no_init: bool,
     bulk: bool | None,
@@ -261,8 +314,10 @@ def load_cmd(
       argquality  Webis-ArgQuality-20 directory
       argrank     Webis-ArgRank-17 directory (graph + benchmark)
 
-    Loading the same files again changes nothing; a load that was interrupted is completed by
-    running it again.
+    Loading the same files again changes nothing; a load that was interrupted (Ctrl-C, killed,
+    Neo4j stopped) is completed by running it again. A load that fails on bad input leaves the
+    graph as it was. Structure a format allows but argkb does not model (e.g. an AIF inference
+    whose premise is a locution) is left out with a warning that counts it.
     """
     from pathlib import Path
 
@@ -277,7 +332,16 @@ def load_cmd(
         server_info(driver, conn.database)  # the version gate still applies
     else:
         init_schema(driver, conn.database)
-    records = reader(fmt)(list(paths))
+    if fmt == "aif":
+        from argkb.loaders.aif import DEFAULT_ZIP_LIMITS, ZipLimits, read
+
+        member = max_unzipped * 2**20
+        limits = ZipLimits(
+            member=member, total=max(DEFAULT_ZIP_LIMITS.total, member), ratio=max_zip_ratio
+        )
+        records = read(list(paths), zip_limits=limits)
+    else:
+        records = reader(fmt)(list(paths))
     with tqdm(
         unit=" rec",
         desc=f"load {fmt}",
@@ -304,8 +368,10 @@ def load_cmd(
         return
     if summary.already_loaded:
         click.echo(f"{summary.corpus}: already loaded (use --force to write again)")
+    undercuts = f" ({summary.undercuts:,} undercuts)" if summary.undercuts else ""
     click.echo(
-        f"corpus {summary.corpus}: {summary.arguments:,} arguments, {summary.units:,} units, "
+        f"corpus {summary.corpus}: {summary.arguments:,} arguments{undercuts}, "
+        f"{summary.units:,} units, "
         f"{summary.reuse_edges:,} reuse edges, {summary.sources:,} sources, "
         f"{summary.links:,} links, {summary.rejected:,} rejected"
     )
@@ -313,6 +379,15 @@ def load_cmd(
         click.echo(f"rejected records written to {summary.reject_report}; first ones:")
         for line in summary.rejected_examples:
             click.echo(f"  {line}")
+    if summary.left_out:
+        counts = ", ".join(f"{n:,} {kind}" for kind, n in sorted(summary.left_out.items()))
+        click.echo(
+            f"warning: left out {sum(summary.left_out.values()):,} structures argkb does not "
+            f"model ({counts}); first ones:",
+            err=True,
+        )
+        for line in summary.left_out_examples:
+            click.echo(f"  {line}", err=True)
     if summary.seconds.get("total"):
         timing = ", ".join(f"{k} {v:.1f}s" for k, v in summary.seconds.items())
         click.echo(f"time: {timing}")

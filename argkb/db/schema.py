@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -87,6 +88,36 @@ def indexes(driver: neo4j.Driver, database: str | None = None) -> list[dict[str,
 
 def constraints(driver: neo4j.Driver, database: str | None = None) -> list[dict[str, Any]]:
     return _read(driver, cypher.load("status/constraints"), database)
+
+
+def expected_schema() -> dict[str, str]:
+    """Every constraint and index ``cypher/schema.cypher`` creates: name -> kind (``CONSTRAINT``,
+    ``RANGE``, ``FULLTEXT``, ``VECTOR``)."""
+    found = {}
+    for statement in cypher.statements("schema"):
+        match = re.match(r"CREATE\s+(CONSTRAINT|FULLTEXT INDEX|VECTOR INDEX|INDEX)\s+(\w+)\s",
+                         statement)  # fmt: skip
+        if match:
+            kind = match.group(1).removesuffix(" INDEX")
+            found[match.group(2)] = "RANGE" if kind == "INDEX" else kind
+    return found
+
+
+def missing_schema(
+    found_constraints: list[dict[str, Any]], found_indexes: list[dict[str, Any]]
+) -> list[dict[str, str]]:
+    """The constraints and indexes of argkb's schema that do not exist (a bulk load killed before
+    it rebuilt its full-text indexes, an index dropped by hand), as ``{name, kind}``."""
+    have = {c["name"] for c in found_constraints} | {i["name"] for i in found_indexes}
+    return [
+        {"name": name, "kind": kind} for name, kind in expected_schema().items() if name not in have
+    ]
+
+
+def incomplete_corpora(driver: neo4j.Driver, database: str | None = None) -> list[dict[str, Any]]:
+    """Loads that began and never finished (killed, or Neo4j stopped); running them again
+    completes them."""
+    return _read(driver, cypher.load("status/incomplete_corpora"), database)
 
 
 def init_schema(

@@ -1,8 +1,10 @@
-// What one corpus holds: its arguments and their reuse edges, the units and sources it touches
-// (through its arguments, or loaded on their own). Shared units count for every corpus using them.
+// What one corpus holds: its arguments (undercuts among them) and their reuse edges, the units
+// and sources it touches (through its arguments, or loaded on their own). Shared units count
+// for every corpus using them.
 CALL () {
   MATCH (a:Argument {corpus: $cid})
-  RETURN count(a) AS arguments, sum(COUNT { (a)-[:REUSES]->() }) AS reuse_edges
+  RETURN count(a) AS arguments, sum(COUNT { (a)-[:REUSES]->() }) AS reuse_edges,
+         sum(COUNT { (a)-[:UNDERCUTS]->() }) AS undercuts
 }
 CALL () {
   CALL () {
@@ -24,4 +26,4 @@ CALL () {
   }
   RETURN count(s) AS sources
 }
-RETURN arguments, units, sources, reuse_edges
+RETURN arguments, undercuts, units, sources, reuse_edges

@@ -9,4 +9,5 @@ SET u.text = CASE WHEN coalesce(u.text, '') = '' THEN row.text ELSE u.text END,
 WITH u, row
 WHERE row.source IS NOT NULL
 MERGE (s:Source {sid: row.source})
+  ON CREATE SET s.corpus = $cid
 MERGE (u)-[:FROM]->(s)

@@ -12,12 +12,14 @@ from typing import Any
 import pytest
 
 from argkb.errors import LoadError
-from argkb.loaders.aif import FORMAT, read
+from argkb.loaders.aif import FORMAT, ZipLimits, read
 from argkb.loaders.records import (
     ArgumentRecord,
+    LeftOut,
     Record,
     Rejected,
     SourceRecord,
+    UndercutRecord,
     UnitRecord,
     UnitRef,
 )
@@ -148,14 +150,17 @@ def test_ova_map_yields_exactly_the_expected_records() -> None:
             where=f"{loc}#node 311",
         ),
     ]
-    # CA 312 attacks CA 311 (an attack on an attack): skipped with a reason, its premise a unit
-    rejected, unit = records[3:]
-    assert isinstance(rejected, Rejected)
-    assert (rejected.where, rejected.field) == (f"{loc}#node 312", "conclusion")
-    assert "CA node 311" in rejected.reason and "undercut" in rejected.reason
-    assert unit == UnitRecord(
-        _u("Three bins hardly take any effort"), source=sid, where=f"{loc}#node 305"
-    )
+    # CA 312 attacks CA 311 (an attack on an attack): an undercut of argument 311, after it
+    assert records[3:] == [
+        UndercutRecord(
+            aid="aif:nodeset201:312",
+            premises=(_u("Three bins hardly take any effort"),),
+            target="aif:nodeset201:311",
+            source=sid,
+            properties=(("scheme", "Default Conflict"), ("scheme_id", "71")),
+            where=f"{loc}#node 312",
+        )
+    ]
 
 
 def test_directory_and_zip_give_the_records_of_the_single_files(tmp_path: Path) -> None:
@@ -169,7 +174,7 @@ def test_directory_and_zip_give_the_records_of_the_single_files(tmp_path: Path) 
     (folder / "notes.txt").write_text("not a map")
     from_dir = list(read([folder]))
     assert _without_location(from_dir) == _without_location(singles)
-    assert from_dir[-1].where == f"{folder / 'sub' / 'nodeset201.json'}#node 305"
+    assert from_dir[-1].where == f"{folder / 'sub' / 'nodeset201.json'}#node 312"
 
     archive = tmp_path / "maps.zip"
     with zipfile.ZipFile(archive, "w") as zf:
@@ -207,7 +212,7 @@ def test_a_malformed_map_is_one_rejection_among_good_maps(tmp_path: Path) -> Non
     ) == (_without_location(good))
 
 
-def test_undercut_is_rejected_and_the_attacked_argument_kept(tmp_path: Path) -> None:
+def test_undercut_attacks_the_argument_it_points_at(tmp_path: Path) -> None:
     path = _aifdb(
         tmp_path / "undercut.json",
         [
@@ -221,16 +226,59 @@ def test_undercut_is_rejected_and_the_attacked_argument_kept(tmp_path: Path) -> 
     )
     records = list(read([path]))
     kinds = [type(r).__name__ for r in records]
-    assert kinds == ["SourceRecord", "ArgumentRecord", "Rejected", "UnitRecord"]
-    argument, rejected, unit = records[1:]
+    assert kinds == ["SourceRecord", "ArgumentRecord", "UndercutRecord"]
+    argument, undercut = records[1:]
     assert isinstance(argument, ArgumentRecord) and argument.aid == "aif:undercut:10"
-    assert rejected == Rejected(
-        f"{path}#node 11",
-        "conclusion",
-        "CA node points at RA node 10, not at an I-node (an undercut); "
-        "attacks on inferences are not modelled",
+    assert undercut == UndercutRecord(
+        aid="aif:undercut:11",
+        premises=(_u("Tom is a penguin"),),
+        target="aif:undercut:10",
+        source="aif:undercut",
+        properties=(("scheme", "Default Conflict"),),
+        where=f"{path}#node 11",
     )
-    assert isinstance(unit, UnitRecord) and unit.unit == _u("Tom is a penguin")
+
+
+def test_undercuts_follow_their_targets_or_are_left_out(tmp_path: Path) -> None:
+    # CA 11 attacks CA 12 (listed later), which attacks RA 10; CA 13 attacks RA 14, which has
+    # no premise (left out), so 13 is left out too; RA 15 supports RA 10 (not modelled)
+    path = _aifdb(
+        tmp_path / "chain.json",
+        [
+            ("1", "I", "Tom is a bird"),
+            ("2", "I", "Tom can fly"),
+            ("3", "I", "Tom is a penguin"),
+            ("4", "I", "The penguin is a toy"),
+            ("5", "I", "Birds fly"),
+            ("11", "CA", "Default Conflict"),
+            ("10", "RA", "Default Inference"),
+            ("12", "CA", "Default Conflict"),
+            ("13", "CA", "Default Conflict"),
+            ("14", "RA", "Default Inference"),
+            ("15", "RA", "Default Inference"),
+        ],
+        [("1", "10"), ("10", "2"), ("3", "12"), ("12", "10"), ("4", "11"), ("11", "12"),
+         ("5", "13"), ("13", "14"), ("14", "2"), ("5", "15"), ("15", "10")],
+    )  # fmt: skip
+    records = [r for r in read([path]) if not isinstance(r, SourceRecord)]
+    summary = [(type(r).__name__, r.where.removeprefix(f"{path}#node ")) for r in records]
+    assert summary == [
+        ("ArgumentRecord", "10"),
+        ("LeftOut", "14"),
+        ("LeftOut", "15"),
+        ("UndercutRecord", "12"),
+        ("UndercutRecord", "11"),
+        ("LeftOut", "13"),
+        ("UnitRecord", "5"),  # premise only of what was left out: still a unit
+    ]
+    targets = [r.target for r in records if isinstance(r, UndercutRecord)]
+    assert targets == ["aif:chain:10", "aif:chain:12"]
+    left = [r for r in records if isinstance(r, LeftOut)]
+    assert [r.kind for r in left] == [
+        "inference without an I-node premise",
+        "support of an inference",
+        "undercut of an inference left out",
+    ]
 
 
 def test_unknown_edge_endpoint_rejects_the_edge_and_its_argument(tmp_path: Path) -> None:
@@ -303,15 +351,17 @@ def test_argument_without_premise_or_with_two_conclusions(tmp_path: Path) -> Non
         ],
         [("10", "1"), ("3", "11"), ("11", "1"), ("11", "2")],
     )
-    rejected = [r for r in read([path]) if isinstance(r, Rejected)]
-    assert [(r.where.removeprefix(str(path)), r.field) for r in rejected] == [
-        ("#node 10", "premises"),
-        ("#node 11", "conclusion"),
+    records = list(read([path]))
+    assert not [r for r in records if isinstance(r, Rejected)]  # valid AIF, not modelled
+    left = [r for r in records if isinstance(r, LeftOut)]
+    assert [(r.where.removeprefix(str(path)), r.kind) for r in left] == [
+        ("#node 10", "inference without an I-node premise"),
+        ("#node 11", "several conclusions"),
     ]
-    assert "2 I-nodes (1, 2)" in rejected[1].reason
+    assert "2 I-nodes (1, 2)" in left[1].reason
 
 
-def test_self_loop_is_rejected_and_its_unit_kept(tmp_path: Path) -> None:
+def test_self_loop_is_left_out_and_its_unit_kept(tmp_path: Path) -> None:
     path = _aifdb(
         tmp_path / "loop.json",
         [
@@ -323,11 +373,13 @@ def test_self_loop_is_rejected_and_its_unit_kept(tmp_path: Path) -> None:
         [("1", "10"), ("10", "1"), ("2", "11"), ("11", "1")],
     )
     records = list(read([path]))
-    rejected = [r for r in records if isinstance(r, Rejected)]
-    assert [r.reason for r in rejected] == [
-        "premise I-node 1 is the conclusion (self-loop)",
-        "premise I-node 2 has the same text as I-node 1, which is the conclusion (self-loop)",
+    left = [r for r in records if isinstance(r, LeftOut)]
+    assert [r.reason for r in left] == [
+        "premise I-node 1 is the conclusion (self-loop); left out",
+        "premise I-node 2 has the same text as I-node 1, which is the conclusion (self-loop); "
+        "left out",
     ]
+    assert not [r for r in records if isinstance(r, Rejected)]
     assert [r.where for r in records if isinstance(r, UnitRecord)] == [
         f"{path}#node 1",
         f"{path}#node 2",
@@ -373,8 +425,57 @@ def test_usage_errors_raise_when_read_is_called(tmp_path: Path) -> None:
         read([fake])
 
     (tmp_path / "empty").mkdir()
-    with pytest.raises(LoadError, match=r"no \*\.json"):
+    with pytest.raises(LoadError, match=r"empty directory"):
         read([tmp_path / "empty"])
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.txt").write_text("no map")
+    with pytest.raises(LoadError, match=r"no \*\.json"):
+        read([tmp_path / "notes"])
+
+
+def _bomb(tmp_path: Path, size: int) -> Path:
+    """A zip holding one good map and a member of ``size`` bytes of spaces (compresses ~1000:1)."""
+    archive = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.write(AIFDB_102, "nodeset102.json")
+        with zf.open("big.json", "w", force_zip64=True) as member:
+            for _ in range(size // 2**20):
+                member.write(b" " * 2**20)
+    return archive
+
+
+def test_a_zip_bomb_is_refused_naming_file_and_member(tmp_path: Path) -> None:
+    archive = _bomb(tmp_path, 300 * 2**20)  # 300 MiB of spaces in about 300 KB
+    assert archive.stat().st_size < 2**20
+    with pytest.raises(LoadError) as caught:
+        read([archive])
+    err = caught.value
+    assert err.where == f"{archive}:big.json" and err.field == "<zip>"
+    assert "more than 256 MiB" in err.reason and "\n" not in str(err)
+    # the ratio cap on its own (a member under the size cap)
+    (tmp_path / "small").mkdir()
+    smaller = _bomb(tmp_path / "small", 8 * 2**20)
+    with pytest.raises(LoadError, match=r"big\.json.*compressed more than 100:1"):
+        read([smaller])
+    # configurable: with room for it, the member is read (and rejected: it holds no JSON)
+    records = list(read([smaller], zip_limits=ZipLimits(ratio=10_000)))
+    assert [(type(r).__name__, r.where) for r in records][:1] == [
+        ("Rejected", f"{smaller}:big.json")
+    ]
+    assert isinstance(records[-1], ArgumentRecord)
+
+
+def test_reading_a_zip_member_stops_at_the_limit_whatever_the_header_says(
+    tmp_path: Path,
+) -> None:
+    from argkb.loaders import aif
+
+    archive = _bomb(tmp_path, 8 * 2**20)
+    # past the header check (as a forged header would be): the bytes read are counted
+    item = aif._Input(archive, "zip", ("big.json",))
+    limits = ZipLimits(member=2 * 2**20, ratio=10**9)
+    with pytest.raises(LoadError, match=r"big\.json.*more than 2 MiB"):
+        list(aif._read_zip(item, {}, limits))
 
 
 def test_node_types_are_read_in_any_case(tmp_path: Path) -> None:

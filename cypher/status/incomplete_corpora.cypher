@@ -1,0 +1,7 @@
+// Loads that began and did not finish (killed, or Neo4j stopped): running them again completes
+// them. A load that failed on bad input leaves no corpus node (it is undone).
+MATCH (c:Corpus)
+WHERE c.status <> 'complete'
+RETURN c.cid AS cid, c.status AS status, c.files AS files, toString(c.started) AS started,
+       coalesce(c.bulk_indexes, []) AS bulk_indexes
+ORDER BY c.cid

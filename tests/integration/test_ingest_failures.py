@@ -1,0 +1,187 @@
+"""What a failed load leaves on a real Neo4j (issue 13): nothing. The graph after a load that
+stops on bad input is the graph before it, whatever kind of failure and whatever it wrote first;
+AIF undercuts and left-out structure; status shows what is missing or unfinished."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from graphs import load, snapshot
+
+from argkb.db.schema import init_schema
+from argkb.errors import LoadError
+
+pytestmark = pytest.mark.neo4j
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+ARGSME = FIXTURES / "argsme" / "small.json"
+OVA_201 = FIXTURES / "aif" / "ova" / "nodeset201.json"
+
+
+@pytest.fixture()
+def clean(db, wipe_db):
+    wipe_db(db)
+    init_schema(db)
+    return db
+
+
+def _line(aid: str, conclusion: str, premise: str, source: str | None = None) -> str:
+    row: dict = {
+        "id": aid,
+        "conclusion": conclusion,
+        "premises": [{"text": premise, "stance": "pro"}],
+    }
+    if source:
+        row["source"] = {"id": source, "title": f"debate {source}"}
+    return json.dumps(row)
+
+
+def _good_lines(n: int) -> list[str]:
+    # shares units with small.json: its conclusion "We should abandon fossil fuels" becomes a
+    # premise here (a new Premise label on another corpus's unit) and one of its premises a claim
+    shared = [
+        _line("s1", "Coal must go", "We should abandon fossil fuels", source="debate-x"),
+        _line("s2", "Burning fossil fuels drives climate change", "CO2 traps heat"),
+    ]
+    return shared + [_line(f"g{i}", f"claim {i}", f"premise {i}", source=f"d{i % 3}")
+                     for i in range(n)]  # fmt: skip
+
+
+FAILURES = {
+    # name: (lines after the good ones, expected field of the error)
+    "bad record": (['{"id": "b", "conclusion": "", "premises": [{"text": "p"}]}'], "conclusion"),
+    "duplicate id": ([_line("g3", "another claim", "another premise", source="dup")], "id"),
+    "malformed JSON": (['{"id": "m", "conclusion": '], "<json>"),
+    "second text under one unit id": (
+        [
+            '{"id": "u1", "conclusion": {"text": "A", "id": "k"}, "premises": [{"text": "p"}]}',
+            '{"id": "u2", "conclusion": {"text": "B", "id": "k"}, "premises": [{"text": "q"}]}',
+        ],
+        "conclusion.id",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FAILURES))
+def test_a_failed_load_leaves_the_graph_as_it_was(clean, tmp_path: Path, kind: str) -> None:
+    load(clean, "argsme", ARGSME)
+    before = snapshot(clean)
+    tail, field = FAILURES[kind]
+    path = tmp_path / "mine.jsonl"
+    path.write_text("\n".join([*_good_lines(40), *tail]) + "\n")
+    with pytest.raises(LoadError) as caught:
+        load(clean, "jsonl", path, batch_size=4)  # ten batches written before the failure
+    assert caught.value.field == field
+    assert snapshot(clean) == before
+    # and the same file loads once fixed
+    path.write_text("\n".join(_good_lines(40)) + "\n")
+    summary = load(clean, "jsonl", path, batch_size=4)
+    assert summary.arguments == 42
+
+
+def test_an_empty_jsonl_file_is_an_error_and_leaves_no_corpus(clean, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n\n")
+    with pytest.raises(LoadError, match="empty"):
+        load(clean, "jsonl", empty)
+    assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
+
+
+def test_a_failed_forced_reload_keeps_the_complete_corpus(clean) -> None:
+    first = load(clean, "argsme", ARGSME)
+    before = snapshot(clean)
+    with pytest.raises(LoadError, match="limit 10"):
+        load(clean, "argsme", ARGSME, force=True, max_text=10)
+    assert snapshot(clean) == before
+    again = load(clean, "argsme", ARGSME)
+    assert again.already_loaded and again.arguments == first.arguments
+
+
+def test_a_failed_bulk_load_leaves_nothing_and_its_indexes(clean, tmp_path: Path) -> None:
+    path = tmp_path / "mine.jsonl"
+    path.write_text("\n".join([*_good_lines(20), FAILURES["bad record"][0][0]]) + "\n")
+    with pytest.raises(LoadError):
+        load(clean, "jsonl", path, batch_size=4, bulk=True)
+    assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
+    names = {r["name"] for r in clean.execute_query("SHOW FULLTEXT INDEXES YIELD name").records}
+    assert {"claim_text", "premise_text"} <= names
+
+
+def _aifdb(path: Path, nodes: list[tuple[str, str, str]], edges: list[tuple[str, str]]) -> Path:
+    path.write_text(json.dumps({
+        "nodes": [{"nodeID": i, "type": t, "text": x} for i, t, x in nodes],
+        "edges": [{"edgeID": str(k), "fromID": a, "toID": b}
+                  for k, (a, b) in enumerate(edges, start=1)],
+    }))  # fmt: skip
+    return path
+
+
+def test_aif_undercuts_are_attacks_on_arguments_and_pagerank_runs(clean) -> None:
+    from argkb.rank.store import run_pagerank
+
+    summary = load(clean, "aif", OVA_201)
+    assert (summary.arguments, summary.undercuts, summary.rejected) == (3, 1, 0)
+    rows = clean.execute_query(
+        "MATCH (p:Unit)-[r:PREMISE_OF]->(u:Argument)-[:UNDERCUTS]->(t:Argument)"
+        "-[:CONCLUDES]->(c:Unit) "
+        "RETURN u.aid AS u, u.stance AS stance, r.stance AS r, p.text AS p, t.aid AS t, "
+        "c.text AS c, COUNT { (u)-[:CONCLUDES]->() } AS own, labels(p) AS labels"
+    ).records
+    assert [dict(r) for r in rows] == [{
+        "u": "aif:nodeset201:312", "stance": "con", "r": "con",
+        "p": "Three bins hardly take any effort", "t": "aif:nodeset201:311",
+        "c": "Berlin should separate its waste", "own": 0, "labels": ["Unit", "Premise"],
+    }]  # fmt: skip
+    run = run_pagerank(clean)
+    assert run.units == summary.units
+    scored = clean.execute_query(
+        "MATCH (a:Argument) RETURN a.aid AS aid, a.relevance_sum IS NOT NULL AS scored ORDER BY aid"
+    ).records
+    # the undercut has no conclusion: not an edge of the unit graph, so no relevance
+    assert [(r["aid"], r["scored"]) for r in scored] == [
+        ("aif:nodeset201:310", True), ("aif:nodeset201:311", True),
+        ("aif:nodeset201:312", False),
+    ]  # fmt: skip
+
+
+def test_aif_structure_argkb_does_not_model_is_left_out_with_counts(clean, tmp_path: Path) -> None:
+    folder = tmp_path / "maps"
+    folder.mkdir()
+    _aifdb(folder / "m1.json",
+           [("1", "I", "Tom is a bird"), ("2", "I", "Tom can fly"), ("3", "L", "Ann: Tom flies"),
+            ("10", "RA", "Default Inference"), ("11", "RA", "Default Inference")],
+           [("1", "10"), ("10", "2"), ("3", "11"), ("11", "2")])  # fmt: skip
+    _aifdb(folder / "m2.json",
+           [("1", "I", "Penguins swim"), ("2", "I", "Penguins are birds"),
+            ("10", "RA", "Default Inference"), ("12", "CA", "Default Conflict")],
+           [("1", "10"), ("10", "2"), ("12", "10")])  # fmt: skip
+    summary = load(clean, "aif", folder)  # fail mode: none of this is an error
+    assert (summary.arguments, summary.rejected) == (2, 0)
+    assert summary.left_out == {"inference without an I-node premise": 2}
+    assert len(summary.left_out_examples) == 2
+    units = clean.execute_query("MATCH (u:Unit) RETURN count(u) AS n").records[0]["n"]
+    assert units == summary.units == 4
+
+
+def test_status_shows_missing_indexes_and_unfinished_loads(clean) -> None:
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    load(clean, "argsme", ARGSME)
+    clean.execute_query("DROP INDEX claim_text")
+    clean.execute_query(
+        "MATCH (c:Corpus) SET c.status = 'loading', c.bulk_indexes = ['premise_text']"
+    )
+    # no --uri: the session's server, as a user's commands reach it (NEO4J_URI for other backends)
+    result = CliRunner().invoke(main, ["status"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert any("claim_text" in line and "MISSING" in line for line in lines)
+    assert "warning: index claim_text is missing: run 'argkb init' to create it" in lines
+    assert any(line.startswith("warning: load argsme:") and "is loading since" in line
+               for line in lines)  # fmt: skip
+    as_json = json.loads(CliRunner().invoke(main, ["status", "--json"]).output)
+    assert as_json["missing"] == [{"name": "claim_text", "kind": "FULLTEXT"}]
+    assert [load["status"] for load in as_json["incomplete_loads"]] == ["loading"]

@@ -37,7 +37,9 @@ def echo_err(message: str) -> None:
 
 
 def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn argkb's own errors into a clean ``Error: ...`` line (exit 1) instead of a traceback."""
+    """Turn argkb's own errors, and the Neo4j driver's (:func:`argkb.db.failures.translate`: a
+    server that stopped answering mid-job, a refused statement), into a clean ``Error: ...``
+    line (exit 1) instead of a traceback."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -45,6 +47,15 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(*args, **kwargs)
         except ArgKBError as err:
             raise click.ClickException(str(err)) from err
+        except Exception as err:
+            from argkb.db.failures import translate
+
+            context = click.get_current_context(silent=True)
+            command = f"'{context.command_path}'" if context else "the command"
+            known = translate(err, command)
+            if known is None:
+                raise
+            raise click.ClickException(str(known)) from err
 
     return wrapper
 

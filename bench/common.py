@@ -111,6 +111,10 @@ class Instance:
     def start(self) -> float:
         return float(self.server.start(timeout=600).seconds)
 
+    def driver(self) -> Any:
+        """A driver for this instance, with the password argkb generated for it."""
+        return driver(self.uri, instance_dir=self.home)
+
     def stop(self) -> None:
         self.server.stop(timeout=300)
 
@@ -145,11 +149,26 @@ def instance(
             shutil.rmtree(home, ignore_errors=True)
 
 
-def driver(uri: str) -> Any:
-    """A driver without server notifications (``id()`` deprecation, new property keys)."""
+def driver(uri: str, *, instance_dir: Path | str | None = None) -> Any:
+    """A driver without server notifications (``id()`` deprecation, new property keys).
+
+    Credentials: those of the managed instance in ``instance_dir`` (its generated password, read
+    by :func:`argkb.db.server.managed_auth` as every argkb command does); for a ``uri`` given on
+    the command line, what the argkb CLI would send (``NEO4J_USERNAME``/``NEO4J_PASSWORD``, or the
+    managed default instance's password when the URI names it).
+    """
     from neo4j import GraphDatabase
 
-    return GraphDatabase.driver(uri, auth=None, notifications_min_severity="OFF")
+    if instance_dir is not None:
+        from argkb.db.server import managed_auth
+
+        auth = managed_auth(Path(instance_dir))
+    else:
+        from argkb.db.connect import resolve_target
+
+        user, password = os.environ.get("NEO4J_USERNAME"), os.environ.get("NEO4J_PASSWORD")
+        auth = resolve_target(uri, user, password, None, insecure=True).auth
+    return GraphDatabase.driver(uri, auth=auth, notifications_min_severity="OFF")
 
 
 @dataclass
@@ -230,7 +249,7 @@ def database(
         with driver(uri) as drv:
             yield drv
         return
-    with instance(name, heap=heap, pagecache=pagecache) as inst, driver(inst.uri) as drv:
+    with instance(name, heap=heap, pagecache=pagecache) as inst, inst.driver() as drv:
         yield drv
 
 

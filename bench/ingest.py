@@ -114,7 +114,7 @@ def work_argkb(spec: dict[str, Any]) -> dict[str, Any]:
     from argkb.loaders import reader
 
     path = Path(spec["path"])
-    with driver(spec["uri"]) as drv:
+    with driver(spec["uri"], instance_dir=spec["instance"]) as drv:
         drv.verify_connectivity()
 
         def work() -> dict[str, Any]:
@@ -159,7 +159,7 @@ def work_naive(spec: dict[str, Any]) -> dict[str, Any]:
     from argkb.loaders.records import ArgumentRecord, SourceRecord
 
     path, cid = Path(spec["path"]), "argsme:naive"
-    with driver(spec["uri"]) as drv:
+    with driver(spec["uri"], instance_dir=spec["instance"]) as drv:
         drv.verify_connectivity()
 
         def work() -> dict[str, Any]:
@@ -401,13 +401,14 @@ def load_with(mode: str, path: Path, *, keep: bool, trace: bool = False) -> dict
     """Fresh instance, schema, one load in a child process; graph counts afterwards."""
     from argkb.db.schema import init_schema
 
-    with instance(mode, keep=keep) as inst, driver(inst.uri) as drv:
+    with instance(mode, keep=keep) as inst, inst.driver() as drv:
         init_schema(drv)
         drv.execute_query("CALL db.awaitIndexes(600)")
         load_before = load_average()
         spec = {
             "mode": mode,
             "uri": inst.uri,
+            "instance": str(inst.home),
             "path": str(path),
             "trace": trace,
             "server_pid": inst.pid,
@@ -444,7 +445,7 @@ def admin(path: Path, workdir: Path, *, keep: bool) -> dict[str, Any]:
             raise RuntimeError(f"neo4j-admin import failed with exit code {done.returncode}")
         load_after = load_average()
         inst.start()
-        with driver(inst.uri) as drv:
+        with inst.driver() as drv:
             schema_seconds, graph = schema_after_import(drv)
         store = _du_mib(inst.home / "data")
     shutil.rmtree(out, ignore_errors=True)

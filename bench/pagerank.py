@@ -47,7 +47,6 @@ from typing import Any
 
 from common import (
     admin_import,
-    driver,
     fmt_float,
     instance,
     load_average,
@@ -599,7 +598,7 @@ def main(argv: list[str] | None = None) -> int:
     out: list[str] = []
     try:
         if not args.skip_argrank:
-            with instance("argrank", keep=keep) as inst, driver(inst.uri) as drv:
+            with instance("argrank", keep=keep) as inst, inst.driver() as drv:
                 init_schema(drv)
                 graph, seconds = argrank_graph(drv, args.argrank)
                 print(f"[ArgRank-17] loaded with argkb's loader in {seconds:.1f} s", flush=True)
@@ -632,7 +631,7 @@ def main(argv: list[str] | None = None) -> int:
                     raise RuntimeError(f"neo4j-admin import failed ({done.returncode})")
                 shutil.rmtree(workdir / "csv")
                 inst.start()
-                with driver(inst.uri) as drv:
+                with inst.driver() as drv:
                     schema_s, counts = schema_after_import(drv)
                     print(
                         f"[synthetic] arrays {made:.1f} s, CSV {csv_s:.1f} s, neo4j-admin "

@@ -94,7 +94,9 @@ def main() -> int:
         NotificationDisabledClassification.DEPRECATION,
         NotificationDisabledClassification.UNRECOGNIZED,
     ]
-    driver = GraphDatabase.driver(uri, auth=None, notifications_disabled_classifications=quiet)
+    driver = GraphDatabase.driver(
+        uri, auth=config.auth(), notifications_disabled_classifications=quiet
+    )
     try:
         embedder = Embedder()
         init_schema(driver, dimensions=embedder.dimensions)

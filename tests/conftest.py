@@ -3,10 +3,12 @@
 Backends, by ``ARGKB_TEST_BACKEND``:
 - ``local`` (default): the managed local server, started once per session as the *default
   instance* of a throw-away ``ARGKB_HOME`` on a free port, so ``argkb`` commands without ``--uri``
-  reach it exactly as a user's would. The Neo4j distribution comes from the user's cache
-  (installed there first if missing) and is linked in, not copied.
+  reach it exactly as a user's would, with auth on and the password argkb generated for it. The
+  Neo4j distribution comes from the user's cache (installed there first if missing) and is
+  linked in, not copied.
 - ``docker``: ``docker/compose.yml`` through pytest-docker (hosts with a Docker engine).
-- ``uri``: an existing server at ``ARGKB_TEST_NEO4J_URI`` (its data is wiped per module!).
+- ``uri``: an existing server at ``ARGKB_TEST_NEO4J_URI`` (its data is wiped per module!), with
+  ``NEO4J_USERNAME`` / ``NEO4J_PASSWORD`` if it needs them.
 
 A ``neo4j`` test that cannot reach its server errors; nothing here skips.
 
@@ -92,11 +94,12 @@ def neo4j_uri(request: pytest.FixtureRequest, argkb_home: Path) -> Iterator[str]
 
 
 def _answers(uri: str) -> bool:
+    """Whether the Docker backend answers (docker/compose.yml runs it with NEO4J_AUTH none)."""
     from neo4j import GraphDatabase
     from neo4j.exceptions import Neo4jError, ServiceUnavailable
 
     try:
-        with GraphDatabase.driver(uri, auth=None) as driver:
+        with GraphDatabase.driver(uri) as driver:
             driver.execute_query("RETURN 1")
         return True
     except (ServiceUnavailable, Neo4jError, OSError):
@@ -104,13 +107,25 @@ def _answers(uri: str) -> bool:
 
 
 @pytest.fixture(scope="session")
-def driver(neo4j_uri: str) -> Iterator[neo4j.Driver]:
-    from neo4j import GraphDatabase
+def neo4j_auth(neo4j_uri: str) -> tuple[str, str] | None:
+    """The credentials of the session's server: for the managed one, the password argkb
+    generated for it (read through the same helper as every argkb command)."""
+    backend = os.environ.get("ARGKB_TEST_BACKEND", "local")
+    if backend == "uri":
+        password = os.environ.get("NEO4J_PASSWORD")
+        return (os.environ.get("NEO4J_USERNAME", "neo4j"), password) if password else None
+    if backend == "docker":
+        return None  # docker/compose.yml: NEO4J_AUTH none
+    from argkb.db.server import ServerConfig
 
-    auth = None
-    if os.environ.get("ARGKB_TEST_BACKEND") == "uri" and os.environ.get("NEO4J_PASSWORD"):
-        auth = (os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ["NEO4J_PASSWORD"])
-    from neo4j import NotificationDisabledClassification
+    auth = ServerConfig.default().auth()
+    assert auth is not None, "the managed test server has no password file"
+    return auth
+
+
+@pytest.fixture(scope="session")
+def driver(neo4j_uri: str, neo4j_auth: tuple[str, str] | None) -> Iterator[neo4j.Driver]:
+    from neo4j import GraphDatabase, NotificationDisabledClassification
 
     # as argkb.db.connect.open_driver: id() lookups, and names a fresh database does not know yet
     quiet = [
@@ -118,7 +133,7 @@ def driver(neo4j_uri: str) -> Iterator[neo4j.Driver]:
         NotificationDisabledClassification.UNRECOGNIZED,
     ]
     with GraphDatabase.driver(
-        neo4j_uri, auth=auth, notifications_disabled_classifications=quiet
+        neo4j_uri, auth=neo4j_auth, notifications_disabled_classifications=quiet
     ) as drv:
         drv.verify_connectivity()
         yield drv

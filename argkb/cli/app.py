@@ -68,17 +68,29 @@ class Connection:
     user: str | None
     password: str | None
     database: str | None
+    insecure: bool = False
     _driver: Any = None
+
+    def target(self) -> Any:
+        """The resolved :class:`argkb.db.connect.Target` (starts the managed server if needed)."""
+        from argkb.db.connect import resolve_target
+
+        target = resolve_target(
+            self.uri,
+            self.user,
+            self.password,
+            self.database,
+            insecure=self.insecure,
+            echo=echo_err,
+        )
+        self.database = target.database
+        return target
 
     def driver(self) -> neo4j.Driver:
         if self._driver is None:
-            from argkb.db.connect import open_driver, resolve_target
+            from argkb.db.connect import open_driver
 
-            target = resolve_target(
-                self.uri, self.user, self.password, self.database, echo=echo_err
-            )
-            self.database = target.database
-            self._driver = open_driver(target)
+            self._driver = open_driver(self.target())
         return self._driver
 
     def close(self) -> None:
@@ -87,7 +99,7 @@ class Connection:
 
 
 def connection_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``--uri/--user/--password/--database`` (with NEO4J_* env vars) as a ``conn`` argument."""
+    """``--uri/--user/--password/--database/--insecure`` (with env vars) as a ``conn`` argument."""
 
     @click.option(
         "--uri",
@@ -103,11 +115,22 @@ def connection_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         envvar="NEO4J_DATABASE",
         help="Database name [env NEO4J_DATABASE]; default: the server's.",
     )
+    @click.option(
+        "--insecure",
+        is_flag=True,
+        envvar="ARGKB_INSECURE",
+        help="Allow unencrypted bolt:// or neo4j:// to another host [env ARGKB_INSECURE].",
+    )
     @functools.wraps(fn)
     def wrapper(
-        uri: str | None, user: str | None, password: str | None, database: str | None, **kwargs: Any
+        uri: str | None,
+        user: str | None,
+        password: str | None,
+        database: str | None,
+        insecure: bool,
+        **kwargs: Any,
     ) -> Any:
-        conn = Connection(uri, user, password, database)
+        conn = Connection(uri, user, password, database, insecure)
         try:
             return fn(conn=conn, **kwargs)
         finally:

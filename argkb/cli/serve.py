@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import ipaddress
-
 import click
 
 from argkb.cli.app import Connection, connection_options, echo_err, handle_errors, main
+from argkb.db.connect import is_loopback
 
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` only accepts connections from this machine."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+__all__ = ["is_loopback", "serve_cmd"]
 
 
 @main.command("serve")
@@ -73,13 +64,12 @@ def serve_cmd(
         )
     import uvicorn
 
-    from argkb.db.connect import open_driver, resolve_target
+    from argkb.db.connect import open_driver
     from argkb.embed.model import Embedder
     from argkb.retrieve.engine import model_alignment
     from argkb.serve.app import create_app
 
-    target = resolve_target(conn.uri, conn.user, conn.password, conn.database, echo=echo_err)
-    conn.database = target.database
+    target = conn.target()
     # a request must not wait the driver's default 30 s of retries when Neo4j is down: retries,
     # connecting and waiting for a pooled connection are bounded by --timeout as well
     driver = conn._driver = open_driver(

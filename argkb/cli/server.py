@@ -15,6 +15,41 @@ from argkb.cli.app import (
     to_json,
 )
 
+# -- option types ------------------------------------------------------------------------------
+
+
+class _Checked(click.ParamType):
+    """A click type over one of the library's checks (:mod:`argkb.db.server`), so the CLI and
+    the saved settings refuse the same values with the same words."""
+
+    def __init__(self, name: str, check: Any) -> None:
+        self.name = name
+        self._check = check
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from argkb.errors import ConfigError
+
+        try:
+            return self._check(value)
+        except ConfigError as err:
+            self.fail(str(err), param, ctx)
+
+
+def _port(value: Any) -> int:
+    from argkb.db.server import check_port
+
+    return check_port(value)
+
+
+def _size(value: Any) -> str:
+    from argkb.db.server import check_size
+
+    return check_size(value)
+
+
+PORT = _Checked("port", _port)
+SIZE = _Checked("size", _size)
+
 # -- server ------------------------------------------------------------------------------------
 
 
@@ -56,48 +91,61 @@ def server_install(no_plugins: bool, force: bool, as_json: bool) -> None:
         )
 
 
-def _managed_server(
-    port: int | None = None,
-    heap: str | None = None,
-    pagecache: str | None = None,
-    http_port: int | None = None,
-) -> Any:
+def _managed_server(**overrides: Any) -> Any:
+    """The managed default instance, with the options the user gave (None: not given).
+
+    While it runs, the base is what it runs with, so that only options the user gave can
+    differ from it (and :meth:`LocalServer.start` refuses them until it is stopped).
+    """
     from argkb.db.distribution import default_distribution
     from argkb.db.server import LocalServer, ServerConfig
 
-    config = ServerConfig.default()
-    overrides: dict[str, Any] = {
-        key: value
-        for key, value in {
-            "bolt_port": port,
-            "heap": heap,
-            "pagecache": pagecache,
-            "http_port": http_port,
-        }.items()
-        if value is not None
-    }
-    config = dataclasses.replace(config, **overrides)
-    return LocalServer(default_distribution(), config)
+    server = LocalServer(default_distribution(), ServerConfig.default())
+    config = server.running_config() or server.config
+    given = {key: value for key, value in overrides.items() if value is not None}
+    return LocalServer(server.distribution, dataclasses.replace(config, **given))
 
 
 @server.command("start")
-@click.option("--port", type=int, help="Bolt port (default 7687; remembered for later commands).")
-@click.option("--heap", help="JVM heap, e.g. 2g.")
-@click.option("--pagecache", help="Page cache, e.g. 2g.")
-@click.option("--http-port", type=int, help="Also serve Neo4j Browser over HTTP on this port.")
+@click.option("--port", type=PORT, help="Bolt port (default 7687).")
+@click.option("--heap", type=SIZE, help="JVM heap, e.g. 2g (default 2g).")
+@click.option("--pagecache", type=SIZE, help="Page cache, e.g. 2g (default 2g).")
+@click.option("--http-port", type=PORT, help="Also serve HTTP (Neo4j Browser) on this port.")
+@click.option(
+    "--allow-url-loading/--block-url-loading",
+    default=None,
+    help="Let LOAD CSV and APOC's load procedures fetch URLs (blocked by default).",
+)
 @json_option
 @handle_errors
 def server_start(
-    port: int | None, heap: str | None, pagecache: str | None, http_port: int | None, as_json: bool
+    port: int | None,
+    heap: str | None,
+    pagecache: str | None,
+    http_port: int | None,
+    allow_url_loading: bool | None,
+    as_json: bool,
 ) -> None:
-    """Start the managed Neo4j on 127.0.0.1 (installs it first if needed)."""
+    """Start the managed Neo4j on 127.0.0.1 (installs it first if needed).
+
+    Options are remembered for later commands once the server has started with them. While it
+    runs, options other than its own are refused: 'argkb server stop' first. Auth is on: argkb
+    keeps the neo4j user's password in the instance folder ('argkb server password').
+    """
     from argkb.db.distribution import install
 
-    srv = _managed_server(port, heap, pagecache, http_port)
+    srv = _managed_server(
+        bolt_port=port,
+        heap=heap,
+        pagecache=pagecache,
+        http_port=http_port,
+        allow_url_loading=allow_url_loading,
+    )
     if not srv.distribution.is_installed():
         install(srv.distribution, echo=echo_err)
-    srv.config.save()
     result = srv.start()
+    if not result.already_running:
+        srv.config.save()  # only settings that started a server are remembered
     if as_json:
         click.echo(to_json(result))
         return
@@ -133,10 +181,10 @@ def server_status(as_json: bool) -> None:
         **dataclasses.asdict(state),
     }
     if state.running:
-        from argkb.db.connect import Target, open_driver
+        from argkb.db.connect import managed_target, open_driver
         from argkb.db.schema import server_info
 
-        with open_driver(Target(state.uri, None, None, None, True)) as driver:
+        with open_driver(managed_target(srv.running_config() or srv.config)) as driver:
             payload["loaded_plugins"] = server_info(driver).plugins
     if as_json:
         click.echo(to_json(payload))
@@ -146,6 +194,15 @@ def server_status(as_json: bool) -> None:
         f"running:   {state.running}"
         + (f" (pid {state.pid}, {state.uri})" if state.running else "")
     )
+    if state.password_file:
+        click.echo(f"password:  user neo4j, in {state.password_file} ('argkb server password')")
+    else:
+        click.echo("password:  none yet (the next 'argkb server start' generates one)")
+    if state.settings and state.settings.get("http_port"):
+        click.echo(f"http:      http://127.0.0.1:{state.settings['http_port']}/browser/")
+    if state.settings is not None and "allow_url_loading" in state.settings:
+        allowed = state.settings["allow_url_loading"]
+        click.echo("URL loading: " + ("allowed (--allow-url-loading)" if allowed else "blocked"))
     for name, plugin in payload["plugins"].items():
         loaded = payload.get("loaded_plugins", {}).get(name)
         if loaded:
@@ -156,3 +213,19 @@ def server_status(as_json: bool) -> None:
             click.echo(f"plugin {name}: installed but off: {state.plugins_disabled_because}")
         else:
             click.echo(f"plugin {name}: installed" + (" but not loaded" if state.running else ""))
+
+
+@server.command("password")
+@handle_errors
+def server_password() -> None:
+    """Print the neo4j user's password of the managed Neo4j (for Neo4j Browser or cypher-shell).
+
+    argkb's own commands read it themselves; it lives in the instance folder, readable by you only.
+    """
+    srv = _managed_server()
+    auth = srv.config.auth()
+    if auth is None:
+        raise click.ClickException(
+            "the managed Neo4j has no password yet: 'argkb server start' generates one"
+        )
+    click.echo(auth[1])

@@ -3,31 +3,52 @@
 The server is the genuine ``org.neo4j.server.CommunityEntryPoint`` run by Java 17 over the jars
 that :mod:`argkb.db.distribution` assembled. Each instance (data, logs, conf, pid file) lives in
 its own folder, so tests can run a throw-away instance on a free port beside the user's own.
+
+Security defaults (docs/reliability.md): loopback only; authentication on, with a random
+password generated for each instance and kept in its folder (``neo4j-password``, mode 0600),
+which every argkb command reads through :func:`managed_auth`; URL loading (``LOAD CSV FROM
+'http...'``, APOC's load procedures) blocked unless the instance was started with
+``allow_url_loading``; the HTTP connector's CORS header names only this server's own origin.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
+import re
+import secrets
 import shutil
 import signal
 import socket
+import string
 import subprocess
 import time
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from string import Template
+from typing import Any
 
 from argkb.db.distribution import Distribution
-from argkb.errors import ServerError
+from argkb.errors import ConfigError, ServerError
 from argkb.paths import cache_root
 
 DEFAULT_BOLT_PORT = 7687
 DEFAULT_HEAP = "2g"
 DEFAULT_PAGECACHE = "2g"
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
+ADMIN_TOOL = "org.neo4j.cli.AdminTool"
+MANAGED_USER = "neo4j"
+PASSWORD_FILE = "neo4j-password"  # in the instance folder, readable by its owner only
+
+# Every address blocked for LOAD CSV and APOC's load procedures: both ask Neo4j's URL access
+# checker, which refuses hosts in this list (file:// URLs into the import folder still work).
+_BLOCK_ALL_ADDRESSES = "0.0.0.0/0,::/0"
+
+# Sizes as Neo4j and the JVM both read them: a positive number and a unit (k, m, g, t).
+_SIZE = re.compile(r"[1-9][0-9]*[kmgt]")
 
 # What Neo4j's own launcher passes by default (server.jvm.additional in the stock neo4j.conf).
 _JVM_FLAGS = [
@@ -50,47 +71,128 @@ _JVM_FLAGS = [
 _PLUGIN_FAILURE_HINTS = ("GlobalProceduresRegistry", "ProcedureException", "ComponentInjection")
 
 
+def check_port(value: object, what: str = "port") -> int:
+    """``value`` as a TCP port (1..65535); :class:`ConfigError` naming ``what`` otherwise."""
+    try:
+        port = int(str(value))
+    except ValueError:
+        raise ConfigError(f"{what} {value!r} is not a number") from None
+    if not 1 <= port <= 65535:
+        raise ConfigError(f"{what} {port} is not a TCP port (1..65535)")
+    return port
+
+
+def check_size(value: object, what: str = "size") -> str:
+    """``value`` as a memory size Neo4j and the JVM accept (``512m``, ``4g``), lower-cased."""
+    text = str(value).strip().lower()
+    if not _SIZE.fullmatch(text):
+        raise ConfigError(
+            f"{what} {value!r} is not a memory size: a whole number and a unit k, m, g or t "
+            "(e.g. 512m, 4g)"
+        )
+    return text
+
+
+def managed_auth(instance_dir: Path) -> tuple[str, str] | None:
+    """``(user, password)`` for the managed instance in ``instance_dir``: the one place a driver
+    for a managed server gets its credentials. None for an instance made before argkb turned auth
+    on (no password file yet; its server, if running, has auth off); the next
+    :meth:`LocalServer.start` gives it a password."""
+    path = instance_dir / PASSWORD_FILE
+    try:
+        password = path.read_text().strip()
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise ServerError(f"cannot read the Neo4j password in {path}: {err}") from err
+    return (MANAGED_USER, password)
+
+
 @dataclass(frozen=True)
 class ServerConfig:
-    """One managed instance: its folder, port and memory."""
+    """One managed instance: its folder, ports, memory and whether it may load URLs."""
 
     instance_dir: Path
     bolt_port: int = DEFAULT_BOLT_PORT
     heap: str = DEFAULT_HEAP
     pagecache: str = DEFAULT_PAGECACHE
     http_port: int | None = None  # Neo4j Browser over HTTP; off unless asked for
+    allow_url_loading: bool = False  # LOAD CSV / apoc.load.* from URLs; off unless asked for
+
+    def __post_init__(self) -> None:
+        # a bad port or size is refused here, before anything is written or started
+        object.__setattr__(self, "bolt_port", check_port(self.bolt_port, "Bolt port"))
+        object.__setattr__(self, "heap", check_size(self.heap, "heap"))
+        object.__setattr__(self, "pagecache", check_size(self.pagecache, "page cache"))
+        if self.http_port is not None:
+            object.__setattr__(self, "http_port", check_port(self.http_port, "HTTP port"))
+            if self.http_port == self.bolt_port:
+                raise ConfigError(f"the HTTP port and the Bolt port are both {self.bolt_port}")
 
     @classmethod
     def default(cls) -> ServerConfig:
-        """The user's managed instance: defaults, then what the last ``argkb server start``
-        saved in the instance's ``settings.json``, then ``ARGKB_NEO4J_*`` environment variables."""
+        """The user's managed instance: defaults, then what the last successful ``argkb server
+        start`` saved in the instance's ``settings.json``, then ``ARGKB_NEO4J_*`` environment
+        variables. A bad value in either is a :class:`ConfigError` that names where it came from.
+        """
         instance_dir = cache_root() / "instances" / "default"
         saved_path = instance_dir / "settings.json"
-        saved = json.loads(saved_path.read_text()) if saved_path.is_file() else {}
+        try:
+            saved = json.loads(saved_path.read_text()) if saved_path.is_file() else {}
+            if not isinstance(saved, dict):
+                raise ValueError("not a JSON object")
+        except (ValueError, OSError) as err:
+            raise ConfigError(
+                f"cannot read {saved_path}: {err}; delete it to start afresh"
+            ) from err
         env = os.environ
-        http = env.get("ARGKB_NEO4J_HTTP_PORT") or saved.get("http_port")
-        return cls(
-            instance_dir=instance_dir,
-            bolt_port=int(env.get("ARGKB_NEO4J_PORT") or saved.get("bolt_port", DEFAULT_BOLT_PORT)),
-            heap=env.get("ARGKB_NEO4J_HEAP") or saved.get("heap", DEFAULT_HEAP),
-            pagecache=env.get("ARGKB_NEO4J_PAGECACHE") or saved.get("pagecache", DEFAULT_PAGECACHE),
-            http_port=int(http) if http else None,
-        )
+        values: dict[str, Any] = {
+            "bolt_port": env.get("ARGKB_NEO4J_PORT") or saved.get("bolt_port", DEFAULT_BOLT_PORT),
+            "heap": env.get("ARGKB_NEO4J_HEAP") or saved.get("heap", DEFAULT_HEAP),
+            "pagecache": env.get("ARGKB_NEO4J_PAGECACHE")
+            or saved.get("pagecache", DEFAULT_PAGECACHE),
+            "http_port": env.get("ARGKB_NEO4J_HTTP_PORT") or saved.get("http_port"),
+            "allow_url_loading": saved.get("allow_url_loading") is True,
+        }
+        try:
+            return cls(instance_dir=instance_dir, **values)
+        except ConfigError as err:
+            raise ConfigError(
+                f"{err} (from the ARGKB_NEO4J_* environment or {saved_path})"
+            ) from err
 
-    def save(self) -> None:
-        """Remember port and memory for later commands that use this instance."""
-        self.instance_dir.mkdir(parents=True, exist_ok=True)
-        settings = {
+    def settings(self) -> dict[str, Any]:
+        """What ``settings.json`` and the pid file record: everything but the folder."""
+        return {
             "bolt_port": self.bolt_port,
             "heap": self.heap,
             "pagecache": self.pagecache,
             "http_port": self.http_port,
+            "allow_url_loading": self.allow_url_loading,
         }
-        (self.instance_dir / "settings.json").write_text(json.dumps(settings, indent=2))
+
+    def save(self) -> None:
+        """Remember ports, memory and URL loading for later commands that use this instance.
+        Call it only after these settings started a server."""
+        self.instance_dir.mkdir(parents=True, exist_ok=True)
+        (self.instance_dir / "settings.json").write_text(json.dumps(self.settings(), indent=2))
+
+    def auth(self) -> tuple[str, str] | None:
+        """This instance's credentials (:func:`managed_auth`)."""
+        return managed_auth(self.instance_dir)
 
     @property
     def uri(self) -> str:
         return f"bolt://127.0.0.1:{self.bolt_port}"
+
+    @property
+    def http_origin(self) -> str:
+        """The origin of Neo4j Browser served by this server: the only one CORS lets read."""
+        return f"http://127.0.0.1:{self.http_port or 7474}"
+
+    @property
+    def password_file(self) -> Path:
+        return self.instance_dir / PASSWORD_FILE
 
     @property
     def pid_file(self) -> Path:
@@ -108,6 +210,8 @@ class ServerState:
     uri: str
     instance_dir: str
     plugins_disabled_because: str | None = None
+    password_file: str | None = None  # None: the instance has no password yet (made before auth)
+    settings: dict[str, Any] | None = None  # what the running server was started with
 
 
 @dataclass(frozen=True)
@@ -150,32 +254,63 @@ class LocalServer:
 
     def _read_pid(self) -> int | None:
         """The pid of our live server, or None; a stale pid file is removed."""
+        record = self._pid_record()
+        return None if record is None else int(record["pid"])
+
+    def _pid_record(self) -> dict[str, Any] | None:
+        """Our live server's pid file (pid, port, settings), or None; a stale one is removed."""
         path = self.config.pid_file
         if not path.is_file():
             return None
         try:
-            pid = int(json.loads(path.read_text())["pid"])
-        except (ValueError, KeyError, json.JSONDecodeError):
+            record = json.loads(path.read_text())
+            pid = int(record["pid"])
+        except (ValueError, KeyError, TypeError, json.JSONDecodeError):
             path.unlink(missing_ok=True)
             return None
         cmdline = _process_cmdline(pid)
         if ENTRY_POINT in cmdline and str(self.config.instance_dir) in cmdline:
-            return pid
+            return dict(record)
         path.unlink(missing_ok=True)  # the process is gone, or the pid now belongs to another
         return None
+
+    def running_settings(self) -> dict[str, Any] | None:
+        """The settings the running server was started with, or None if it is not running.
+
+        A server started by an argkb older than the pid file's ``settings`` shows its port only.
+        """
+        record = self._pid_record()
+        if record is None:
+            return None
+        settings = record.get("settings")
+        if isinstance(settings, dict):
+            return dict(settings)
+        return {"bolt_port": record.get("port")}
+
+    def running_config(self) -> ServerConfig | None:
+        """This instance's config with the running server's settings in place (None if stopped)."""
+        settings = self.running_settings()
+        if settings is None:
+            return None
+        known = {key: value for key, value in settings.items() if key in self.config.settings()}
+        return dataclasses.replace(self.config, **known)
 
     def _plugins_disabled_because(self) -> str | None:
         marker = self.config.instance_dir / "run" / "plugins-disabled.txt"
         return marker.read_text() if marker.is_file() else None
 
     def state(self) -> ServerState:
-        pid = self._read_pid()
+        record = self._pid_record()
+        running = self.running_config() if record is not None else None
+        config = running or self.config
         return ServerState(
-            pid is not None,
-            pid,
-            self.config.uri,
+            record is not None,
+            None if record is None else int(record["pid"]),
+            config.uri,
             str(self.config.instance_dir),
             self._plugins_disabled_because(),
+            str(self.config.password_file) if self.config.password_file.is_file() else None,
+            None if running is None else running.settings(),
         )
 
     # -- start ---------------------------------------------------------------------------------
@@ -189,10 +324,17 @@ class LocalServer:
         template = Template(
             resources.files("argkb.docker").joinpath("neo4j.conf.template").read_text()
         )
+        url_loading = (
+            "# URL loading allowed: this instance was started with --allow-url-loading"
+            if cfg.allow_url_loading
+            else f"internal.dbms.cypher_ip_blocklist={_BLOCK_ALL_ADDRESSES}"
+        )
         text = template.substitute(
             bolt_port=cfg.bolt_port,
             http_enabled="true" if cfg.http_port else "false",
             http_port=cfg.http_port or 7474,
+            http_origin=cfg.http_origin,
+            url_loading=url_loading,
             heap=cfg.heap,
             pagecache=cfg.pagecache,
             data_dir=dirs["data"],
@@ -226,11 +368,18 @@ class LocalServer:
         ]
 
     def start(self, timeout: float = 180.0) -> StartResult:
-        """Start the server and wait until Bolt answers a query; a no-op if it already runs."""
+        """Start the server and wait until Bolt answers a query.
+
+        A no-op if it already runs with this config's settings; a :class:`ServerError` if it
+        runs with other ones (it must be stopped first: nothing is changed on a running server).
+        An instance without a password (made before argkb turned auth on) gets one first.
+        """
         started = time.perf_counter()
         pid = self._read_pid()
         if pid is not None:
-            return StartResult(pid, self.config.uri, 0.0, True, self._plugins_disabled_because())
+            self._check_same_settings(pid)
+            running = self.running_config() or self.config
+            return StartResult(pid, running.uri, 0.0, True, self._plugins_disabled_because())
         if not self.distribution.is_installed():
             raise ServerError(
                 f"Neo4j is not installed at {self.distribution.root}: run 'argkb server install'."
@@ -242,6 +391,8 @@ class LocalServer:
             )
         marker = self.config.instance_dir / "run" / "plugins-disabled.txt"
         marker.unlink(missing_ok=True)
+        self.write_config()  # neo4j-admin reads the data folder from it
+        self._ensure_password()
         try:
             pid = self._launch_and_wait(with_plugins=True, timeout=timeout)
             why = None
@@ -250,6 +401,63 @@ class LocalServer:
             marker.write_text(why)
             pid = self._launch_and_wait(with_plugins=False, timeout=timeout)
         return StartResult(pid, self.config.uri, time.perf_counter() - started, False, why)
+
+    def _check_same_settings(self, pid: int) -> None:
+        running = self.running_settings() or {}
+        wanted = self.config.settings()
+        differ = [
+            f"{_LABELS[key]} {_shown(running[key])} (asked: {_shown(wanted[key])})"
+            for key in wanted
+            if key in running and running[key] != wanted[key]
+        ]
+        if differ:
+            raise ServerError(
+                f"Neo4j already runs (pid {pid}) with other settings: {', '.join(differ)}; "
+                "run 'argkb server stop' first, then start it with the new ones."
+            )
+
+    # -- authentication ------------------------------------------------------------------------
+
+    def _ensure_password(self) -> None:
+        """Give the instance a password before the server starts, if it has none yet.
+
+        ``neo4j-admin dbms set-initial-password`` writes ``data/dbms/auth.ini``, which the server
+        reads at start-up: a new instance's system database is created with it, and an instance
+        made before argkb turned auth on (its ``neo4j`` user still has Neo4j's default password)
+        is updated to it. The password reaches the tool through a picocli @-file (the password
+        file itself), never on a command line that other users could read in ``ps``.
+        """
+        cfg = self.config
+        auth_ini = cfg.instance_dir / "data" / "dbms" / "auth.ini"
+        if cfg.password_file.is_file() and auth_ini.is_file():
+            return
+        if not cfg.password_file.is_file():
+            _write_secret(cfg.password_file, _new_password())
+        cfg.instance_dir.chmod(0o700)  # the graph, its logs and its password: the owner's only
+        java = shutil.which("java")
+        if java is None:
+            raise ServerError("Java 17 ('java') is not on PATH; install OpenJDK 17.")
+        cmd = [
+            java,
+            "-Xmx256m",
+            "-cp",
+            str(self.distribution.lib / "*"),
+            ADMIN_TOOL,
+            "dbms",
+            "set-initial-password",
+            f"@{cfg.password_file}",
+        ]
+        env = dict(
+            os.environ, NEO4J_HOME=str(cfg.instance_dir), NEO4J_CONF=str(cfg.instance_dir / "conf")
+        )
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+        if done.returncode != 0 or not auth_ini.is_file():
+            output = (done.stdout + done.stderr).strip().splitlines()
+            raise ServerError(
+                f"neo4j-admin could not set the password of {cfg.instance_dir} "
+                f"(exit {done.returncode}): {' / '.join(output[-3:])}"
+            )
+        auth_ini.chmod(0o600)
 
     def _launch_and_wait(self, *, with_plugins: bool, timeout: float) -> int:
         self.write_config(with_plugins)
@@ -267,9 +475,13 @@ class LocalServer:
                 stdin=subprocess.DEVNULL,
                 start_new_session=True,  # outlives the CLI process that started it
             )
-        self.config.pid_file.write_text(
-            json.dumps({"pid": proc.pid, "port": self.config.bolt_port, "started": time.time()})
-        )
+        record = {
+            "pid": proc.pid,
+            "port": self.config.bolt_port,
+            "started": time.time(),
+            "settings": self.config.settings(),
+        }
+        self.config.pid_file.write_text(json.dumps(record))
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if proc.poll() is not None:
@@ -281,8 +493,17 @@ class LocalServer:
                     f"Neo4j exited with code {proc.returncode} during start-up; "
                     f"see {self.config.log_file}:\n{_first_error(failure)}"
                 )
-            if _port_open(self.config.bolt_port) and self._answers_query():
-                return proc.pid
+            try:
+                if _port_open(self.config.bolt_port) and self._answers_query():
+                    return proc.pid
+            except _CredentialsRefused as refused:
+                self._terminate(proc.pid, 30.0)
+                self.config.pid_file.unlink(missing_ok=True)
+                raise ServerError(
+                    f"Neo4j started but refused the password in {self.config.password_file} "
+                    f"({refused}); if you changed the neo4j user's password yourself, write it "
+                    "into that file (mode 0600)."
+                ) from refused
             time.sleep(0.25)
         self._terminate(proc.pid, 30.0)
         raise ServerError(
@@ -292,12 +513,14 @@ class LocalServer:
 
     def _answers_query(self) -> bool:
         from neo4j import GraphDatabase
-        from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
+        from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable, SessionExpired
 
         try:
-            with GraphDatabase.driver(self.config.uri, auth=None) as driver:
+            with GraphDatabase.driver(self.config.uri, auth=self.config.auth()) as driver:
                 driver.execute_query("RETURN 1")
             return True
+        except AuthError as err:
+            raise _CredentialsRefused(err.message or str(err)) from err
         except (ServiceUnavailable, SessionExpired, Neo4jError, OSError):
             return False
 
@@ -327,8 +550,42 @@ class LocalServer:
         raise ServerError(f"Neo4j (pid {pid}) ignored SIGTERM for {timeout:.0f} s and was killed")
 
 
+_LABELS = {
+    "bolt_port": "port",
+    "heap": "heap",
+    "pagecache": "page cache",
+    "http_port": "HTTP port",
+    "allow_url_loading": "URL loading",
+}
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "allowed" if value else "blocked"
+    return "off" if value is None else str(value)
+
+
 class _PluginStartupFailure(Exception):
     """Internal: start-up failed in plugin loading; retried without plugins."""
+
+
+class _CredentialsRefused(Exception):
+    """Internal: the server answered but refused the instance's password."""
+
+
+def _new_password() -> str:
+    """32 random letters and digits (about 190 bits; never starts with '-' or '@', which the
+    admin tool would read as an option or a file)."""
+    alphabet = string.ascii_letters + string.digits
+    return "".join(secrets.choice(alphabet) for _ in range(32))
+
+
+def _write_secret(path: Path, text: str) -> None:
+    """Create ``path`` with mode 0600 from the start (no moment where others could read it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(text + "\n")
 
 
 def _alive(pid: int) -> bool:

@@ -38,7 +38,7 @@ def test_start_is_idempotent_and_stop_ends_the_process(spare: LocalServer) -> No
     assert again.already_running and again.pid == first.pid
     from neo4j import GraphDatabase
 
-    with GraphDatabase.driver(spare.config.uri, auth=None) as driver:
+    with GraphDatabase.driver(spare.config.uri, auth=spare.config.auth()) as driver:
         assert driver.execute_query("RETURN 41 + 1 AS x").records[0]["x"] == 42
     assert spare.stop() is True
     assert not _alive(first.pid)
@@ -50,11 +50,11 @@ def test_restart_keeps_data(spare: LocalServer) -> None:
     from neo4j import GraphDatabase
 
     spare.start()
-    with GraphDatabase.driver(spare.config.uri, auth=None) as driver:
+    with GraphDatabase.driver(spare.config.uri, auth=spare.config.auth()) as driver:
         driver.execute_query("CREATE (:Probe {v: 7})")
     spare.stop()
     spare.start()
-    with GraphDatabase.driver(spare.config.uri, auth=None) as driver:
+    with GraphDatabase.driver(spare.config.uri, auth=spare.config.auth()) as driver:
         assert driver.execute_query("MATCH (p:Probe) RETURN p.v AS v").records[0]["v"] == 7
 
 

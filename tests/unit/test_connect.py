@@ -12,12 +12,12 @@ from argkb.db.server import LocalServer, ServerConfig
 
 
 def test_explicit_uri_is_never_managed() -> None:
-    target = resolve_target("neo4j://db.example:7687", "alice", "pw", "arguments")
+    target = resolve_target("neo4j+s://db.example:7687", "alice", "pw", "arguments")
     assert not target.managed
     assert (target.user, target.password, target.database) == ("alice", "pw", "arguments")
     # a password without a user logs in as neo4j; neither means no authentication
-    assert resolve_target("bolt://db.example", None, "pw", None).user == "neo4j"
-    assert resolve_target("bolt://db.example", None, None, None).user is None
+    assert resolve_target("bolt+s://db.example", None, "pw", None).user == "neo4j"
+    assert resolve_target("bolt+s://db.example", None, None, None).auth is None
 
 
 def test_conf_listens_on_loopback_only(tmp_path: Path) -> None:
@@ -27,7 +27,9 @@ def test_conf_listens_on_loopback_only(tmp_path: Path) -> None:
     assert "server.default_listen_address=127.0.0.1" in conf
     assert "server.bolt.listen_address=127.0.0.1:17999" in conf
     assert "server.http.enabled=false" in conf
-    assert "0.0.0.0" not in conf
+    assert not [
+        line for line in conf.splitlines() if "address=" in line and "127.0.0.1" not in line
+    ]
     assert "server.memory.heap.max_size=512m" in conf
     assert f"server.directories.plugins={tmp_path / 'neo4j' / 'plugins'}" in conf
     without = server.write_config(with_plugins=False).read_text()

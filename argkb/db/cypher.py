@@ -143,6 +143,27 @@ def read(
     return list(records)
 
 
+def read_columns(
+    driver: neo4j.Driver, name: str, *, database: str | None = None, **params: Any
+) -> dict[str, list[Any]]:
+    """The one row of the read query ``cypher/<name>.cypher``, whose columns are lists
+    (``collect(...)`` of equal length): many values answered as a few lists decode several
+    times faster in the driver than a record each (docs/benchmarks.md, query latency)."""
+    records = read(driver, name, database=database, **params)
+    if len(records) != 1:
+        raise ValueError(f"cypher/{name}.cypher returned {len(records)} rows, expected one")
+    # not Record.data(), which walks every element of every list to convert graph types
+    return dict(zip(records[0].keys(), records[0].values(), strict=True))
+
+
+def read_scores(
+    driver: neo4j.Driver, name: str, *, database: str | None = None, **params: Any
+) -> dict[int, float]:
+    """id -> score from a read query answering the parallel lists ``id`` and ``score``."""
+    columns = read_columns(driver, name, database=database, **params)
+    return dict(zip(columns["id"], map(float, columns["score"]), strict=True))
+
+
 def write(
     driver: neo4j.Driver, name: str, *, database: str | None = None, **params: Any
 ) -> dict[str, int]:

@@ -51,19 +51,19 @@ def retrieve_claims(
     """The top ``k`` claims for the query with their P(c|q), best first."""
     import numpy as np
 
-    def read(name: str, **params: object) -> list:
-        return cypher.read(driver, name, database=database, **params)
+    def scores(name: str, **params: object) -> dict[int, float]:
+        return cypher.read_scores(driver, name, database=database, **params)
 
     query_vector = [float(x) for x in vector]
     escaped = lucene_query(text)
-    cosine = {r["id"]: 2.0 * r["score"] - 1.0 for r in read("query/claims_vector", k=pool,
-                                                             vector=query_vector)}  # fmt: skip
-    bm25 = {r["id"]: float(r["score"]) for r in read("query/claims_fulltext", k=pool,
-                                                      text=escaped)} if escaped else {}  # fmt: skip
+    cosine = {cid: 2.0 * score - 1.0
+              for cid, score in scores("query/claims_vector", k=pool,
+                                       vector=query_vector).items()}  # fmt: skip
+    bm25 = scores("query/claims_fulltext", k=pool, text=escaped) if escaped else {}
     missing = [cid for cid in bm25 if cid not in cosine]
     if missing:  # lexical hits outside the vector top `pool`: their cosine, from the server
-        for r in read("query/claims_cosine", ids=missing, vector=query_vector):
-            cosine[r["id"]] = 2.0 * float(r["score"]) - 1.0
+        for cid, score in scores("query/claims_cosine", ids=missing, vector=query_vector).items():
+            cosine[cid] = 2.0 * score - 1.0
     top_bm25 = max(bm25.values(), default=0.0)
     scored = []
     for cid, cos in cosine.items():

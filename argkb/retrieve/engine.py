@@ -200,6 +200,28 @@ class QueryResult:
     candidates: int = 0  # distinct candidate premises (before ranking)
 
 
+@dataclass(frozen=True)
+class EdgeColumns:
+    """Candidate edges premise -> claim as the edge queries answer them: parallel lists, one
+    position per edge (``cypher/query/premises_of_claims.cypher``, ``premise_edges.cypher``)."""
+
+    claim: list[int]
+    premise: list[int]
+    stance: list[str]  # "pro", "con" or "unknown"
+    stance_source: list[str]
+    argument: list[str]
+    cluster: list[str]  # premise cluster name; "" where the premise is unclustered
+    cf_pro: list[float]  # corpus-wide claim frequencies of the cluster; < 0 where not known
+    cf_con: list[float]
+
+    @classmethod
+    def read(cls, engine: QueryEngine, name: str, **params: Any) -> EdgeColumns:
+        return cls(**cypher.read_columns(engine.driver, name, database=engine.database, **params))
+
+    def __len__(self) -> int:
+        return len(self.premise)
+
+
 @dataclass
 class _Candidates:
     """Candidate edges premise -> claim (arrays aligned by edge)."""
@@ -421,13 +443,13 @@ class QueryEngine:
 
     @staticmethod
     def _share_claim_mass(
-        p_cluster: dict[str, float], cluster_of_claim: dict[int, str], edges: list[Any]
+        p_cluster: dict[str, float], cluster_of_claim: dict[int, str], edges: EdgeColumns
     ) -> dict[int, float]:
         """P(c|q) per claim: P(gamma|q) shared by the cluster's claims that have premises."""
         with_premises: dict[str, set[int]] = defaultdict(set)
-        for e in edges:
-            if e["claim"] in cluster_of_claim:
-                with_premises[cluster_of_claim[e["claim"]]].add(e["claim"])
+        for claim in set(edges.claim):
+            if claim in cluster_of_claim:
+                with_premises[cluster_of_claim[claim]].add(claim)
         return {
             claim: p_cluster[name] / len(claims_in)
             for name, claims_in in with_premises.items()
@@ -440,9 +462,9 @@ class QueryEngine:
     ) -> _Candidates | None:  # fmt: skip
         """The claim route's candidate edges: every premise of every claim of each retrieved
         claim cluster (from ``collection`` only, when given)."""
-        edges = self._read("query/premises_of_claims", claims=sorted(cluster_of_claim),
-                           collection=collection)  # fmt: skip
-        if not edges:
+        edges = EdgeColumns.read(self, "query/premises_of_claims", claims=sorted(cluster_of_claim),
+                                 collection=collection)  # fmt: skip
+        if not len(edges):
             return None
         if self.settings.premise_clusters == "query":
             edges = self._cluster_candidates(edges)
@@ -450,40 +472,42 @@ class QueryEngine:
         return self._edge_arrays(edges, p_claim, cluster_of_claim)
 
     def _edge_arrays(
-        self, edges: list[Any], p_claim: dict[int, float], cluster_of_claim: dict[int, str]
+        self, edges: EdgeColumns, p_claim: dict[int, float], cluster_of_claim: dict[int, str]
     ) -> _Candidates:
         """Candidate edges as arrays; a claim outside ``p_claim`` has P(c|q) = 0 and a claim
         cluster of its own, an unclustered premise a premise cluster of its own."""
         import numpy as np
 
         # a premise of unknown stance is no candidate for either side until `argkb stance` runs
-        edges = [e for e in edges if e["stance"] in ("pro", "con")]
+        kept = [i for i, stance in enumerate(edges.stance) if stance in ("pro", "con")]
+        claims = [edges.claim[i] for i in kept]
+        premises = [edges.premise[i] for i in kept]
         # premise clusters; an unclustered premise is a cluster of its own
         names: dict[str, int] = {}
+        labels = [
+            names.setdefault(edges.cluster[i] or f"unit:{edges.premise[i]}", len(names))
+            for i in kept
+        ]
         gammas: dict[str, int] = {}
-        n = len(edges)
+        claim_clusters = [
+            gammas.setdefault(cluster_of_claim.get(c, f"claim:{c}"), len(gammas)) for c in claims
+        ]
+
+        def frequencies(values: list[float]) -> NDArray[np.float64]:
+            out = np.asarray([values[i] for i in kept], dtype=np.float64).reshape(-1)
+            out[out < 0] = np.nan
+            return out
+
         out = _Candidates(
-            premise=np.empty(n, np.int64), claim=np.empty(n, np.int64),
-            claim_cluster=np.empty(n, np.int64), premise_cluster=np.empty(n, np.int64),
-            pro=np.empty(n, bool), cf_pro=np.empty(n), cf_con=np.empty(n), p_claim=np.empty(n),
-            argument=[], cluster_names=[], stance_source=[],
+            premise=np.asarray(premises, np.int64), claim=np.asarray(claims, np.int64),
+            claim_cluster=np.asarray(claim_clusters, np.int64),
+            premise_cluster=np.asarray(labels, np.int64),
+            pro=np.asarray([edges.stance[i] == "pro" for i in kept], bool),
+            cf_pro=frequencies(edges.cf_pro), cf_con=frequencies(edges.cf_con),
+            p_claim=np.asarray([p_claim.get(c, 0.0) for c in claims], np.float64),
+            argument=[edges.argument[i] for i in kept], cluster_names=list(names),
+            stance_source=[edges.stance_source[i] or "data" for i in kept],
         )  # fmt: skip
-        for i, e in enumerate(edges):
-            name = e["cluster"] or f"unit:{e['premise']}"
-            if name not in names:
-                names[name] = len(names)
-                out.cluster_names.append(name)
-            out.premise[i] = e["premise"]
-            out.claim[i] = e["claim"]
-            gamma = cluster_of_claim.get(e["claim"], f"claim:{e['claim']}")
-            out.claim_cluster[i] = gammas.setdefault(gamma, len(gammas))
-            out.premise_cluster[i] = names[name]
-            out.pro[i] = e["stance"] == "pro"
-            out.cf_pro[i] = e["cf_pro"] if e["cf_pro"] is not None else np.nan
-            out.cf_con[i] = e["cf_con"] if e["cf_con"] is not None else np.nan
-            out.p_claim[i] = p_claim.get(e["claim"], 0.0)
-            out.argument.append(e["argument"])
-            out.stance_source.append(e.get("stance_source") or "data")
         # without offline clusters, cf is counted over the candidates (documented approximation)
         for flag, cf in ((True, out.cf_pro), (False, out.cf_con)):
             missing = np.isnan(cf)
@@ -495,23 +519,24 @@ class QueryEngine:
                     )
         return out
 
-    def _cluster_candidates(self, edges: list[Any]) -> list[dict[str, Any]]:
+    def _cluster_candidates(self, edges: EdgeColumns) -> EdgeColumns:
         """The candidate edges with premise clusters made now, over this query's candidates.
 
         Complete linkage at ``premise_cut`` (the offline default) over the distinct candidate
-        premises; ``cf_pro`` / ``cf_con`` are left unset, so they are counted over the candidates.
+        premises; ``cf_pro`` / ``cf_con`` are left unknown, so they are counted over the
+        candidates.
         """
+        from dataclasses import replace
+
         from argkb.cluster.hierarchy import agglomerative
 
-        premises = sorted({int(e["premise"]) for e in edges})
+        premises = sorted(set(edges.premise))
         labels = agglomerative(self._vectors(premises), linkage="complete",
                                cut=self.settings.premise_cut)  # fmt: skip
         label = dict(zip(premises, labels.tolist(), strict=True))
-        return [
-            {**e.data(), "cluster": f"q:{label[int(e['premise'])]}", "cf_pro": None,
-             "cf_con": None}
-            for e in edges
-        ]  # fmt: skip
+        unknown = [-1.0] * len(edges)
+        return replace(edges, cluster=[f"q:{label[p]}" for p in edges.premise],
+                       cf_pro=unknown, cf_con=unknown)  # fmt: skip
 
     # -- stage 4: rankers ------------------------------------------------------------------------
 

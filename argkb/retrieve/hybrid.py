@@ -19,6 +19,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from argkb.db import cypher
+
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
@@ -46,16 +48,17 @@ def direct_hits(
     widen = 1 if collection is None else s.collection_widen
     terms = lucene_query(text)
     bm25 = (
-        {r["id"]: float(r["score"])
-         for r in engine._read("query/premises_bm25", text=terms, k=s.bm25_depth,
-                               fetch=s.bm25_depth * widen, collection=collection)}
+        cypher.read_scores(engine.driver, "query/premises_bm25", database=engine.database,
+                           text=terms, k=s.bm25_depth, fetch=s.bm25_depth * widen,
+                           collection=collection)
         if terms and s.bm25_depth > 0 else {}
     )  # fmt: skip
     cosine = (
-        {r["id"]: 2.0 * float(r["score"]) - 1.0
-         for r in engine._read("query/premises_vector", k=s.vector_depth,
-                               fetch=s.vector_depth * widen, collection=collection,
-                               vector=[float(x) for x in vector])}
+        {p: 2.0 * v - 1.0
+         for p, v in cypher.read_scores(engine.driver, "query/premises_vector",
+                                        database=engine.database, k=s.vector_depth,
+                                        fetch=s.vector_depth * widen, collection=collection,
+                                        vector=[float(x) for x in vector]).items()}
         if s.vector_depth > 0 else {}
     )  # fmt: skip
     return DirectHits(bm25, cosine)
@@ -110,20 +113,25 @@ def side_pools(
     """
     import numpy as np
 
+    from argkb.retrieve.engine import EdgeColumns
     from argkb.retrieve.pfidf import cluster_scores
 
     s = engine.settings
     claim_edges = (
-        engine._read("query/premises_of_claims", claims=sorted(claim_cluster),
-                     collection=collection)
-        if claim_cluster else []
+        EdgeColumns.read(engine, "query/premises_of_claims", claims=sorted(claim_cluster),
+                         collection=collection)
+        if claim_cluster else None
     )  # fmt: skip
     hits = direct_hits(engine, text, vector, collection)
-    ids = sorted({int(e["premise"]) for e in claim_edges} | set(hits.bm25) | set(hits.cosine))
-    edges = engine._read("query/premise_edges", ids=ids, collection=collection) if ids else []
-    if not edges:
+    claimed = set(claim_edges.premise) if claim_edges else set()
+    ids = sorted(claimed | set(hits.bm25) | set(hits.cosine))
+    if not ids:
         return {}, None
-    claim_p = engine._share_claim_mass(p_cluster, claim_cluster, claim_edges)
+    edges = EdgeColumns.read(engine, "query/premise_edges", ids=ids, collection=collection)
+    if not len(edges):
+        return {}, None
+    claim_p = (engine._share_claim_mass(p_cluster, claim_cluster, claim_edges)
+               if claim_edges else {})  # fmt: skip
     candidates = engine._edge_arrays(edges, claim_p, claim_cluster)
     if len(candidates.premise) == 0:
         return {}, None
@@ -143,16 +151,13 @@ def side_pools(
     deciding = credited | ~np.asarray([has_credit[p] for p in candidates.premise.tolist()])
     premises = np.asarray(sorted(present), dtype=np.int64)
     # cosines and word counts computed on the server: no embedding travels back
-    on_server = {
-        r["id"]: r
-        for r in engine._read("query/premise_cosines", ids=premises.tolist(),
-                              vector=[float(x) for x in vector])
-    }  # fmt: skip
-    exact_cos = np.asarray(
-        [2.0 * on_server[p]["score"] - 1.0 if on_server[p]["score"] is not None else 0.0
-         for p in premises.tolist()]
-    )  # fmt: skip
-    words_of = {p: int(on_server[p]["words"]) for p in premises.tolist()}
+    on_server = cypher.read_columns(engine.driver, "query/premise_cosines",
+                                    database=engine.database, ids=premises.tolist(),
+                                    vector=[float(x) for x in vector])  # fmt: skip
+    order = np.argsort(np.asarray(on_server["id"], np.int64))  # premises is sorted
+    similarity = np.asarray(on_server["score"], np.float64)[order]
+    exact_cos = np.where(similarity >= 0.0, 2.0 * similarity - 1.0, 0.0)
+    word_counts = np.asarray(on_server["words"], np.int64)[order]
     position = {int(p): i for i, p in enumerate(premises.tolist())}
     edge_position = [position[int(p)] for p in candidates.premise.tolist()]
     cluster_of = np.empty(len(premises), np.int64)
@@ -178,7 +183,7 @@ def side_pools(
             found_bm25=np.asarray([p in bm25 for p in members]),
             cosine=exact_cos[rows],
             vector_hit=np.asarray([p in cosine_hits for p in members]),
-            words=np.asarray([words_of[p] for p in members], np.int64),
+            words=word_counts[rows],
         )
     return pools, candidates
 

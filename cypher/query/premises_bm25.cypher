@@ -1,9 +1,11 @@
 // Direct premise route: the top $k premises for $text (Lucene-escaped) by BM25. With a
 // $collection (Source.sid prefix) the index is read $fetch deep and filtered on the server.
+// One row: parallel lists id, score (cypher.read_columns).
 CALL db.index.fulltext.queryNodes('premise_text', $text, {limit: $fetch}) YIELD node, score
 WHERE $collection IS NULL
    OR EXISTS { (node)-[:PREMISE_OF]->(:Argument)-[:FROM]->(s:Source)
                WHERE s.sid STARTS WITH $collection }
-RETURN id(node) AS id, score
+WITH node, score
 ORDER BY score DESC
 LIMIT $k
+RETURN collect(id(node)) AS id, collect(score) AS score

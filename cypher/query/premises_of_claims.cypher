@@ -1,5 +1,7 @@
 // Every premise used for the given claims, with its stance, argument and premise cluster
 // (cf_pro / cf_con: corpus-wide claim frequencies of that cluster).
+// One row of equal-length lists, an edge per position (cypher.read_columns); collect() drops
+// nulls, so an unclustered premise has cluster '' and cf_pro = cf_con = -1.
 // $collection (a Source.sid prefix, or null) keeps only arguments from matching sources.
 UNWIND $claims AS cid
 MATCH (c:Unit)<-[:CONCLUDES]-(a:Argument)<-[r:PREMISE_OF]-(p:Unit)
@@ -7,6 +9,8 @@ WHERE id(c) = cid AND p <> c
   AND ($collection IS NULL
        OR EXISTS { (a)-[:FROM]->(s:Source) WHERE s.sid STARTS WITH $collection })
 OPTIONAL MATCH (p)-[:IN_CLUSTER]->(pc:PremiseCluster)
-RETURN cid AS claim, id(p) AS premise, r.stance AS stance,
-       coalesce(r.stance_source, 'data') AS stance_source, a.aid AS argument,
-       pc.cid AS cluster, pc.cf_pro AS cf_pro, pc.cf_con AS cf_con
+RETURN collect(cid) AS claim, collect(id(p)) AS premise,
+       collect(coalesce(r.stance, 'unknown')) AS stance,
+       collect(coalesce(r.stance_source, 'data')) AS stance_source, collect(a.aid) AS argument,
+       collect(coalesce(pc.cid, '')) AS cluster, collect(coalesce(pc.cf_pro, -1)) AS cf_pro,
+       collect(coalesce(pc.cf_con, -1)) AS cf_con

@@ -433,7 +433,7 @@ def embed_cmd(
 
     from argkb.db.schema import init_schema
     from argkb.embed.model import Embedder
-    from argkb.embed.store import count_pending, embed_units
+    from argkb.embed.store import count_negations, count_pending, embed_negations, embed_units
 
     driver = conn.driver()
     embedder = Embedder(model_path, long_text=long_text, device=device)
@@ -441,11 +441,18 @@ def embed_cmd(
     total = count_pending(driver, conn.database, all_units=all_units)
     with tqdm(total=total, unit=" units", desc="embed", disable=as_json, file=sys.stderr) as bar:
         run = embed_units(driver, embedder, conn.database, all_units=all_units, progress=bar.update)
+    # the claims' negations, for the stance-alignment model of `argkb query`
+    total = count_negations(driver, conn.database, all_units=all_units)
+    with tqdm(total=total, unit=" claims", desc="negations", disable=as_json,
+              file=sys.stderr) as bar:  # fmt: skip
+        run.negations = embed_negations(driver, embedder, conn.database, all_units=all_units,
+                                        progress=bar.update)  # fmt: skip
     if as_json:
         click.echo(to_json(run))
         return
     rate = run.units / run.seconds if run.seconds else 0.0
     click.echo(
         f"embedded {run.units:,} units with {run.model} on {run.device} "
-        f"in {run.seconds:.1f} s ({rate:,.0f} units/s)"
+        f"in {run.seconds:.1f} s ({rate:,.0f} units/s), and the negations of "
+        f"{run.negations:,} claims (for stance alignment)"
     )

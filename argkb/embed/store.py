@@ -26,6 +26,7 @@ class EmbedRun:
     device: str
     units: int
     seconds: float
+    negations: int = 0  # claims whose negation was embedded (for the stance-alignment model)
 
 
 def count_pending(
@@ -45,20 +46,68 @@ def embed_units(
 ) -> EmbedRun:
     """Embed every unit without a vector (every unit with ``all_units``)."""
     started = time.perf_counter()
+    done = _embed_pages(driver, embedder, database, pending="embed/pending_units",
+                        all_units=all_units, page=page, progress=progress)  # fmt: skip
+    return EmbedRun(embedder.model_id, embedder.device if done else "-", done,
+                    time.perf_counter() - started)  # fmt: skip
+
+
+def count_negations(
+    driver: neo4j.Driver, database: str | None = None, *, all_units: bool = False
+) -> int:
+    """Claims with a vector whose negation has none yet (see :func:`embed_negations`)."""
+    return int(cypher.read(driver, "embed/count_negations", database=database,
+                           all=all_units)[0]["n"])  # fmt: skip
+
+
+def embed_negations(
+    driver: neo4j.Driver,
+    embedder: Embedder,
+    database: str | None = None,
+    *,
+    all_units: bool = False,
+    page: int = 2048,
+    progress: Callable[[int], object] | None = None,
+) -> int:
+    """Embed the negation (:func:`argkb.stance.features.negate`) of every claim that has a
+    vector but no negation vector (every claim with ``all_units``); returns how many.
+
+    The stance-alignment model's contrast ``cos(q, c) - cos(q, not c)`` is then computed on the
+    server at query time (``cypher/query/alignment_inputs.cypher``) instead of embedding each
+    retrieved claim's negation per query.
+    """
+    from argkb.stance.features import negate
+
+    return _embed_pages(driver, embedder, database, pending="embed/pending_negations",
+                        all_units=all_units, page=page, progress=progress, text=negate,
+                        write="embed/write_negations")  # fmt: skip
+
+
+def _embed_pages(
+    driver: neo4j.Driver,
+    embedder: Embedder,
+    database: str | None,
+    *,
+    pending: str,
+    all_units: bool,
+    page: int,
+    progress: Callable[[int], object] | None,
+    text: Callable[[str], str] = str,
+    write: str = "embed/write_vectors",
+) -> int:
+    """Page through the query ``pending`` (``id``, ``text``, ids ascending after ``$after``),
+    embedding and writing each page; so an interrupted run resumes where it stopped."""
     after, done = -1, 0
     while True:
-        records = cypher.read(
-            driver, "embed/pending_units", database=database, after=after, all=all_units, limit=page
-        )
+        records = cypher.read(driver, pending, database=database, after=after, all=all_units,
+                              limit=page)  # fmt: skip
         if not records:
-            break
-        _embed_and_write(driver, embedder, records, database)
+            return done
+        _embed_and_write(driver, embedder, records, database, text=text, write=write)
         after = records[-1]["id"]
         done += len(records)
         if progress:
             progress(len(records))
-    return EmbedRun(embedder.model_id, embedder.device if done else "-", done,
-                    time.perf_counter() - started)  # fmt: skip
 
 
 def embed_collection(
@@ -89,13 +138,20 @@ def embed_collection(
 
 
 def _embed_and_write(
-    driver: neo4j.Driver, embedder: Embedder, records: list[Any], database: str | None
+    driver: neo4j.Driver,
+    embedder: Embedder,
+    records: list[Any],
+    database: str | None,
+    *,
+    text: Callable[[str], str] = str,
+    write: str = "embed/write_vectors",
 ) -> None:
-    """Embed the ``text`` of each record and store it on the unit of its ``id``."""
-    vectors = embedder.embed([r["text"] for r in records])
+    """Embed ``text(record["text"])`` of each record and store it, by the query ``write``, on
+    the unit of its ``id``."""
+    vectors = embedder.embed([text(r["text"]) for r in records])
     rows = [{"id": r["id"], "vector": v.tolist()} for r, v in zip(records, vectors, strict=True)]
     driver.execute_query(
-        cypher.load("embed/write_vectors"),
+        cypher.load(write),
         {"rows": rows, "model": embedder.model_id},
         database_=database,
     )

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -54,9 +55,16 @@ class QueryError(ArgKBError):
 
 
 class StanceAlignment(Protocol):
-    """P(q aligned c): the probability that query and claim take the same stance."""
+    """P(q aligned c): the probability that query and claim take the same stance.
 
-    def __call__(self, query: str, claims: list[str]) -> list[float]: ...
+    ``contrast``: where the engine has it, the MiniLM contrast ``cos(q, c) - cos(q, not c)`` of
+    each claim (None where not), computed on the server from the vectors ``argkb embed`` stored;
+    an estimator may use or ignore it.
+    """
+
+    def __call__(
+        self, query: str, claims: list[str], contrast: Sequence[float | None] | None = None
+    ) -> list[float]: ...
 
 
 def _sides(stance: StanceChoice) -> tuple[str, ...]:
@@ -64,7 +72,9 @@ def _sides(stance: StanceChoice) -> tuple[str, ...]:
     return ("pro", "con") if stance == "both" else (stance,)
 
 
-def always_aligned(query: str, claims: list[str]) -> list[float]:
+def always_aligned(
+    query: str, claims: list[str], contrast: Sequence[float | None] | None = None
+) -> list[float]:
     """Dumani et al.'s experimental choice: every retrieved claim shares the query's stance."""
     return [1.0] * len(claims)
 
@@ -368,7 +378,7 @@ class QueryEngine:
         if ranker != "hybrid":
             terms = self._pfidf_terms(candidates)
             if ranker == "pfidf":
-                ranked = self._rank_pfidf(text, candidates, terms, k, wanted)
+                ranked = self._rank_pfidf(text, vector, candidates, terms, k, wanted)
             else:
                 ranked = self._rank_coreset(candidates, terms, vector, k, wanted)
         result.seconds["rank"] = time.perf_counter() - clock
@@ -540,13 +550,16 @@ class QueryEngine:
 
     # -- stage 4: rankers ------------------------------------------------------------------------
 
-    def _alignment(self, text: str, candidates: _Candidates) -> NDArray[np.float64]:
+    def _alignment(
+        self, text: str, vector: NDArray[np.float32], candidates: _Candidates
+    ) -> NDArray[np.float64]:
         """P(q aligned c) for the claim of every candidate edge, from ``self.alignment``.
 
         Only the claims the claim route credits (P(c|q) > 0) are asked about; the conclusions of
         premises found directly by BM25 or vector search count as aligned, so such a premise
         keeps the stance it has towards its own conclusion (and no estimator runs over dozens
-        of unrelated conclusions per query).
+        of unrelated conclusions per query). Each claim's text and embedding contrast come from
+        one read (``cypher/query/alignment_inputs.cypher``).
         """
         import numpy as np
 
@@ -557,8 +570,15 @@ class QueryEngine:
         ids = sorted(set(int(c) for c in candidates.claim[credited]))
         if not ids:
             return out
-        texts = {r["id"]: r["text"] for r in self._read("query/units", ids=ids, vectors=False)}
-        values = dict(zip(ids, self.alignment(text, [texts[i] for i in ids]), strict=True))
+        inputs = cypher.read_columns(self.driver, "query/alignment_inputs",
+                                     database=self.database, ids=ids,
+                                     vector=[float(x) for x in vector])  # fmt: skip
+        contrast = [
+            value if known else None
+            for value, known in zip(inputs["contrast"], inputs["known"], strict=True)
+        ]
+        values = dict(zip(inputs["id"], self.alignment(text, inputs["text"], contrast),
+                          strict=True))  # fmt: skip
         out[credited] = [values[int(c)] for c in candidates.claim[credited]]
         return out
 
@@ -572,15 +592,15 @@ class QueryEngine:
         )  # fmt: skip
 
     def _rank_pfidf(
-        self, text: str, candidates: _Candidates, terms: EdgeTerms, k: int,
-        wanted: tuple[str, ...],
+        self, text: str, vector: NDArray[np.float32], candidates: _Candidates, terms: EdgeTerms,
+        k: int, wanted: tuple[str, ...],
     ) -> dict[str, list[Ranked]]:  # fmt: skip
         """Per stance: the premise clusters by P(pi^s|q), best first (label: cluster index)."""
         import numpy as np
 
         from argkb.retrieve.pfidf import cluster_scores
 
-        aligned = self._alignment(text, candidates)
+        aligned = self._alignment(text, vector, candidates)
         scores = cluster_scores(candidates.premise_cluster, candidates.pro, terms, aligned)
         # an edge's side towards the query: its stance, flipped where the claim opposes the query
         side_pro = candidates.pro == (aligned >= 0.5)

@@ -136,7 +136,7 @@ def side_pools(
     if len(candidates.premise) == 0:
         return {}, None
     terms = engine._pfidf_terms(candidates)
-    aligned = engine._alignment(text, candidates)
+    aligned = engine._alignment(text, vector, candidates)
     present = {int(p) for p in candidates.premise.tolist()}
     bm25 = _top(hits.bm25, present, s.bm25_depth)
     cosine_hits = _top(hits.cosine, present, s.vector_depth)

@@ -147,22 +147,35 @@ class AlignmentModel:
         return model
 
 
-def alignment_features(embedder: Embedder, query: str, claims: Sequence[str]) -> list[list[float]]:
-    """The :data:`ALIGNMENT_FEATURES` of the query against each claim."""
+def alignment_features(
+    embedder: Embedder,
+    query: str,
+    claims: Sequence[str],
+    contrast: Sequence[float | None] | None = None,
+) -> list[list[float]]:
+    """The :data:`ALIGNMENT_FEATURES` of the query against each claim.
+
+    ``contrast``: the claims' ``cos(q, c) - cos(q, not c)`` where the caller has it (the query
+    engine computes it on the server from stored vectors); the others are embedded here.
+    """
     from argkb.stance.model import embed_unique
 
     if not claims:
         return []
-    negated = [negate(c) for c in claims]
-    vectors = embed_unique(embedder, [query, *claims, *negated])
-    q = vectors[0]
-    n = len(claims)
-    same = vectors[1 : n + 1] @ q
-    opposite = vectors[n + 1 :] @ q
+    known: list[float | None] = list(contrast) if contrast is not None else [None] * len(claims)
+    missing = [i for i, value in enumerate(known) if value is None]
+    if missing:
+        negated = [negate(claims[i]) for i in missing]
+        vectors = embed_unique(embedder, [query, *(claims[i] for i in missing), *negated])
+        n = len(missing)
+        same = vectors[1 : n + 1] @ vectors[0]
+        opposite = vectors[n + 1 :] @ vectors[0]
+        for row, i in enumerate(missing):
+            known[i] = float(same[row] - opposite[row])
     rows = []
-    for i, claim in enumerate(claims):
+    for claim, value in zip(claims, known, strict=True):
         flip, overlap = lexical_flip(query, claim)
-        rows.append([flip * overlap, float(same[i] - opposite[i])])
+        rows.append([flip * overlap, float(value or 0.0)])
     return rows
 
 
@@ -182,8 +195,10 @@ class StanceAligner:
         self.model = model if model is not None else AlignmentModel.load()
         self.prior = prior
 
-    def __call__(self, query: str, claims: list[str]) -> list[float]:
-        rows = alignment_features(self.embedder, query, claims)
+    def __call__(
+        self, query: str, claims: list[str], contrast: Sequence[float | None] | None = None
+    ) -> list[float]:
+        rows = alignment_features(self.embedder, query, claims, contrast)
         w, b = self.model.weights, math.log(self.prior / (1.0 - self.prior))
         return [1.0 / (1.0 + math.exp(-(b + sum(x * y for x, y in zip(w, row, strict=True)))))
                 for row in rows]  # fmt: skip

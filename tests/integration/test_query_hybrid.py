@@ -6,6 +6,7 @@ candidate premises: the case where a list could come back short.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -115,7 +116,9 @@ class _Recorder:
     def __init__(self) -> None:
         self.queries: list[str] = []
 
-    def __call__(self, query: str, claims: list[str]) -> list[float]:
+    def __call__(
+        self, query: str, claims: list[str], contrast: Sequence[float | None] | None = None
+    ) -> list[float]:
         self.queries.append(query)
         return [0.0] * len(claims)
 
@@ -165,3 +168,43 @@ def test_query_opposing_the_demo_claim_puts_its_reasons_on_the_con_side(wide_db)
     assert "Abandoning fossil fuels would put millions of workers out of a job." in sides["pro"]
     members = [m for side in ("pro", "con") for c in result[side] for m in c["members"]]
     assert {m["stance_source"] for m in members} == {"data"}
+
+
+def test_stored_negation_vectors_give_the_aligner_its_contrast(wide_db, embedder) -> None:
+    """`argkb embed` stores each claim's negation vector; the engine then reads the contrast
+    cos(q, c) - cos(q, not c) from the server instead of embedding claims per query, and the
+    stance-alignment model gives the same probabilities and sides."""
+    from argkb.db import cypher
+    from argkb.embed.store import count_negations, embed_negations
+    from argkb.retrieve.engine import model_alignment
+    from argkb.stance.alignment import alignment_features
+
+    before = _engine(wide_db, embedder, alignment=model_alignment(embedder))
+    negated_query = "We should not abandon fossil fuels"
+    expected = before.query(negated_query, k=5, ranker="hybrid")
+    claims = wide_db.execute_query("MATCH (c:Claim) RETURN id(c) AS id ORDER BY id").records
+    ids = [r["id"] for r in claims]
+    vector = [float(x) for x in embedder.embed([negated_query], use_cache=False)[0]]
+    missing = cypher.read_columns(wide_db, "query/alignment_inputs", ids=ids, vector=vector)
+    assert not any(missing["known"]), "no negation vectors before they are embedded"
+
+    assert count_negations(wide_db) == len(ids)
+    assert embed_negations(wide_db, embedder) == len(ids)
+    assert count_negations(wide_db) == 0
+    assert embed_negations(wide_db, embedder) == 0, "a second run embeds nothing"
+
+    inputs = cypher.read_columns(wide_db, "query/alignment_inputs", ids=ids, vector=vector)
+    assert all(inputs["known"]) and len(inputs["id"]) == len(ids)
+    on_server = alignment_features(embedder, negated_query, inputs["text"], inputs["contrast"])
+    embedded = alignment_features(embedder, negated_query, inputs["text"])
+    assert len(on_server) == len(ids)
+    for server_row, local_row in zip(on_server, embedded, strict=True):
+        assert server_row == pytest.approx(local_row, abs=1e-4)
+    assert any(abs(row[1]) > 0.01 for row in on_server), "contrasts are not all zero"
+
+    after = _engine(wide_db, embedder, alignment=model_alignment(embedder))
+    result = after.query(negated_query, k=5, ranker="hybrid")
+    for side in ("pro", "con"):
+        assert [c.representative.key for c in getattr(result, side)] == [
+            c.representative.key for c in getattr(expected, side)
+        ]

@@ -581,6 +581,15 @@ def load_records(
         rejects = _RejectLog(summary, on_error, reject_report)
         phase = time.perf_counter()
         _write_records(records, writer, rejects, summary, max_text=max_text, progress=progress)
+        if summary.records == 0:  # never a complete corpus of nothing, whatever the format
+            names = ", ".join(p.name for p in files)
+            reason = (
+                f"no records loaded: all {summary.rejected:,} rejected "
+                f"(see {summary.reject_report})"
+                if summary.rejected
+                else "no records: the input is empty"
+            )
+            raise LoadError(names, "<file>", reason)
         summary.seconds["write"] = time.perf_counter() - phase
         if dropped:  # the server populates them while the reuse edges and counts are computed
             _restore_indexes(driver, database, dropped, wait=False)

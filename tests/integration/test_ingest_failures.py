@@ -88,6 +88,24 @@ def test_an_empty_jsonl_file_is_an_error_and_leaves_no_corpus(clean, tmp_path: P
     assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
 
 
+def test_an_input_without_records_is_an_error_in_every_format_and_mode(
+    clean, tmp_path: Path
+) -> None:
+    # a CSV corpus of headers only, and an empty JSONL in skip mode, as the empty JSONL above
+    folder = tmp_path / "aq"
+    folder.mkdir()
+    for path in (FIXTURES / "argquality").iterdir():
+        keep = 1 if "arguments" in path.name else None  # the arguments file: its header only
+        (folder / path.name).write_text("\n".join(path.read_text().splitlines()[:keep]) + "\n")
+    with pytest.raises(LoadError, match="no records: the input is empty"):
+        load(clean, "argquality", folder)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    with pytest.raises(LoadError, match="no records loaded: all 1 rejected"):
+        load(clean, "jsonl", empty, on_error="skip", reject_report=tmp_path / "r.jsonl")
+    assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
+
+
 def test_a_failed_forced_reload_keeps_the_complete_corpus(clean) -> None:
     first = load(clean, "argsme", ARGSME)
     before = snapshot(clean)

@@ -581,9 +581,15 @@ def _new_password() -> str:
 
 
 def _write_secret(path: Path, text: str) -> None:
-    """Create ``path`` with mode 0600 from the start (no moment where others could read it)."""
+    """Create ``path`` with mode 0600 from the start (no moment where others could read it).
+
+    If another argkb process created it a moment ago (two commands starting the server at once),
+    its file is kept: both then use the same password."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
     with os.fdopen(fd, "w") as handle:
         handle.write(text + "\n")
 

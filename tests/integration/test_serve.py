@@ -174,6 +174,20 @@ def test_status_and_health(client, demo_db) -> None:
     assert body["ready"] and body["hint"] is None
 
 
+def test_no_cors_header_for_other_origins(client) -> None:
+    """A page from another origin must not read the API's answers (issue 13): argkb serve sends
+    no Access-Control-Allow-Origin at all, neither on a request nor on a CORS preflight."""
+    evil = {"Origin": "http://evil.example"}
+    answered = client.get("/api/v1/status", headers=evil)
+    assert answered.status_code == 200
+    preflight = client.options(
+        "/api/v1/query", headers={**evil, "Access-Control-Request-Method": "GET"}
+    )
+    for response in (answered, preflight):
+        assert "access-control-allow-origin" not in response.headers
+        assert "access-control-allow-credentials" not in response.headers
+
+
 def test_openapi_documents_every_endpoint(client) -> None:
     doc = client.get("/openapi.json").json()
     assert set(doc["paths"]) == {

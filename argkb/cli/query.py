@@ -119,6 +119,8 @@ def query_cmd(
     if as_json:
         click.echo(to_json(result))
         return
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
     if result.message:
         click.echo(result.message)
         return

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from argkb.db import cypher
 from argkb.retrieve.lucene import lucene_query
+from argkb.retrieve.routes import unless_index_missing
 
 if TYPE_CHECKING:
     import neo4j
@@ -47,8 +48,13 @@ def retrieve_claims(
     weight: float = 0.7,
     min_similarity: float = 0.4,
     temperature: float | None = 0.05,
+    notes: list[str] | None = None,
 ) -> list[RetrievedClaim]:
-    """The top ``k`` claims for the query with their P(c|q), best first."""
+    """The top ``k`` claims for the query with their P(c|q), best first.
+
+    A missing or populating index leaves its retriever out and adds a note to ``notes``
+    (:mod:`argkb.retrieve.routes`).
+    """
     import numpy as np
 
     def scores(name: str, **params: object) -> dict[int, float]:
@@ -56,10 +62,16 @@ def retrieve_claims(
 
     query_vector = [float(x) for x in vector]
     escaped = lucene_query(text)
+    notes = notes if notes is not None else []
     cosine = {cid: 2.0 * score - 1.0
-              for cid, score in scores("query/claims_vector", k=pool,
-                                       vector=query_vector).items()}  # fmt: skip
-    bm25 = scores("query/claims_fulltext", k=pool, text=escaped) if escaped else {}
+              for cid, score in unless_index_missing(
+                  lambda: scores("query/claims_vector", k=pool, vector=query_vector), {},
+                  "claim_embedding", notes).items()}  # fmt: skip
+    bm25 = (
+        unless_index_missing(lambda: scores("query/claims_fulltext", k=pool, text=escaped), {},
+                             "claim_text", notes)
+        if escaped else {}
+    )  # fmt: skip
     missing = [cid for cid in bm25 if cid not in cosine]
     if missing:  # lexical hits outside the vector top `pool`: their cosine, from the server
         for cid, score in scores("query/claims_cosine", ids=missing, vector=query_vector).items():

@@ -208,6 +208,7 @@ class QueryResult:
     message: str | None = None
     seconds: dict[str, float] = field(default_factory=dict)
     candidates: int = 0  # distinct candidate premises (before ranking)
+    notes: list[str] = field(default_factory=list)  # what the answer had to do without
 
 
 @dataclass(frozen=True)
@@ -335,7 +336,7 @@ class QueryEngine:
         result.seconds["embed"] = time.perf_counter() - clock
 
         clock = time.perf_counter()
-        claims = self._retrieve_claims(text, vector)
+        claims = self._retrieve_claims(text, vector, result.notes)
         result.seconds["claims"] = time.perf_counter() - clock
         if not claims and ranker != "hybrid":
             result.message = (
@@ -361,7 +362,7 @@ class QueryEngine:
             from argkb.retrieve.hybrid import rank_hybrid
 
             ranked, candidates = rank_hybrid(self, text, vector, p_cluster, claim_cluster,
-                                             collection, k, wanted)  # fmt: skip
+                                             collection, k, wanted, result.notes)  # fmt: skip
         else:
             candidates = self._candidates(p_cluster, claim_cluster, collection)
         result.seconds["candidates"] = time.perf_counter() - clock
@@ -428,12 +429,14 @@ class QueryEngine:
 
     # -- stage 1: similar claims -----------------------------------------------------------------
 
-    def _retrieve_claims(self, text: str, vector: NDArray[np.float32]) -> list[RetrievedClaim]:
+    def _retrieve_claims(
+        self, text: str, vector: NDArray[np.float32], notes: list[str] | None = None
+    ) -> list[RetrievedClaim]:
         s = self.settings
         return retrieve_claims(
             self.driver, text, vector, database=self.database, k=s.claims_k, pool=s.claim_pool,
             weight=s.claim_weight, min_similarity=s.min_similarity,
-            temperature=s.claim_temperature,
+            temperature=s.claim_temperature, notes=notes,
         )  # fmt: skip
 
     # -- stage 2 and 3: claim clusters and candidate premises ------------------------------------

@@ -39,26 +39,36 @@ class DirectHits:
 
 
 def direct_hits(
-    engine: QueryEngine, text: str, vector: NDArray[np.float32], collection: str | None
+    engine: QueryEngine,
+    text: str,
+    vector: NDArray[np.float32],
+    collection: str | None,
+    notes: list[str],
 ) -> DirectHits:
-    """BM25 and vector-index hits over premises (of ``collection`` only, when given)."""
+    """BM25 and vector-index hits over premises (of ``collection`` only, when given); a missing
+    index leaves its route empty and adds a note to ``notes``."""
     from argkb.retrieve.lucene import lucene_query
+    from argkb.retrieve.routes import unless_index_missing
 
     s = engine.settings
     widen = 1 if collection is None else s.collection_widen
     terms = lucene_query(text)
     bm25 = (
-        cypher.read_scores(engine.driver, "query/premises_bm25", database=engine.database,
-                           text=terms, k=s.bm25_depth, fetch=s.bm25_depth * widen,
-                           collection=collection)
+        unless_index_missing(
+            lambda: cypher.read_scores(engine.driver, "query/premises_bm25",
+                                       database=engine.database, text=terms, k=s.bm25_depth,
+                                       fetch=s.bm25_depth * widen, collection=collection),
+            {}, "premise_text", notes)
         if terms and s.bm25_depth > 0 else {}
     )  # fmt: skip
     cosine = (
         {p: 2.0 * v - 1.0
-         for p, v in cypher.read_scores(engine.driver, "query/premises_vector",
+         for p, v in unless_index_missing(
+             lambda: cypher.read_scores(engine.driver, "query/premises_vector",
                                         database=engine.database, k=s.vector_depth,
                                         fetch=s.vector_depth * widen, collection=collection,
-                                        vector=[float(x) for x in vector]).items()}
+                                        vector=[float(x) for x in vector]),
+             {}, "premise_embedding", notes).items()}
         if s.vector_depth > 0 else {}
     )  # fmt: skip
     return DirectHits(bm25, cosine)
@@ -105,11 +115,13 @@ def side_pools(
     claim_cluster: dict[int, str],
     collection: str | None,
     wanted: tuple[str, ...],
+    notes: list[str] | None = None,
 ) -> tuple[dict[str, SidePool], _Candidates | None]:
     """The candidates of every wanted side, with each route's evidence; and their edges.
 
     ``p_cluster`` is P(gamma|q) of each claim cluster the claim route credits (empty when no claim
-    was similar enough) and ``claim_cluster`` the cluster name of each claim in them.
+    was similar enough) and ``claim_cluster`` the cluster name of each claim in them. A route
+    whose index is missing adds a note to ``notes``.
     """
     import numpy as np
 
@@ -122,7 +134,7 @@ def side_pools(
                          collection=collection)
         if claim_cluster else None
     )  # fmt: skip
-    hits = direct_hits(engine, text, vector, collection)
+    hits = direct_hits(engine, text, vector, collection, notes if notes is not None else [])
     claimed = set(claim_edges.premise) if claim_edges else set()
     ids = sorted(claimed | set(hits.bm25) | set(hits.cosine))
     if not ids:
@@ -282,13 +294,14 @@ def rank_hybrid(
     collection: str | None,
     k: int,
     wanted: tuple[str, ...],
+    notes: list[str] | None = None,
 ) -> tuple[dict[str, list[Ranked]], _Candidates | None]:
     """Per side, at most ``k`` entries best first; and the candidate edges they came from."""
     from argkb.retrieve.engine import Ranked
 
     s = engine.settings
     pools, candidates = side_pools(engine, text, vector, p_cluster, claim_cluster, collection,
-                                   wanted)  # fmt: skip
+                                   wanted, notes)  # fmt: skip
     fusion = Fusion(s.weight_claims, s.weight_bm25, s.weight_cosine, s.rrf_k)
     representative = "longest" if s.representative == "longest" else "best"
     ranked: dict[str, list[Ranked]] = {side: [] for side in wanted}

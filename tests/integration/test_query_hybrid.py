@@ -208,3 +208,25 @@ def test_stored_negation_vectors_give_the_aligner_its_contrast(wide_db, embedder
         assert [c.representative.key for c in getattr(result, side)] == [
             c.representative.key for c in getattr(expected, side)
         ]
+
+
+def test_missing_indexes_degrade_the_answer_with_a_note(wide_db, embedder) -> None:
+    """A killed bulk load leaves the full-text indexes dropped: a query answers from the
+    vector routes and says what it did without, instead of failing (issue 13)."""
+    complete = _engine(wide_db, embedder).query(QUERY, k=3, ranker="hybrid")
+    assert not complete.notes
+    for name in ("claim_text", "premise_text"):
+        wide_db.execute_query(f"DROP INDEX {name}")
+    try:
+        for ranker in ("hybrid", "pfidf"):
+            result = _engine(wide_db, embedder).query(QUERY, k=3, ranker=ranker)
+            assert result.pro and result.con, ranker
+            assert any("claim_text" in note for note in result.notes), result.notes
+            if ranker == "hybrid":
+                assert any("premise_text" in note for note in result.notes), result.notes
+        wide_db.execute_query("DROP INDEX premise_embedding")
+        result = _engine(wide_db, embedder).query(QUERY, k=3, ranker="hybrid")
+        assert result.pro and any("premise_embedding" in n for n in result.notes)
+    finally:
+        init_schema(wide_db)
+    assert not _engine(wide_db, embedder).query(QUERY, k=3, ranker="hybrid").notes

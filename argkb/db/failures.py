@@ -12,7 +12,7 @@ RERUN = (
 )
 
 
-def _first_line(err: BaseException) -> str:
+def _first_line(err: object) -> str:
     text = " ".join(str(err).split())
     return text[:300] or type(err).__name__
 

@@ -53,7 +53,7 @@ def _aifdb(path: Path, nodes: list[tuple[str, str, str]], edges: list[tuple[str,
     return path
 
 
-def _without_location(records: list[Record | Rejected]) -> list[Any]:
+def _without_location(records: list[Record | Rejected | LeftOut]) -> list[Any]:
     """Records with ``where`` and the source's ``path`` blanked, to compare across input kinds."""
     out: list[Any] = []
     for record in records:

@@ -53,11 +53,9 @@ def managed(neo4j_uri: str, argkb_home: Path) -> Iterator[LocalServer]:
 
 
 @pytest.fixture(scope="module")
-def web() -> Iterator[tuple[str, list[str]]]:
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[str]]]:
     """A tiny HTTP server on 127.0.0.1 with rows.csv and doc.json: ``(base URL, paths asked)``."""
-    import tempfile
-
-    folder = Path(tempfile.mkdtemp(prefix="argkb-web-"))
+    folder = tmp_path_factory.mktemp("web")
     (folder / "rows.csv").write_text("n\n1\n2\n3\n")
     (folder / "doc.json").write_text('{"n": 42}')
     asked: list[str] = []

@@ -137,7 +137,9 @@ def test_bad_saved_settings_and_environment_are_one_line_errors(tmp_path: Path) 
     instance = tmp_path / "instances" / "default"
     instance.mkdir(parents=True)
     (instance / "settings.json").write_text(json.dumps({"bolt_port": 7687, "heap": "1x"}))
-    env = {"ARGKB_HOME": str(tmp_path), "NEO4J_URI": None}
+    # no ARGKB_NEO4J_* from a test session's managed server may hide the saved value
+    unset = ("NEO4J_URI", "ARGKB_NEO4J_PORT", "ARGKB_NEO4J_HEAP", "ARGKB_NEO4J_PAGECACHE")
+    env: dict[str, str | None] = {"ARGKB_HOME": str(tmp_path), **dict.fromkeys(unset)}
     result = CliRunner().invoke(main, ["status"], env=env)
     assert result.exit_code == 1, result.output
     assert "heap '1x' is not a memory size" in result.output

@@ -65,10 +65,10 @@ def retrieve_claims(
     notes = notes if notes is not None else []
     cosine = {cid: 2.0 * score - 1.0
               for cid, score in unless_index_missing(
-                  lambda: scores("query/claims_vector", k=pool, vector=query_vector), {},
+                  lambda: scores("query/claims_vector", k=pool, vector=query_vector),
                   "claim_embedding", notes).items()}  # fmt: skip
     bm25 = (
-        unless_index_missing(lambda: scores("query/claims_fulltext", k=pool, text=escaped), {},
+        unless_index_missing(lambda: scores("query/claims_fulltext", k=pool, text=escaped),
                              "claim_text", notes)
         if escaped else {}
     )  # fmt: skip

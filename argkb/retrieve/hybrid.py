@@ -58,7 +58,7 @@ def direct_hits(
             lambda: cypher.read_scores(engine.driver, "query/premises_bm25",
                                        database=engine.database, text=terms, k=s.bm25_depth,
                                        fetch=s.bm25_depth * widen, collection=collection),
-            {}, "premise_text", notes)
+            "premise_text", notes)
         if terms and s.bm25_depth > 0 else {}
     )  # fmt: skip
     cosine = (
@@ -68,7 +68,7 @@ def direct_hits(
                                         database=engine.database, k=s.vector_depth,
                                         fetch=s.vector_depth * widen, collection=collection,
                                         vector=[float(x) for x in vector]),
-             {}, "premise_embedding", notes).items()}
+             "premise_embedding", notes).items()}
         if s.vector_depth > 0 else {}
     )  # fmt: skip
     return DirectHits(bm25, cosine)

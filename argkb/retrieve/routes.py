@@ -8,9 +8,6 @@ from its other routes and carries a note, instead of failing (issue 13).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
-
-T = TypeVar("T")
 
 
 def index_unavailable(err: Exception) -> bool:
@@ -25,8 +22,11 @@ def index_unavailable(err: Exception) -> bool:
     )
 
 
-def unless_index_missing(read: Callable[[], T], empty: T, index: str, notes: list[str]) -> T:
-    """``read()``, or ``empty`` with a note in ``notes`` when the index ``index`` is unavailable."""
+def unless_index_missing(
+    read: Callable[[], dict[int, float]], index: str, notes: list[str]
+) -> dict[int, float]:
+    """A route's scores ``read()``; none, with a note in ``notes``, when the index ``index`` it
+    reads is unavailable."""
     try:
         return read()
     except Exception as err:
@@ -38,4 +38,4 @@ def unless_index_missing(read: Callable[[], T], empty: T, index: str, notes: lis
         )
         if note not in notes:
             notes.append(note)
-        return empty
+        return {}

@@ -116,6 +116,7 @@ from __future__ import annotations
 import json
 import os
 import zipfile
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -143,6 +144,14 @@ _ARGUMENT_TYPES: dict[str, StanceLabel] = {"RA": "pro", "CA": "con", "S": "unkno
 # locutions, inference, conflict, rephrase, preference, transitions, illocutions
 _NODE_TYPES = {"I", "L", "RA", "CA", "MA", "PA", "TA", "YA", *_ARGUMENT_TYPES}
 _MACOS_JUNK = "__MACOSX/"
+# what zipfile raises for a damaged archive: a bad or truncated directory (BadZipFile, EOFError,
+# ValueError, UnicodeDecodeError for a name flagged UTF-8 that is not), an unsupported version
+# or method (NotImplementedError), an encrypted member (RuntimeError), bad deflate data
+# (zlib.error), a CRC mismatch (BadZipFile), a read error (OSError)
+_ZIP_ERRORS = (
+    zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, RuntimeError,
+    zlib.error,
+)  # fmt: skip
 _MIB = 2**20
 
 
@@ -276,11 +285,11 @@ def _plan(path: Path, limits: ZipLimits = DEFAULT_ZIP_LIMITS) -> _Input:
                 infos = [
                     info
                     for info in archive.infolist()
-                    if not info.is_dir()
-                    and info.filename.lower().endswith(".json")
+                    if info.filename.lower().endswith(".json")  # so not empty, for is_dir()
+                    and not info.is_dir()
                     and not info.filename.startswith(_MACOS_JUNK)
                 ]
-        except (zipfile.BadZipFile, OSError) as err:
+        except _ZIP_ERRORS as err:
             raise LoadError(where, "<zip>", f"not a readable zip archive: {err}") from err
         if not infos:
             raise LoadError(where, "<zip>", "no *.json member in this zip archive")
@@ -318,7 +327,7 @@ def _read_zip(
 ) -> Iterator[Record | Rejected | LeftOut]:
     try:
         archive = zipfile.ZipFile(item.path)
-    except (zipfile.BadZipFile, OSError) as err:  # it opened a moment ago in _plan
+    except _ZIP_ERRORS as err:  # it opened a moment ago in _plan
         raise LoadError(str(item.path), "<zip>", f"not a readable zip archive: {err}") from err
     total = 0
     with archive:
@@ -326,8 +335,7 @@ def _read_zip(
             where = f"{item.path}:{member}"
             try:
                 data = _read_member(archive, member, where, limits)
-            except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError) as err:
-                # CRC mismatch, truncated member, encryption, unsupported compression
+            except _ZIP_ERRORS as err:  # CRC mismatch, truncated member, bad deflate data...
                 yield Rejected(where, "<file>", f"cannot read zip member: {err}")
                 continue
             total += len(data)

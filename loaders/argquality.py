@@ -295,9 +295,12 @@ def _premise(
 
 
 def _integer(where: str, name: str, value: str) -> int | Rejected:
-    if not value.isdecimal():
-        return Rejected(where, name, f"not a non-negative integer: {value!r}")
-    return int(value)
+    try:
+        if value.isdecimal():
+            return int(value)
+    except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+        pass
+    return Rejected(where, name, f"not a non-negative integer: {value!r:.60}")
 
 
 def _real(where: str, name: str, value: str) -> float | Rejected:

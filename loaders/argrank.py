@@ -90,7 +90,7 @@ from typing import Any
 
 from argkb.errors import LoadError
 
-from .common import csv_table, open_utf8
+from .common import TOO_LONG_NUMBER, csv_table, open_utf8
 from .records import (
     ArgumentRecord,
     Properties,
@@ -346,6 +346,10 @@ def _read_graph(path: Path) -> Iterator[int | tuple[int, int, str] | Rejected]:
             graph = json.load(io.TextIOWrapper(raw, encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise LoadError(str(path), "<json>", f"not UTF-8 JSON: {err}") from err
+    except ValueError as err:  # json.loads refuses an integer of too many digits
+        raise LoadError(str(path), "<json>", TOO_LONG_NUMBER) from err
+    except RecursionError as err:
+        raise LoadError(str(path), "<json>", "JSON nested too deeply") from err
     if not isinstance(graph, dict):
         raise LoadError(str(path), "<json>", "expected an object with 'nodes' and 'edges'")
     for name in ("nodes", "edges"):
@@ -515,7 +519,10 @@ def _as_id(value: Any) -> int | None:
     if isinstance(value, int):
         return value if value >= 0 else None
     if isinstance(value, str) and value.strip().isdecimal():
-        return int(value.strip())
+        try:
+            return int(value.strip())
+        except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+            return None
     return None
 
 

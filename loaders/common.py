@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import sys
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -25,6 +26,9 @@ MAX_JSON_LINE = 64 * 2**20  # bytes of one JSONL line
 _SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_CSV_FIELD = 2**31 - 1  # characters of one CSV field (the largest that csv accepts everywhere)
 TOO_DEEP = "\0argkb: nested too deeply"  # what stands for a container past MAX_JSON_DEPTH
+# json.loads refuses an integer of more digits than sys.get_int_max_str_digits() with a
+# ValueError that is no JSONDecodeError
+TOO_LONG_NUMBER = f"a number of more than {sys.get_int_max_str_digits():,} digits"
 
 _BOMS = {
     b"\xff\xfe\x00\x00": "UTF-32-LE",
@@ -279,7 +283,8 @@ def _lines(handle: BinaryIO, max_bytes: int) -> Iterator[bytes | None]:
 
 def json_lines(path: Path, max_bytes: int = MAX_JSON_LINE) -> Iterator[tuple[str, Any]]:
     """``(where, object)`` per non-blank line of a JSONL file; a line that is not UTF-8, not
-    JSON, nested deeper than :data:`MAX_JSON_DEPTH` or longer than ``max_bytes`` comes as
+    JSON, nested deeper than :data:`MAX_JSON_DEPTH`, with an integer of more digits than Python
+    converts (:data:`TOO_LONG_NUMBER`) or longer than ``max_bytes`` comes as
     ``(where, Rejected)`` (nothing of it is built) and the next line is read; a file without
     any line is one ``Rejected`` too. ``where`` is ``file:line``."""
     empty = True
@@ -302,6 +307,8 @@ def json_lines(path: Path, max_bytes: int = MAX_JSON_LINE) -> Iterator[tuple[str
                 yield where, Rejected(where, "<encoding>", f"not UTF-8: {err}")
             except json.JSONDecodeError as err:
                 yield where, Rejected(where, "<json>", f"malformed JSON: {err}")
+            except ValueError:  # the one other error of json.loads: an integer Python refuses
+                yield where, Rejected(where, "<json>", TOO_LONG_NUMBER)
             except RecursionError:
                 yield where, Rejected(where, "<json>", too_deep_message())
     if empty:  # a load of nothing must not look like a complete corpus

@@ -141,7 +141,9 @@ def _records(
         return
     if base in (None, ""):
         content = "|".join([conclusion.uid, *sorted(u.uid for g in groups.values() for u in g)])
-        base = hashlib.blake2b(content.encode(), digest_size=10).hexdigest()  # uids are ASCII
+        # explicit ids are any text, lone surrogates included (the ingest rejects those later)
+        data = content.encode("utf-8", "surrogatepass")
+        base = hashlib.blake2b(data, digest_size=10).hexdigest()
     for stance, units in groups.items():
         aid = f"jsonl:{base}" if len(groups) == 1 else f"jsonl:{base}:{stance}"
         yield ArgumentRecord(aid, conclusion, tuple(units), stance, source, (), where)

@@ -149,6 +149,36 @@ def instance(
             shutil.rmtree(home, ignore_errors=True)
 
 
+def reuse_instance(folder: Path, *, heap: str = HEAP, pagecache: str = PAGECACHE) -> Instance:
+    """The managed instance kept in ``folder`` (a benchmark's workdir), started on a free port
+    unless it already runs; the caller stops it."""
+    import json
+
+    from argkb.db.distribution import default_distribution
+    from argkb.db.server import LocalServer, ServerConfig, free_port
+
+    config = ServerConfig(folder, bolt_port=free_port(), heap=heap, pagecache=pagecache)
+    if LocalServer(default_distribution(), config).state().running:  # keep its port
+        port = int(json.loads(config.pid_file.read_text())["port"])
+        config = ServerConfig(folder, bolt_port=port, heap=heap, pagecache=pagecache)
+    inst = Instance(LocalServer(default_distribution(), config), folder)
+    if not inst.server.state().running:
+        inst.start()
+    return inst
+
+
+def benchmark_queries(drv: Any, count: int, seed: int) -> list[str]:
+    """``count`` distinct query texts near, but not equal to, stored claims: claims of the graph,
+    lower-cased, with their last word dropped."""
+    import random
+
+    conclusions = sorted({r["text"] for r in drv.execute_query(
+        "MATCH (c:Claim) WHERE c.embedding IS NOT NULL RETURN c.text AS text LIMIT 20000"
+    ).records})  # fmt: skip
+    picked = random.Random(seed).sample(conclusions, count)
+    return [" ".join(text.lower().split()[:-1]) or text for text in picked]
+
+
 def driver(uri: str, *, instance_dir: Path | str | None = None) -> Any:
     """A driver without server notifications (``id()`` deprecation, new property keys).
 

@@ -1,0 +1,183 @@
+"""Throughput and latency of `argkb serve`'s /api/v1/query at 1, 4 and 16 clients, against
+`argkb query` run as one process per query, on the 100k-argument graph of bench/query.py.
+
+    python bench/serve.py [--workdir /tmp/argkb-bench-query] [--queries 200] [--clients 1,4,16]
+                          [--cli-queries 10]
+
+Needs the graph bench/query.py builds (run it first; both reuse --workdir). Starts `argkb serve`
+as a subprocess on a free loopback port against that instance, warms it up, then for each client
+count sends the same --queries query texts (claims of the graph with their last word dropped,
+as bench/query.py does) from that many threads, each with its own keep-alive connection, and
+times every request end to end. The baseline runs `argkb query TEXT --json` in a new process
+per query, as a script calling the CLI would (model load included each time). Both use
+argkb's defaults (hybrid ranker, model stance alignment). Goal (issue 14): p95 <= 300 ms at 4
+clients.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import queue
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1))))]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_healthy(port: int, proc: subprocess.Popen[bytes], timeout: float = 300.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"argkb serve exited with {proc.returncode} before answering")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(1.0)
+    raise SystemExit(f"argkb serve did not answer on port {port} within {timeout:.0f} s")
+
+
+def run_clients(port: int, texts: list[str], clients: int, k: int) -> tuple[list[float], float]:
+    """Every text once, from ``clients`` threads; per-request seconds and the wall time."""
+    work: queue.Queue[str] = queue.Queue()
+    for text in texts:
+        work.put(text)
+    latencies: list[float] = []
+    failures: list[str] = []
+    lock = threading.Lock()
+
+    def client() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        while True:
+            try:
+                text = work.get_nowait()
+            except queue.Empty:
+                return
+            path = "/api/v1/query?" + urllib.parse.urlencode({"q": text, "k": k})
+            clock = time.perf_counter()
+            conn.request("GET", path)
+            response = conn.getresponse()
+            body = response.read()
+            elapsed = time.perf_counter() - clock
+            with lock:
+                if response.status == 200:
+                    latencies.append(elapsed)
+                else:
+                    failures.append(f"{response.status}: {body[:200]!r}")
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - started
+    if failures:
+        raise SystemExit(f"{len(failures)} requests failed, e.g. {failures[0]}")
+    return latencies, wall
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/argkb-bench-query"))
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--clients", default="1,4,16")
+    parser.add_argument("--cli-queries", type=int, default=10)
+    parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--heap", default="4g")
+    parser.add_argument("--pagecache", default="4g")
+    args = parser.parse_args()
+
+    import common
+
+    folder = args.workdir / "instance"
+    if not (folder / "data").exists():
+        raise SystemExit(f"no benchmark graph in {folder}: run bench/query.py first")
+    inst = common.reuse_instance(folder, heap=args.heap, pagecache=args.pagecache)
+    env = dict(os.environ, NEO4J_URI=inst.uri, HF_HUB_OFFLINE="1")
+    auth = inst.server.config.auth()
+    if auth is not None:
+        env["NEO4J_USERNAME"], env["NEO4J_PASSWORD"] = auth
+    argkb = [str(Path(sys.executable).with_name("argkb"))]  # the venv's console script
+    serve = None
+    try:
+        with inst.driver() as drv:
+            texts = common.benchmark_queries(
+                drv, args.warmup + args.queries + args.cli_queries, args.seed + 1
+            )
+        warmup, measured = texts[: args.warmup], texts[args.warmup : args.warmup + args.queries]
+        cli_texts = texts[args.warmup + args.queries :]
+        port = free_port()
+        serve = subprocess.Popen(
+            [*argkb, "serve", "--port", str(port)], env=env, stderr=subprocess.DEVNULL
+        )
+        wait_healthy(port, serve)
+        run_clients(port, warmup, 1, args.k)
+        load_before = os.getloadavg()[0]
+        rows = []
+        for clients in (int(c) for c in args.clients.split(",")):
+            latencies, wall = run_clients(port, measured, clients, args.k)
+            rows.append((f"argkb serve, {clients} client(s)", latencies, len(measured) / wall))
+            print(f"{clients} client(s): {len(measured) / wall:.1f} queries/s", flush=True)
+        cli: list[float] = []
+        for text in cli_texts:
+            clock = time.perf_counter()
+            done = subprocess.run(
+                [*argkb, "query", text, "--k", str(args.k), "--json"],
+                env=env,
+                capture_output=True,
+                check=False,
+            )
+            cli.append(time.perf_counter() - clock)
+            if done.returncode != 0:
+                raise SystemExit(f"argkb query failed: {done.stderr.decode()[-300:]}")
+            json.loads(done.stdout)
+        rows.append(("argkb query, a process per query", cli, len(cli) / sum(cli)))
+    finally:
+        if serve is not None:
+            serve.terminate()
+            serve.wait(timeout=60)
+        inst.stop()
+    load = os.getloadavg()[0]
+    print(
+        f"\n{args.queries} queries per client count after {args.warmup} warm-up, k={args.k}, "
+        f"the bench/query.py graph in {args.workdir}; {args.cli_queries} queries for the "
+        f"process-per-query baseline; load average {load_before:.1f} before, {load:.1f} after\n"
+    )
+    print("| method | queries/s | p50 ms | p95 ms | max ms | goal p95<=300 at 4 clients |")
+    print("|---|---:|---:|---:|---:|---|")
+    for name, values, rate in rows:
+        ms = [v * 1000 for v in values]
+        p95 = percentile(ms, 95)
+        goal = ("met" if p95 <= 300 else "NOT met") if name.endswith(" 4 client(s)") else ""
+        print(
+            f"| {name} | {rate:.2f} | {percentile(ms, 50):.0f} | {p95:.0f} | "
+            f"{max(ms):.0f} | {goal} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -52,7 +52,10 @@ def unstorable(value: object) -> str | None:
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return None if -_INT64 <= value < _INT64 else f"integer {value:.3g} beyond 64 bits"
+        if -_INT64 <= value < _INT64:
+            return None
+        # no float format: an integer past 1e308 has none (OverflowError)
+        return f"integer of {value.bit_length()} bits, beyond 64 bits"
     if isinstance(value, float):
         return None if math.isfinite(value) else f"number {value} is not finite"
     return f"a {type(value).__name__}, not a text or number"

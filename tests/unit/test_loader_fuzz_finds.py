@@ -107,3 +107,16 @@ def test_a_zip_member_with_an_empty_name_is_ignored(tmp_path: Path) -> None:
     path = tmp_path / "maps.zip"
     path.write_bytes(_zip([(zipfile.ZipInfo(""), b"{}"), ("a.json", MAP)]))
     assert [r.where for r in aif.read([path])] == [f"{path}:a.json", f"{path}:a.json#node 1"]
+
+
+@pytest.mark.parametrize("exponent", [80, 400, 5000])
+def test_a_jsonl_source_pagerank_of_any_size_is_rejected_not_a_crash(
+    tmp_path: Path, exponent: int
+) -> None:
+    # json.loads reads 10**400 as an int; naming it used to format it as a float (OverflowError)
+    path = tmp_path / "pr.jsonl"
+    pagerank = "1" + "0" * min(exponent, 4000)
+    path.write_text(GOOD[:-1] + ', "source": {"id": "d", "pagerank": ' + pagerank + "}}\n")
+    [problem] = list(jsonl.read([path]))
+    assert isinstance(problem, Rejected) and problem.field == "source.pagerank"
+    assert "beyond 64 bits" in problem.reason

@@ -36,17 +36,23 @@ def snapshot(driver: Driver) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
 
 
 def kill_load_midway(
-    driver: Driver, neo4j_uri: str, script: str, corpus: Path, at: int = 500
+    driver: Driver,
+    neo4j_uri: str,
+    script: str,
+    corpus: Path,
+    at: int = 500,
+    env: dict[str, str] | None = None,
 ) -> int:
     """Run ``script`` (a load of ``corpus``) in a child process; SIGKILL it once ``at``
-    arguments are in the graph. Returns how many were written when it was killed."""
+    arguments are in the graph. Returns how many were written when it was killed. ``env``:
+    the child's environment (default: this one with ``NEO4J_URI``)."""
     import os
     import signal
     import subprocess
     import sys
     import time
 
-    env = {**os.environ, "NEO4J_URI": neo4j_uri}
+    env = env if env is not None else {**os.environ, "NEO4J_URI": neo4j_uri}
     proc = subprocess.Popen([sys.executable, "-c", script, str(corpus)], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     deadline = time.monotonic() + 120

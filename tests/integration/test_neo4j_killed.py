@@ -13,9 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from graphs import load
+from graphs import load, snapshot
 
 from argkb.db.distribution import default_distribution
+from argkb.db.schema import init_schema
 from argkb.db.server import LocalServer, ServerConfig, free_port
 
 pytestmark = pytest.mark.neo4j
@@ -45,7 +46,7 @@ def _arguments(server: LocalServer) -> int:
 
 
 def test_neo4j_killed_mid_load_is_one_line_and_the_load_completes_later(
-    spare: LocalServer, tmp_path: Path
+    spare: LocalServer, tmp_path: Path, wipe_db
 ) -> None:
     from neo4j import GraphDatabase
 
@@ -91,4 +92,10 @@ def test_neo4j_killed_mid_load_is_one_line_and_the_load_completes_later(
         assert not summary.already_loaded and summary.rejected == 0
         status = driver.execute_query("MATCH (c:Corpus) RETURN c.status AS s").records
         assert [r["s"] for r in status] == ["complete"]
+        # nothing lost and nothing written twice: the graph of one clean load
+        resumed = snapshot(driver)
+        wipe_db(driver)
+        init_schema(driver)
+        load(driver, "argsme", corpus)
+        assert snapshot(driver) == resumed
     assert _arguments(spare) == summary.arguments >= 3000

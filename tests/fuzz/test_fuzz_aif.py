@@ -129,7 +129,7 @@ def map_bytes(draw: st.DrawFn) -> bytes:
     return draw(damaged(encode(dumps(draw(MAP), ascii_only=ascii_only))))
 
 
-@fuzz_settings(120)
+@fuzz_settings(80)
 @given(map_bytes(), st.sampled_from(["map.json", "map.txt", "nodeset1.JSON"]))
 @example(b"[" * 100_000, "map.json")
 @example(b'{"nodes": [{"nodeID": ' + b"1" * 5000 + b'}], "edges": []}', "map.json")

@@ -87,7 +87,7 @@ def argkp_dataset(draw: st.DrawFn) -> dict[str, bytes]:
     )
 
 
-@fuzz_settings(80)
+@fuzz_settings(60)
 @given(argkp_dataset())
 @example({"arguments_train.csv": b'arg_id,argument,topic,stance\na,"open,t,1\n'})
 @example({"arguments_train.csv": b"arg_id,argument,topic,stance\na,\xff\xfe,t,1\n"})
@@ -203,7 +203,7 @@ def argrank_dataset(draw: st.DrawFn) -> dict[str, bytes]:
     return files
 
 
-@fuzz_settings(80)
+@fuzz_settings(50)
 @given(argrank_dataset(), st.booleans())
 @example({argrank.GRAPH_FILE: b"[" * 100_000}, False)
 @example({argrank.GRAPH_FILE: b'{"nodes": [' + b"1" * 5000 + b'], "edges": []}'}, False)

@@ -45,7 +45,7 @@ def terms(query: str) -> list[str]:
     return out
 
 
-@fuzz_settings(300)
+@fuzz_settings(200)
 @given(QUERY, st.sampled_from([MAX_TERMS, 1, 3]))
 @example('title:(fossil AND fuels) OR NOT \\ "renewables"~2 [a TO z] *:* \ud800', MAX_TERMS)
 @example("AND", MAX_TERMS)

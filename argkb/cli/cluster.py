@@ -41,6 +41,12 @@ from argkb.cli.app import Connection, connection_options, handle_errors, json_op
     help="Neighbours asked of the vector index per unit.",
 )
 @click.option("--skip-same-as", is_flag=True, help="Do not (re)write SAME_AS edges.")
+@click.option(
+    "--rebuild",
+    is_flag=True,
+    help="Cluster every unit from scratch, replacing the clusters (default: only units without "
+    "a cluster are placed, when clusters made by the same method exist).",
+)
 @json_option
 @handle_errors
 def cluster_cmd(
@@ -50,48 +56,73 @@ def cluster_cmd(
     same_as: float | None,
     k: int,
     skip_same_as: bool,
+    rebuild: bool,
     as_json: bool,
 ) -> None:
     """Cluster claims and premises that mean the same (needs `argkb embed` first).
 
     Claims: average linkage (Dumani et al. 2020); premises: complete linkage (Dumani 2019); both
     exact per connected component of the vector-index neighbour graph.
+
+    Once clusters exist, a run places only the units without a cluster (a corpus loaded since):
+    into an existing cluster where the linkage allows it at the same cut, else into new clusters
+    among themselves; old memberships stay. --rebuild (or another cut) clusters everything again.
     """
     from tqdm import tqdm
 
-    from argkb.cluster.store import DEFAULT_SAME_AS, cluster_units, link_same_as
+    from argkb.cluster.store import DEFAULT_SAME_AS, link_same_as
+    from argkb.cluster.update import pending_units, update_clusters, update_same_as
 
     driver = conn.driver()
     runs = []
     kinds: tuple[tuple[Kind, float | None], ...] = (("claim", claim_cut), ("premise", premise_cut))
+    # the units SAME_AS must look at again if every kind is updated incrementally
+    new = {kind: pending_units(driver, conn.database, kind)[0].tolist() for kind, _ in kinds}
     for kind, cut in kinds:
         with tqdm(unit=" units", desc=f"cluster {kind}s", disable=as_json, file=sys.stderr) as bar:
             runs.append(
-                cluster_units(
+                update_clusters(
                     driver,
                     conn.database,
                     kind=kind,
                     cut=cut,
                     k=k,
+                    rebuild=rebuild,
                     progress=bar.update,
                 )
             )
     same = None
+    same_mode = "rebuild"
     if not skip_same_as:
+        threshold = same_as or DEFAULT_SAME_AS
         with tqdm(unit=" claims", desc="SAME_AS", disable=as_json, file=sys.stderr) as bar:
-            same = link_same_as(
-                driver, conn.database, threshold=same_as or DEFAULT_SAME_AS, progress=bar.update
-            )
+            if all(run.mode == "incremental" for run in runs) and same_as is None:
+                same_mode = "incremental"
+                same = update_same_as(driver, conn.database, claims=new["claim"],
+                                      premises=new["premise"], threshold=threshold,
+                                      progress=bar.update)  # fmt: skip
+            else:
+                same = link_same_as(driver, conn.database, threshold=threshold,
+                                    progress=bar.update)  # fmt: skip
     if as_json:
-        click.echo(to_json({"runs": runs, "same_as_edges": same}))
+        click.echo(to_json({"runs": runs, "same_as_edges": same, "same_as_mode": same_mode}))
         return
     for run in runs:
         s = run.stats
+        timing = ", ".join(f"{k} {v:.1f}s" for k, v in run.seconds.items())
+        if run.mode == "incremental":
+            click.echo(
+                f"{run.kind} clusters ({run.method}), incremental: {run.new_units:,} new units, "
+                f"{run.joined:,} joined existing clusters, {s['items']:,} -> "
+                f"{run.new_clusters:,} new clusters; cf of {run.touched:,} premise clusters "
+                f"updated; {timing}"
+            )
+            continue
         click.echo(
-            f"{run.kind} clusters ({run.method}): {s['items']:,} units -> {s['clusters']:,} "
-            f"clusters ({s['singletons']:,} singletons, largest {s['largest']}), "
-            f"{run.pairs:,} neighbour pairs, "
-            + ", ".join(f"{k} {v:.1f}s" for k, v in run.seconds.items())
+            f"{run.kind} clusters ({run.method}), rebuilt ({run.reason}): {s['items']:,} units "
+            f"-> {s['clusters']:,} clusters ({s['singletons']:,} singletons, largest "
+            f"{s['largest']}), {run.pairs:,} neighbour pairs, {timing}"
         )
     if same is not None:
-        click.echo(f"SAME_AS edges: {same:,}")
+        written = "written again" if same_mode == "incremental" else "written"
+        click.echo(f"SAME_AS edges {written}: {same:,}")

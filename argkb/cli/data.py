@@ -92,7 +92,8 @@ def init_cmd(conn: Connection, dimensions: int, as_json: bool) -> None:
 @json_option
 @handle_errors
 def status_cmd(conn: Connection, as_json: bool) -> None:
-    """Server version, plugins, node/relationship counts, and every index with its state."""
+    """Server version, plugins, node/relationship counts, every index with its state, and what
+    is stale since the last load (with the command that brings it up to date)."""
     from argkb.db.schema import (
         constraints,
         graph_counts,
@@ -101,6 +102,7 @@ def status_cmd(conn: Connection, as_json: bool) -> None:
         missing_schema,
         server_info,
     )
+    from argkb.db.staleness import stale_steps
 
     driver = conn.driver()
     info = server_info(driver, conn.database)
@@ -109,6 +111,7 @@ def status_cmd(conn: Connection, as_json: bool) -> None:
     found_indexes = indexes(driver, conn.database)
     missing = missing_schema(found_constraints, found_indexes)
     unfinished = incomplete_corpora(driver, conn.database)
+    stale = stale_steps(driver, conn.database)
     if as_json:
         payload = {
             "server": info,
@@ -117,6 +120,7 @@ def status_cmd(conn: Connection, as_json: bool) -> None:
             "indexes": found_indexes,
             "missing": missing,
             "incomplete_loads": unfinished,
+            "stale": stale,
         }
         click.echo(to_json(payload))
         return
@@ -162,6 +166,13 @@ def status_cmd(conn: Connection, as_json: bool) -> None:
             f"warning: load {load['cid']} ({files}) is {load['status']} since "
             f"{load['started']}: run the same 'argkb load' again to complete it"
         )
+    behind = [step for step in stale if step.count]
+    if counts["labels"].get("Unit"):
+        click.echo(
+            "stale:" + ("" if behind else " nothing (embeddings, clusters, PageRank current)")
+        )
+    for step in behind:
+        click.echo(f"  {step.count:>9,} {step.description}: run '{step.command}'")
 
 
 @main.group("db")

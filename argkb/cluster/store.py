@@ -44,6 +44,12 @@ class ClusterRun:
     stats: dict[str, int]
     pairs: int
     seconds: dict[str, float]
+    mode: str = "rebuild"  # or "incremental" (argkb.cluster.update)
+    reason: str = ""  # why this mode was chosen
+    new_units: int = 0  # incremental: units that had no cluster of this kind
+    joined: int = 0  # incremental: of those, placed into an existing cluster
+    new_clusters: int = 0  # incremental: clusters made of the others
+    touched: int = 0  # premise clusters whose cf_pro / cf_con were computed again
 
 
 def export_vectors(
@@ -124,6 +130,7 @@ def cluster_units(
     linkage = linkage or DEFAULT_LINKAGE[kind]
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
+    corpora = pending_corpora(driver, database)
     ids, vectors = export_vectors(driver, _LABEL[kind], database=database)
     seconds["export"] = time.perf_counter() - clock
     clock = time.perf_counter()
@@ -141,8 +148,10 @@ def cluster_units(
     clock = time.perf_counter()
     method = f"{linkage}@{cut:g}"
     write_clusters(driver, database, kind, method, ids, labels)
+    mark_corpora(driver, database, corpora)
     seconds["write"] = time.perf_counter() - clock
-    return ClusterRun(kind, method, asdict(stats), int(ok.sum()), seconds)
+    return ClusterRun(kind, method, asdict(stats), int(ok.sum()), seconds,
+                      reason="full run")  # fmt: skip
 
 
 def write_clusters(
@@ -173,6 +182,18 @@ def write_clusters(
     if kind == "premise" or _has_premise_clusters(driver, database):
         with driver.session(database=database) as session:
             session.run(cypher.load("cluster/premise_cluster_stats")).consume()
+
+
+def pending_corpora(driver: neo4j.Driver, database: str | None = None) -> list[str]:
+    """Complete corpora loaded (or reloaded) since a cluster run last covered them."""
+    return list(cypher.read(driver, "cluster/pending_corpora", database=database)[0]["cids"])
+
+
+def mark_corpora(driver: neo4j.Driver, database: str | None, cids: list[str]) -> None:
+    """Record that the clusters (and their claim frequencies) now cover corpora ``cids``."""
+    if cids:
+        driver.execute_query(cypher.load("cluster/mark_corpora"), {"cids": cids},
+                             database_=database)  # fmt: skip
 
 
 def has_clusters(driver: neo4j.Driver, database: str | None = None) -> bool:

@@ -1,0 +1,66 @@
+"""What a graph's derived data has not caught up with: the steps to run after a load.
+
+``argkb load`` adds units and arguments; embeddings, clusters and PageRank are computed by later
+commands, each of which touches only what is new (``argkb embed``: units without a vector;
+``argkb cluster``: units without a cluster; ``argkb pagerank --warm``: a warm start from the
+stored scores). :func:`stale_steps` counts what each step still has to do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from argkb.db import cypher
+
+if TYPE_CHECKING:
+    import neo4j
+
+
+@dataclass(frozen=True)
+class Stale:
+    what: str  # e.g. units_without_embedding
+    count: int
+    command: str  # what to run so that count becomes 0
+    description: str
+
+
+# (field of status/stale.cypher, command, description)
+_STEPS: tuple[tuple[str, str, str], ...] = (
+    ("units_without_embedding", "argkb embed", "units without an embedding"),
+    (
+        "claims_without_negation_embedding",
+        "argkb embed",
+        "claims without the embedding of their negation (stance alignment)",
+    ),
+    ("claims_without_cluster", "argkb cluster", "claims with an embedding but no claim cluster"),
+    (
+        "premises_without_cluster",
+        "argkb cluster",
+        "premises with an embedding but no premise cluster",
+    ),
+    (
+        "corpora_since_cluster",
+        "argkb cluster",
+        "corpora loaded since the last cluster run (claim frequencies cf_pro/cf_con may be stale)",
+    ),
+    ("units_without_pagerank", "argkb pagerank --warm", "units without PageRank"),
+    (
+        "arguments_without_relevance",
+        "argkb pagerank --warm",
+        "arguments without relevance (PageRank is older than the last load)",
+    ),
+)
+
+
+def stale_steps(driver: neo4j.Driver, database: str | None = None) -> list[Stale]:
+    """One entry per check, in pipeline order (count 0 when up to date); each check scans its
+    label once."""
+    row = cypher.read(driver, "status/stale", database=database)[0]
+    out = []
+    for what, command, description in _STEPS:
+        count = int(row[what])
+        if what == "corpora_since_cluster" and not row["clustered"]:
+            count = 0  # no clusters yet: the units without a cluster say it already
+        out.append(Stale(what, count, command, description))
+    return out

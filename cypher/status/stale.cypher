@@ -1,0 +1,41 @@
+// What the later pipeline steps have not caught up with since the last loads (one row):
+// units without an embedding, claims without the embedding of their negation, claims and
+// premises with an embedding but no cluster of their kind, units without PageRank, arguments
+// without relevance, and whether clusters exist at all.
+CALL () {
+  MATCH (u:Unit) WHERE u.embedding IS NULL AND coalesce(u.text, '') <> ''
+  RETURN count(u) AS units_without_embedding
+}
+CALL () {
+  MATCH (c:Claim)
+  WHERE c.embedding IS NOT NULL AND coalesce(c.text, '') <> ''
+    AND (c.negation_embedding IS NULL
+         OR coalesce(c.negation_model, '') <> coalesce(c.embedding_model, ''))
+  RETURN count(c) AS claims_without_negation_embedding
+}
+CALL () {
+  MATCH (c:Claim)
+  WHERE c.embedding IS NOT NULL AND NOT EXISTS { (c)-[:IN_CLUSTER]->(:ClaimCluster) }
+  RETURN count(c) AS claims_without_cluster
+}
+CALL () {
+  MATCH (p:Premise)
+  WHERE p.embedding IS NOT NULL AND NOT EXISTS { (p)-[:IN_CLUSTER]->(:PremiseCluster) }
+  RETURN count(p) AS premises_without_cluster
+}
+CALL () {
+  MATCH (u:Unit) WHERE u.pagerank IS NULL
+  RETURN count(u) AS units_without_pagerank
+}
+CALL () {
+  MATCH (a:Argument) WHERE a.relevance_avg IS NULL
+  RETURN count(a) AS arguments_without_relevance
+}
+CALL () {
+  MATCH (c:Corpus)
+  WHERE c.status = 'complete' AND (c.clustered IS NULL OR c.clustered < c.finished)
+  RETURN count(c) AS corpora_since_cluster
+}
+RETURN units_without_embedding, claims_without_negation_embedding, claims_without_cluster,
+       premises_without_cluster, units_without_pagerank, arguments_without_relevance,
+       corpora_since_cluster, COUNT { (:Cluster) } > 0 AS clustered

@@ -24,7 +24,15 @@ import argparse
 import json
 import os
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from argkb.cluster.store import Kind
+
+T = TypeVar("T")
 
 
 def split_corpus(source: Path, first: int, out_a: Path, out_b: Path) -> tuple[int, int]:
@@ -78,7 +86,7 @@ def main() -> int:
     timings: dict[str, dict[str, float]] = {"incremental": {}, "rebuild": {}}
     notes: dict[str, object] = {}
 
-    def timed(mode: str, stage: str, work_fn):  # type: ignore[no-untyped-def]
+    def timed(mode: str, stage: str, work_fn: Callable[[], T]) -> T:
         clock = time.perf_counter()
         result = work_fn()
         timings[mode][stage] = timings[mode].get(stage, 0.0) + time.perf_counter() - clock
@@ -112,11 +120,11 @@ def main() -> int:
             embedded = timed("incremental", "embed", lambda: embed_units(driver, embedder).units)
             timed("incremental", "embed", lambda: embed_negations(driver, embedder))
             notes["embedded (incremental)"] = embedded
-            new = {kind: pending_units(driver, None, kind)[0].tolist()
-                   for kind in ("claim", "premise")}  # fmt: skip
+            kinds: tuple[Kind, ...] = ("claim", "premise")
+            new = {kind: pending_units(driver, None, kind)[0].tolist() for kind in kinds}
             runs = [
-                timed("incremental", "cluster", lambda k=kind: update_clusters(driver, kind=k))
-                for kind in ("claim", "premise")
+                timed("incremental", "cluster", partial(update_clusters, driver, kind=kind))
+                for kind in kinds
             ]
             timed("incremental", "cluster", lambda: update_same_as(
                 driver, claims=new["claim"], premises=new["premise"]))  # fmt: skip
@@ -134,8 +142,8 @@ def main() -> int:
             )
             timed("rebuild", "embed", lambda: embed_negations(driver, embedder, all_units=True))
             notes["embedded (rebuild)"] = rebuilt
-            for kind in ("claim", "premise"):
-                timed("rebuild", "cluster", lambda k=kind: cluster_units(driver, kind=k))
+            for kind in kinds:
+                timed("rebuild", "cluster", partial(cluster_units, driver, kind=kind))
             timed("rebuild", "cluster", lambda: link_same_as(driver))
             full_clusters = memberships(driver)
             cold = timed("rebuild", "pagerank", lambda: run_pagerank(driver))

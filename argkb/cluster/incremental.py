@@ -24,6 +24,7 @@ yields still satisfies the cut's diameter bound, as the full run's do.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ def linkage_distance(
 def assign_to_clusters(
     vectors: ArrayLike,
     candidates: list[list[int]],
-    cluster_vectors: dict[int, ArrayLike],
+    cluster_vectors: Mapping[int, ArrayLike],
     *,
     linkage: Linkage,
     cut: float,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from click.testing import CliRunner
@@ -19,6 +19,9 @@ from argkb.cli import main
 from argkb.db.schema import init_schema
 from argkb.ingest import load_records
 from argkb.loaders import reader
+
+if TYPE_CHECKING:
+    from argkb.cluster.store import Kind
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "debates.json"
@@ -110,8 +113,8 @@ def update(db, embedder, neo4j_uri: str, tmp_path_factory: pytest.TempPathFactor
     _load(db, path_a)
     embed_units(db, embedder)
     embed_negations(db, embedder)
-    for kind in ("claim", "premise"):
-        cluster_units(db, kind=kind)
+    cluster_units(db, kind="claim")
+    cluster_units(db, kind="premise")
     link_same_as(db)
     run_pagerank(db)
     seen: dict[str, Any] = {"stale_a": _stale(neo4j_uri)}
@@ -153,7 +156,8 @@ def update(db, embedder, neo4j_uri: str, tmp_path_factory: pytest.TempPathFactor
             "MATCH (a:Argument {corpus: $cid})--(u:Unit) RETURN DISTINCT u.uid AS uid", cid=cid_b
         ).records
     }
-    for kind in ("claim", "premise"):  # what a full rebuild of A + B answers
+    kinds: tuple[Kind, ...] = ("claim", "premise")
+    for kind in kinds:  # what a full rebuild of A + B answers
         cluster_units(db, kind=kind)
     link_same_as(db)
     seen["answers_rebuilt"] = {q: _answers(QueryEngine(db, embedder), q) for q in A_QUERIES}

@@ -159,14 +159,22 @@ _HANDLER.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
 def configure_logging(verbosity: int) -> None:
     """Route the ``argkb`` loggers (and with ``verbosity >= 3`` the driver's) to stderr.
 
-    0: warnings and errors; 1: INFO (what a command is doing); 2: DEBUG (every Cypher query
-    with its parameters, from :mod:`argkb.db.cypher`); 3: also the ``neo4j`` driver at DEBUG.
+    0: warnings and errors (the driver's own log off); 1: INFO (what a command is doing), with the
+    driver's warnings; 2: DEBUG (every Cypher query with its parameters, from
+    :mod:`argkb.db.cypher`); 3: also the ``neo4j`` driver at DEBUG.
     Calling it again replaces the previous setting (one handler, never duplicated).
     """
     levels = {0: logging.WARNING, 1: logging.INFO}
     for name, level in (
         ("argkb", levels.get(verbosity, logging.DEBUG)),
-        ("neo4j", logging.DEBUG if verbosity >= 3 else logging.WARNING),
+        # below -v the driver stays quiet: when Neo4j goes away, argkb's own one-line error
+        # says what happened (argkb.db.failures), not the driver's "defunct connection" log
+        (
+            "neo4j",
+            {0: logging.CRITICAL, 1: logging.WARNING, 2: logging.WARNING}.get(
+                verbosity, logging.DEBUG
+            ),
+        ),
     ):
         log = logging.getLogger(name)
         log.setLevel(level)

@@ -98,6 +98,10 @@ class Embedder:
         if self._model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            # OpenMP threads that wait by sleeping, not spinning (read when torch loads): on a
+            # busy machine spinning threads fight for the cores, and one short query took 450 to
+            # 1,100 ms to embed instead of 49 ms (2 threads, load average 8-10; docs/benchmarks.md)
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             import time
 
             import torch

@@ -222,12 +222,6 @@ def _query_process(private: Private, *verbose: str) -> subprocess.Popen[str]:
     )  # fmt: skip
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the CLI lets the Neo4j driver's own ERROR log through: 'ERROR neo4j.io: ... Failed to "
-    "read from defunct connection ...' comes before argkb's one Error line (argkb/cli/app.py "
-    "configure_logging keeps the neo4j logger at WARNING; issue 13)",
-)
 def test_neo4j_killed_as_argkb_query_starts_is_one_line(demo: Private) -> None:
     """Neo4j SIGKILLed once ``argkb query`` has connected (while it embeds the query): stderr is
     the one line that says what happened, exit 1; the server comes back and answers."""

@@ -36,6 +36,8 @@ demo: neo4j
 	$(ARGKB) pagerank --top 5
 	$(ARGKB) status
 	$(ARGKB) query "We should abandon fossil fuels" --k 5
+	@# the Browser URL; restarts the server once if it runs with HTTP off (the port is then saved)
+	$(ARGKB) browse --no-open --restart
 
 # Debian's chromium drives the real-browser tests (playwright, from the test extra, is told
 # where it is); installed once, as root, from Debian's packages.

@@ -76,6 +76,7 @@ def server_install(no_plugins: bool, force: bool, as_json: bool) -> None:
                     "already_installed": report.already_installed,
                     "neo4j": report.neo4j_version,
                     "plugins": report.plugins,
+                    "browser": report.browser,
                     "seconds": round(report.seconds, 1),
                 }
             )
@@ -89,6 +90,15 @@ def server_install(no_plugins: bool, force: bool, as_json: bool) -> None:
         click.echo(
             f"  plugin {name}: " + ("yes" if plugin["installed"] else f"MISSING ({plugin['why']})")
         )
+    browser = report.browser
+    click.echo(
+        "  Neo4j Browser: "
+        + (
+            f"yes ({browser['version']})"
+            if browser.get("installed")
+            else f"MISSING ({browser.get('why')})"
+        )
+    )
 
 
 def _managed_server(**overrides: Any) -> Any:
@@ -178,6 +188,7 @@ def server_status(as_json: bool) -> None:
         "root": str(srv.distribution.root),
         "neo4j": manifest.get("neo4j"),
         "plugins": manifest.get("plugins", {}),
+        "browser_jar": str(jar) if (jar := srv.distribution.browser_jar()) else None,
         **dataclasses.asdict(state),
     }
     if state.running:
@@ -200,6 +211,11 @@ def server_status(as_json: bool) -> None:
         click.echo("password:  none yet (the next 'argkb server start' generates one)")
     if state.settings and state.settings.get("http_port"):
         click.echo(f"http:      http://127.0.0.1:{state.settings['http_port']}/browser/")
+        guide_port = srv.guide_port()
+        if guide_port:
+            from argkb.explore.guide import guide_url
+
+            click.echo(f"guide:     {guide_url(guide_port)} (plays when Browser connects)")
     if state.settings is not None and "allow_url_loading" in state.settings:
         allowed = state.settings["allow_url_loading"]
         click.echo("URL loading: " + ("allowed (--allow-url-loading)" if allowed else "blocked"))

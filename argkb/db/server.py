@@ -9,6 +9,11 @@ password generated for each instance and kept in its folder (``neo4j-password``,
 which every argkb command reads through :func:`managed_auth`; URL loading (``LOAD CSV FROM
 'http...'``, APOC's load procedures) blocked unless the instance was started with
 ``allow_url_loading``; the HTTP connector's CORS header names only this server's own origin.
+
+With HTTP on, Neo4j serves Neo4j Browser at ``/browser/`` (its jar is in the distribution) and
+argkb serves its Browser guide beside it, on another loopback port chosen at start
+(:mod:`argkb.explore.guide`, a small Python process that lives and dies with the server);
+``browser.post_connect_cmd`` plays it when Browser connects.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import signal
 import socket
 import string
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from importlib import resources
@@ -42,6 +48,7 @@ ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
 MANAGED_USER = "neo4j"
 PASSWORD_FILE = "neo4j-password"  # in the instance folder, readable by its owner only
+GUIDE_MODULE = "argkb.explore.guide"  # the guide server's module (python -m), see its docstring
 
 # Every address blocked for LOAD CSV and APOC's load procedures: both ask Neo4j's URL access
 # checker, which refuses hosts in this list (file:// URLs into the import folder still work).
@@ -202,6 +209,10 @@ class ServerConfig:
     def log_file(self) -> Path:
         return self.instance_dir / "logs" / "neo4j.log"
 
+    @property
+    def guide_pid_file(self) -> Path:
+        return self.instance_dir / "run" / "argkb-guide.pid"
+
 
 @dataclass(frozen=True)
 class ServerState:
@@ -249,6 +260,7 @@ class LocalServer:
     def __init__(self, distribution: Distribution, config: ServerConfig) -> None:
         self.distribution = distribution
         self.config = config
+        self._guide_port: int | None = None  # chosen by start() when HTTP is on
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -295,6 +307,13 @@ class LocalServer:
         known = {key: value for key, value in settings.items() if key in self.config.settings()}
         return dataclasses.replace(self.config, **known)
 
+    def guide_port(self) -> int | None:
+        """The port of the running server's guide (None: stopped, HTTP off, or started by an
+        argkb that served no guide)."""
+        record = self._pid_record()
+        port = None if record is None else record.get("guide_port")
+        return port if isinstance(port, int) else None
+
     def _plugins_disabled_because(self) -> str | None:
         marker = self.config.instance_dir / "run" / "plugins-disabled.txt"
         return marker.read_text() if marker.is_file() else None
@@ -316,6 +335,8 @@ class LocalServer:
     # -- start ---------------------------------------------------------------------------------
 
     def write_config(self, with_plugins: bool = True) -> Path:
+        from argkb.explore.guide import guide_url
+
         cfg = self.config
         names = ("conf", "data", "logs", "run", "import", "no-plugins")
         dirs = {name: cfg.instance_dir / name for name in names}
@@ -335,6 +356,7 @@ class LocalServer:
             http_port=cfg.http_port or 7474,
             http_origin=cfg.http_origin,
             url_loading=url_loading,
+            post_connect_cmd=f"play {guide_url(self._guide_port)}" if self._guide_port else "",
             heap=cfg.heap,
             pagecache=cfg.pagecache,
             data_dir=dirs["data"],
@@ -379,6 +401,9 @@ class LocalServer:
         if pid is not None:
             self._check_same_settings(pid)
             running = self.running_config() or self.config
+            guide_port = self.guide_port()
+            if running.http_port and guide_port:
+                self._start_guide(running.http_port, guide_port)  # if it died meanwhile
             return StartResult(pid, running.uri, 0.0, True, self._plugins_disabled_because())
         if not self.distribution.is_installed():
             raise ServerError(
@@ -391,6 +416,7 @@ class LocalServer:
             )
         marker = self.config.instance_dir / "run" / "plugins-disabled.txt"
         marker.unlink(missing_ok=True)
+        self._guide_port = free_port() if self.config.http_port else None
         self.write_config()  # neo4j-admin reads the data folder from it
         self._ensure_password()
         try:
@@ -400,6 +426,12 @@ class LocalServer:
             why = f"the server did not start with its plugins, so they are off: {failure}"
             marker.write_text(why)
             pid = self._launch_and_wait(with_plugins=False, timeout=timeout)
+        if self.config.http_port and self._guide_port:
+            try:
+                self._start_guide(self.config.http_port, self._guide_port)
+            except BaseException:
+                self.stop()
+                raise
         return StartResult(pid, self.config.uri, time.perf_counter() - started, False, why)
 
     def _check_same_settings(self, pid: int) -> None:
@@ -480,6 +512,7 @@ class LocalServer:
             "port": self.config.bolt_port,
             "started": time.time(),
             "settings": self.config.settings(),
+            "guide_port": self._guide_port,
         }
         self.config.pid_file.write_text(json.dumps(record))
         deadline = time.monotonic() + timeout
@@ -524,10 +557,80 @@ class LocalServer:
         except (ServiceUnavailable, SessionExpired, Neo4jError, OSError):
             return False
 
+    # -- the Browser guide ---------------------------------------------------------------------
+
+    def _guide_pid(self) -> int | None:
+        """The pid of this instance's live guide server, or None; a stale pid file is removed."""
+        path = self.config.guide_pid_file
+        try:
+            pid = int(json.loads(path.read_text())["pid"])
+        except FileNotFoundError:
+            return None
+        except (ValueError, KeyError, TypeError, OSError):
+            path.unlink(missing_ok=True)
+            return None
+        cmdline = _process_cmdline(pid)
+        if GUIDE_MODULE in cmdline and str(self.config.instance_dir) in cmdline:
+            return pid
+        path.unlink(missing_ok=True)
+        return None
+
+    def _start_guide(self, http_port: int, port: int, timeout: float = 30.0) -> int:
+        """Start the guide server on ``port`` unless it runs; wait until it listens."""
+        pid = self._guide_pid()
+        if pid is not None:
+            return pid
+        if _port_open(port):
+            raise ServerError(
+                f"the Browser guide's port {port} on 127.0.0.1 is taken by another process: "
+                "restart the server ('argkb server stop', then start it again)"
+            )
+        log = self.config.instance_dir / "logs" / "guide.log"
+        cmd = [
+            sys.executable,
+            "-m",
+            GUIDE_MODULE,
+            f"--port={port}",
+            f"--http-port={http_port}",
+            f"--instance={self.config.instance_dir}",
+        ]
+        with log.open("ab") as sink:
+            proc = subprocess.Popen(
+                cmd,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,  # lives as long as the server, not the CLI
+            )
+        self.config.guide_pid_file.write_text(json.dumps({"pid": proc.pid, "port": port}))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                self.config.guide_pid_file.unlink(missing_ok=True)
+                tail = _text_since(log, 0).strip().splitlines()[-1:]
+                raise ServerError(
+                    f"the Browser guide server exited with code {proc.returncode}: "
+                    f"{' '.join(tail)} (see {log})"
+                )
+            if _port_open(port):
+                return proc.pid
+            time.sleep(0.1)
+        self._terminate(proc.pid, 10.0)
+        self.config.guide_pid_file.unlink(missing_ok=True)
+        raise ServerError(f"the Browser guide server did not listen on port {port}; see {log}")
+
+    def _stop_guide(self) -> None:
+        pid = self._guide_pid()
+        if pid is not None:
+            self._terminate(pid, 10.0)
+        self.config.guide_pid_file.unlink(missing_ok=True)
+
     # -- stop ----------------------------------------------------------------------------------
 
     def stop(self, timeout: float = 90.0) -> bool:
-        """SIGTERM the server and wait for it to exit; returns False if it was not running."""
+        """SIGTERM the server (and its guide) and wait for it to exit; returns False if it was not
+        running."""
+        self._stop_guide()
         pid = self._read_pid()
         if pid is None:
             return False

@@ -1,0 +1,57 @@
+"""``argkb browse``: Neo4j Browser on the managed server, with argkb's guide."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+
+import click
+
+from argkb.cli.app import echo_err, handle_errors, json_option, main, to_json
+from argkb.cli.server import PORT, _managed_server
+
+
+def _has_desktop() -> bool:
+    """A web browser can be shown (not a text one in this terminal, not over plain SSH)."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+@main.command("browse")
+@click.option("--http-port", type=PORT, help="HTTP port of Neo4j Browser (default 7474, or saved).")
+@click.option(
+    "--restart",
+    is_flag=True,
+    help="Restart the managed Neo4j if it runs without HTTP or without the Browser "
+    "(stops it even if another argkb command is using it).",
+)
+@click.option("--no-open", is_flag=True, help="Print the URL only; do not open a web browser.")
+@json_option
+@handle_errors
+def browse(http_port: int | None, restart: bool, no_open: bool, as_json: bool) -> None:
+    """Open Neo4j Browser on the managed Neo4j (HTTP on 127.0.0.1), with argkb's guide.
+
+    Starts the server with HTTP if it is not running, prints the URL that opens Browser with
+    the server and user filled in (type the password: 'argkb server password'), and opens it
+    when there is a desktop. argkb's guide (docs/guide.md) plays when Browser connects.
+    """
+    from argkb.db.browser import ensure_browser
+
+    access = ensure_browser(_managed_server(), http_port=http_port, restart=restart, echo=echo_err)
+    opened = False
+    if not no_open and _has_desktop():
+        import webbrowser
+
+        opened = webbrowser.open(access.url)
+    if as_json:
+        click.echo(to_json({**dataclasses.asdict(access), "opened": opened}))
+        return
+    click.echo(access.url)
+    click.echo(
+        f"Sign in as {access.user} with the password that 'argkb server password' prints "
+        "(Browser takes no password in its URL; it remembers it in this web browser)."
+    )
+    if access.guide_url:
+        click.echo(f"argkb's guide plays on connect (:play {access.guide_url}).")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from argkb.cluster.hierarchy import Linkage, cluster_graph
 from argkb.db import cypher
@@ -56,16 +56,29 @@ def export_vectors(
     driver: neo4j.Driver, label: str, *, database: str | None = None, page: int = 5000
 ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
     """Internal ids and embeddings of every unit with ``label`` that has an embedding."""
+    query = cypher.render("cluster/export_vectors", label=label)
+    return paged_vectors(driver, query, {}, database=database, page=page)
+
+
+def paged_vectors(
+    driver: neo4j.Driver,
+    query: str,
+    params: dict[str, Any],
+    *,
+    database: str | None = None,
+    page: int = 5000,
+) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
+    """Ids and vectors from ``query`` (rows ``id``, ``vector`` in id order after ``$after``,
+    at most ``$limit``), read page by page."""
     import numpy as np
     from neo4j import RoutingControl
 
-    query = cypher.render("cluster/export_vectors", label=label)
     ids: list[int] = []
     chunks: list[NDArray[np.float32]] = []
     after = -1
     while True:
         records, _, _ = driver.execute_query(
-            query, {"after": after, "limit": page}, database_=database,
+            query, {**params, "after": after, "limit": page}, database_=database,
             routing_=RoutingControl.READ,
         )  # fmt: skip
         if not records:

@@ -69,26 +69,10 @@ def pending_units(
     driver: neo4j.Driver, database: str | None, kind: Kind, *, page: int = 5000
 ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
     """Internal ids and embeddings of the units of ``kind`` that have no cluster of that kind."""
-    import numpy as np
-    from neo4j import RoutingControl
+    from argkb.cluster.store import paged_vectors
 
     query = cypher.render("cluster/pending_vectors", label=_LABEL[kind])
-    ids: list[int] = []
-    parts: list[NDArray[np.float32]] = []
-    after = -1
-    while True:
-        records, _, _ = driver.execute_query(
-            query, {"after": after, "limit": page, "kind": kind}, database_=database,
-            routing_=RoutingControl.READ,
-        )  # fmt: skip
-        if not records:
-            break
-        ids.extend(r["id"] for r in records)
-        parts.append(np.asarray([r["vector"] for r in records], dtype=np.float32))
-        after = records[-1]["id"]
-    if not ids:
-        return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
-    return np.asarray(ids, dtype=np.int64), np.vstack(parts)
+    return paged_vectors(driver, query, {"kind": kind}, database=database, page=page)
 
 
 def choose_mode(state: ClusterState, method: str, *, rebuild: bool) -> tuple[str, str]:

@@ -241,6 +241,10 @@ def test_browser_connects_runs_library_queries_and_plays_the_guide(
             page.screenshot(path=str(tmp_path / "browse-guide.png"))
 
             _run(page, ":param claim => 'ban cars'")
+            # Browser sets a parameter asynchronously: a query run before it is set fails with
+            # ParameterMissing, so wait for the frame that says it is set
+            param = page.locator("[data-testid=frame]", has_text=":param claim")
+            param.get_by_text("Successfully set your parameters").wait_for(timeout=30_000)
             _run(page, library.get("claim_arguments").text)
             frame = page.locator("[data-testid=frame]", has_text="A claim with its pro and con")
             # c1, its 4 arguments and their 4 premises (tests/fixtures/browse/graph.cypher)

@@ -67,6 +67,13 @@ def rss_peak_mib(who: int = resource.RUSAGE_SELF) -> float:
     return resource.getrusage(who).ru_maxrss / 1024
 
 
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile of ``values`` by nearest rank: a measured value, not interpolated."""
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1))))
+    return ordered[rank]
+
+
 def fmt_int(value: float | None) -> str:
     return "-" if value is None else f"{value:,.0f}"
 

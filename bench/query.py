@@ -27,12 +27,6 @@ import time
 from pathlib import Path
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    rank = max(0, min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1))))
-    return ordered[rank]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--arguments", type=int, default=100_000)
@@ -180,7 +174,7 @@ def main() -> int:
     print("|---|---:|---:|---:|---:|---|---:|---:|")
     for name, values in timings.items():
         ms = [v * 1000 for v in values]
-        p50, p95 = percentile(ms, 50), percentile(ms, 95)
+        p50, p95 = common.percentile(ms, 50), common.percentile(ms, 95)
         goal = "baseline" if name == "bm25" else ("met" if p50 <= 100 and p95 <= 300 else "NOT met")
         client_ms = 1000 * statistics.mean(c for c, _ in cpu[name])
         server_ms = 1000 * statistics.mean(s for _, s in cpu[name])

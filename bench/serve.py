@@ -21,24 +21,12 @@ import http.client
 import json
 import os
 import queue
-import socket
 import subprocess
 import sys
 import threading
 import time
 import urllib.parse
 from pathlib import Path
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1))))]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def wait_healthy(port: int, proc: subprocess.Popen[bytes], timeout: float = 300.0) -> None:
@@ -112,6 +100,8 @@ def main() -> int:
 
     import common
 
+    from argkb.db.server import free_port
+
     folder = args.workdir / "instance"
     if not (folder / "data").exists():
         raise SystemExit(f"no benchmark graph in {folder}: run bench/query.py first")
@@ -170,10 +160,10 @@ def main() -> int:
     print("|---|---:|---:|---:|---:|---|")
     for name, values, rate in rows:
         ms = [v * 1000 for v in values]
-        p95 = percentile(ms, 95)
+        p95 = common.percentile(ms, 95)
         goal = ("met" if p95 <= 300 else "NOT met") if name.endswith(" 4 client(s)") else ""
         print(
-            f"| {name} | {rate:.2f} | {percentile(ms, 50):.0f} | {p95:.0f} | "
+            f"| {name} | {rate:.2f} | {common.percentile(ms, 50):.0f} | {p95:.0f} | "
             f"{max(ms):.0f} | {goal} |"
         )
     return 0

@@ -9,6 +9,7 @@ import click
 
 from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
 from argkb.retrieve.engine import (
+    AlignmentChoice,
     CoresetRelevance,
     PremiseClusters,
     RankerName,
@@ -63,12 +64,13 @@ from argkb.retrieve.engine import (
 )
 @click.option(
     "--alignment",
-    type=click.Choice(["model", "always"]),
+    type=click.Choice(get_args(AlignmentChoice)),
     default="model",
     show_default=True,
     help="Whether a similar claim takes the query's side: model = the stance-alignment "
-    "estimator (a claim that negates the query counts its pro premises as con); always = "
-    "every claim is aligned (Dumani et al.'s experiments).",
+    "estimator decides (a claim it judges to negate the query counts its pro premises as con); "
+    "soft = its probability weighs both sides; always = every claim is aligned (Dumani et "
+    "al.'s experiments).",
 )
 @click.option("--explain", is_flag=True, help="Show the numbers behind each rank.")
 @json_option
@@ -83,7 +85,7 @@ def query_cmd(
     alpha: float | None,
     relevance: CoresetRelevance,
     premise_clusters: PremiseClusters,
-    alignment: str,
+    alignment: AlignmentChoice,
     explain: bool,
     as_json: bool,
 ) -> None:
@@ -96,7 +98,7 @@ def query_cmd(
             param_hint="CLAIM",
         ) from err
     from argkb.embed.model import Embedder
-    from argkb.retrieve.engine import DEFAULT_RANKER, QueryEngine, Settings, model_alignment
+    from argkb.retrieve.engine import DEFAULT_RANKER, QueryEngine, Settings, choose_alignment
 
     settings = Settings(
         representative=representative,
@@ -107,8 +109,7 @@ def query_cmd(
         settings = dataclasses.replace(settings, coreset_alpha=alpha)
     embedder = Embedder()
     engine = QueryEngine(conn.driver(), embedder, database=conn.database, settings=settings)
-    if alignment == "model":
-        engine.alignment = model_alignment(embedder)
+    engine.alignment = choose_alignment(alignment, embedder)
     result = engine.query(
         claim,
         k=k,

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import click
 
 from argkb.cli.app import Connection, connection_options, echo_err, handle_errors, main
 from argkb.db.connect import is_loopback
+from argkb.retrieve.engine import AlignmentChoice
 
 __all__ = ["is_loopback", "serve_cmd"]
 
@@ -33,7 +36,7 @@ __all__ = ["is_loopback", "serve_cmd"]
 )
 @click.option(
     "--alignment",
-    type=click.Choice(["model", "always"]),
+    type=click.Choice(get_args(AlignmentChoice)),
     default="model",
     show_default=True,
     help="Stance alignment of similar claims, as in argkb query.",
@@ -46,7 +49,7 @@ def serve_cmd(
     allow_remote: bool,
     token: str | None,
     timeout: float,
-    alignment: str,
+    alignment: AlignmentChoice,
 ) -> None:
     """Serve the query engine and the graph over HTTP (JSON API, OpenAPI at /docs).
 
@@ -66,7 +69,7 @@ def serve_cmd(
 
     from argkb.db.connect import open_driver
     from argkb.embed.model import Embedder
-    from argkb.retrieve.engine import model_alignment
+    from argkb.retrieve.engine import choose_alignment
     from argkb.serve.app import create_app
 
     target = conn.target()
@@ -87,7 +90,7 @@ def serve_cmd(
         database=conn.database,
         token=token,
         timeout=timeout,
-        alignment=model_alignment(embedder) if alignment == "model" else None,
+        alignment=choose_alignment(alignment, embedder),
     )
     echo_err(f"argkb serve on http://{host}:{port} (API docs at /docs; Ctrl-C stops)")
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -61,15 +61,30 @@ def hybrid(driver: neo4j.Driver, database: str | None, embedder: Embedder | None
     return EngineRanker(_engine(driver, database, embedder), "hybrid")
 
 
-def hybrid_aligned(
-    driver: neo4j.Driver, database: str | None, embedder: Embedder | None
-) -> EngineRanker:
-    """The hybrid ranker with the stance-alignment model instead of "always aligned"."""
+def _hybrid_with_model(
+    driver: neo4j.Driver, database: str | None, embedder: Embedder | None, *, hard: bool,
+    name: str,
+) -> EngineRanker:  # fmt: skip
     from argkb.retrieve.engine import model_alignment
 
     engine = _engine(driver, database, embedder)
-    engine.alignment = model_alignment(engine.embedder)
-    return EngineRanker(engine, "hybrid", "hybrid-aligned")
+    engine.alignment = model_alignment(engine.embedder, hard=hard)
+    return EngineRanker(engine, "hybrid", name)
+
+
+def hybrid_aligned(
+    driver: neo4j.Driver, database: str | None, embedder: Embedder | None
+) -> EngineRanker:
+    """``argkb query``'s default: the hybrid ranker with the stance-alignment model's decisions
+    (a claim is aligned or opposed) instead of "always aligned"."""
+    return _hybrid_with_model(driver, database, embedder, hard=True, name="hybrid-aligned")
+
+
+def hybrid_soft(
+    driver: neo4j.Driver, database: str | None, embedder: Embedder | None
+) -> EngineRanker:
+    """The hybrid ranker weighing each claim's premise sides by the alignment probability."""
+    return _hybrid_with_model(driver, database, embedder, hard=False, name="hybrid-soft")
 
 
 def pfidf(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:

@@ -170,7 +170,10 @@ RANKERS: dict[str, RankerSpec] = {
     "random": RankerSpec(baselines.random_collection, False, "shuffled collection, 10 seeds"),
     "hybrid": RankerSpec(adapters.hybrid, True, "argkb query, three routes fused by RRF"),
     "hybrid-aligned": RankerSpec(
-        adapters.hybrid_aligned, True, "hybrid with the stance-alignment model"
+        adapters.hybrid_aligned, True, "argkb query's default: hybrid, alignment decisions"
+    ),
+    "hybrid-soft": RankerSpec(
+        adapters.hybrid_soft, True, "hybrid, sides weighed by the alignment probability"
     ),
     "pfidf": RankerSpec(adapters.pfidf, True, "argkb query, pf-icf (Dumani 2020)"),
     "pfidf-query": RankerSpec(

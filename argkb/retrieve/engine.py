@@ -79,12 +79,26 @@ def always_aligned(
     return [1.0] * len(claims)
 
 
-def model_alignment(embedder: Embedder) -> StanceAlignment:
+AlignmentChoice = Literal["model", "soft", "always"]
+
+
+def choose_alignment(choice: AlignmentChoice, embedder: Embedder) -> StanceAlignment:
+    """The estimator behind ``--alignment``: ``model`` (the default: the estimator's decisions),
+    ``soft`` (its probabilities) or ``always`` (every claim aligned, Dumani et al.)."""
+    if choice == "always":
+        return always_aligned
+    return model_alignment(embedder, hard=choice == "model")
+
+
+def model_alignment(embedder: Embedder, *, hard: bool = True) -> StanceAlignment:
     """The stance-alignment estimator of :mod:`argkb.stance.alignment` (negation and antonym
-    flips, contrast in embedding space), sharing the engine's embedder."""
+    flips, contrast in embedding space), sharing the engine's embedder.
+
+    ``hard`` (the default of ``argkb query``): a claim counts as aligned (1) or opposed (0);
+    else the estimator's probability weighs its premises' sides."""
     from argkb.stance.alignment import StanceAligner
 
-    return StanceAligner(embedder)
+    return StanceAligner(embedder, hard=hard)
 
 
 @dataclass(frozen=True)

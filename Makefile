@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip "setuptools>=77" wheel
 	$(BIN)/pip install --quiet $(TORCH)
-	$(BIN)/pip install --quiet -e '.[test,dev,spark]'
+	$(BIN)/pip install --quiet -e '.[test,dev,spark,onnx]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -16,7 +16,7 @@ from argkb.cli.app import (
     main,
     to_json,
 )
-from argkb.embed.model import LongText
+from argkb.embed.model import Backend, LongText
 from argkb.ingest import OnError
 
 # -- checks of options ---------------------------------------------------------------------------
@@ -425,6 +425,13 @@ def load_cmd(
 )
 @click.option("--all", "all_units", is_flag=True, help="Re-embed units that have a vector.")
 @click.option(
+    "--backend",
+    type=click.Choice(get_args(Backend)),
+    help="torch (sentence-transformers), or ONNX Runtime on the CPU: onnx (same vectors), "
+    "onnx-int8 (faster, close vectors; docs/benchmarks.md). Default: $ARGKB_EMBED_BACKEND, "
+    "else torch. Queries must use the same backend (set the variable).",
+)
+@click.option(
     "--device",
     callback=lambda _ctx, _param, value: check_device(value),
     help="cpu, cuda, ... (default: a GPU when present).",
@@ -436,6 +443,7 @@ def embed_cmd(
     model_path: str | None,
     long_text: LongText,
     all_units: bool,
+    backend: Backend | None,
     device: str | None,
     as_json: bool,
 ) -> None:
@@ -447,7 +455,7 @@ def embed_cmd(
     from argkb.embed.store import count_negations, count_pending, embed_negations, embed_units
 
     driver = conn.driver()
-    embedder = Embedder(model_path, long_text=long_text, device=device)
+    embedder = Embedder(model_path, long_text=long_text, device=device, backend=backend)
     init_schema(driver, conn.database, dimensions=embedder.dimensions)
     total = count_pending(driver, conn.database, all_units=all_units)
     with tqdm(total=total, unit=" units", desc="embed", disable=as_json, file=sys.stderr) as bar:

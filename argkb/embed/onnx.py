@@ -114,6 +114,9 @@ def _atomic(target: Path, make: Any) -> None:
     tmp = Path(name)
     try:
         make(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        tmp.chmod(0o666 & ~umask)  # mkstemp's 0600 would keep the file from the user's group
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
@@ -188,14 +191,22 @@ def quantize(fp32: Path, target: Path) -> None:
     except ImportError as err:
         raise ConfigError(_INSTALL) from err
 
-    quantize_dynamic(
-        fp32,
-        target,
-        weight_type=QuantType.QInt8,
-        per_channel=True,
-        reduce_range=True,
-        op_types_to_quantize=["MatMul"],
-    )
+    # the quantiser logs a hint to pre-process the model on the root logger; tried here
+    # (onnxruntime.quantization.quant_pre_process) it changed neither speed nor vectors
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)
+    try:
+        quantize_dynamic(
+            fp32,
+            target,
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            reduce_range=True,
+            op_types_to_quantize=["MatMul"],
+        )
+    finally:
+        root.setLevel(level)
 
 
 class OnnxEncoder:

@@ -43,7 +43,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from common import fmt_float, fmt_int, markdown_table
 from embed_throughput import PAGE, argquality_texts, cosines, model_batches, synthetic_texts
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-    from argkb.embed.model import Embedder
+    from argkb.embed.model import Backend, Embedder, LongText
 
 BASELINE = "torch:64:sentences"
 LINEAR_FLOP = 2 * 6 * (4 * 384**2 + 2 * 384 * 1536)  # per token, the matrix products
@@ -110,9 +110,9 @@ class OpenVinoSession:
 def make_embedder(spec: Spec) -> Embedder:
     from argkb.embed.model import Embedder
 
-    backend = "onnx" if spec.backend == "openvino" else spec.backend
-    embedder = Embedder(long_text=spec.long_text, backend=backend, batch_size=spec.batch,
-                        cache=False)  # type: ignore[arg-type]  # fmt: skip
+    backend = cast("Backend", "onnx" if spec.backend == "openvino" else spec.backend)
+    long_text = cast("LongText", spec.long_text)
+    embedder = Embedder(long_text=long_text, backend=backend, batch_size=spec.batch, cache=False)
     if spec.backend == "torch":
         embedder.model.float()
     elif spec.backend == "openvino":

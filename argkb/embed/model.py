@@ -68,7 +68,7 @@ def resolve_backend(backend: str | None) -> Backend:
     if name not in BACKENDS:
         where = f"${BACKEND_ENV}" if not backend else "backend"
         raise ConfigError(f"{where}: unknown embedding backend {name!r} ({', '.join(BACKENDS)})")
-    return name  # type: ignore[return-value]
+    return name
 
 
 def split_sentences(text: str) -> list[str]:
@@ -251,7 +251,7 @@ class Embedder:
         import numpy as np
 
         if self.backend != "torch":
-            return self.model.encode(texts, self.batch_size)  # type: ignore[no-any-return]
+            return self.model.encode(texts, self.batch_size)
         vectors = self.model.encode(
             list(texts),
             batch_size=self.batch_size,

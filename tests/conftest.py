@@ -6,7 +6,10 @@ Backends, by ``ARGKB_TEST_BACKEND``:
   reach it exactly as a user's would, with auth on and the password argkb generated for it. The
   Neo4j distribution comes from the user's cache (installed there first if missing) and is
   linked in, not copied.
-- ``docker``: ``docker/compose.yml`` through pytest-docker (hosts with a Docker engine).
+- ``docker``: ``docker/compose.yml`` through pytest-docker (hosts with a Docker engine), with
+  auth on as there: the password is ``ARGKB_NEO4J_PASSWORD`` (a random one for the run when it is
+  not set), on a free loopback port, and ``NEO4J_USERNAME`` / ``NEO4J_PASSWORD`` are set for the
+  ``argkb`` commands the tests run.
 - ``uri``: an existing server at ``ARGKB_TEST_NEO4J_URI`` (its data is wiped per module!), with
   ``NEO4J_USERNAME`` / ``NEO4J_PASSWORD`` if it needs them.
 
@@ -73,10 +76,19 @@ def neo4j_uri(request: pytest.FixtureRequest, argkb_home: Path) -> Iterator[str]
         yield uri
         return
     if backend == "docker":
+        import secrets
+
+        from argkb.db.server import free_port
+
+        # docker/compose.yml requires the password; the port only where 7687 may be taken
+        password = os.environ.setdefault("ARGKB_NEO4J_PASSWORD", secrets.token_urlsafe(24))
+        os.environ.setdefault("ARGKB_DOCKER_BOLT_PORT", str(free_port()))
+        os.environ.update(NEO4J_USERNAME="neo4j", NEO4J_PASSWORD=password)
         services = request.getfixturevalue("docker_services")
         port = services.port_for("neo4j", 7687)
         uri = f"bolt://127.0.0.1:{port}"
-        services.wait_until_responsive(check=lambda: _answers(uri), timeout=180, pause=2)
+        auth = ("neo4j", password)
+        services.wait_until_responsive(check=lambda: _answers(uri, auth), timeout=180, pause=2)
         os.environ["NEO4J_URI"] = uri
         yield uri
         return
@@ -93,13 +105,13 @@ def neo4j_uri(request: pytest.FixtureRequest, argkb_home: Path) -> Iterator[str]
     server.stop()
 
 
-def _answers(uri: str) -> bool:
-    """Whether the Docker backend answers (docker/compose.yml runs it with NEO4J_AUTH none)."""
+def _answers(uri: str, auth: tuple[str, str]) -> bool:
+    """Whether the Docker backend answers (docker/compose.yml: user neo4j, ARGKB_NEO4J_PASSWORD)."""
     from neo4j import GraphDatabase
     from neo4j.exceptions import Neo4jError, ServiceUnavailable
 
     try:
-        with GraphDatabase.driver(uri) as driver:
+        with GraphDatabase.driver(uri, auth=auth) as driver:
             driver.execute_query("RETURN 1")
         return True
     except (ServiceUnavailable, Neo4jError, OSError):
@@ -115,7 +127,7 @@ def neo4j_auth(neo4j_uri: str) -> tuple[str, str] | None:
         password = os.environ.get("NEO4J_PASSWORD")
         return (os.environ.get("NEO4J_USERNAME", "neo4j"), password) if password else None
     if backend == "docker":
-        return None  # docker/compose.yml: NEO4J_AUTH none
+        return ("neo4j", os.environ["ARGKB_NEO4J_PASSWORD"])  # set by neo4j_uri
     from argkb.db.server import ServerConfig
 
     auth = ServerConfig.default().auth()

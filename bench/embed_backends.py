@@ -138,7 +138,11 @@ def onnx_batches(embedder: Embedder, split: Sequence[list[str]], batch: int) -> 
 
 def account(result: Measured, embedder: Embedder, texts: Sequence[str], tokenize: Any) -> None:
     """Pieces, tokens, padded slots and FLOPs of the batches this backend forms."""
-    split = [embedder._split(text) for text in texts]
+    # truncate encodes each text whole (cut at 256 word pieces); _split would give windows
+    if result.spec.long_text == "truncate":
+        split = [[text] for text in texts]
+    else:
+        split = [embedder._split(text) for text in texts]
     if result.spec.backend == "torch":
         batches = [
             [len(ids) for ids in tokenize(pieces)]

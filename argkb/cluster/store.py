@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from argkb.cluster.hierarchy import Linkage, cluster_graph
-from argkb.db import cypher
+from argkb.db import cypher, jobs
 from argkb.db.writes import chunks, run_writes
 
 if TYPE_CHECKING:
@@ -160,8 +160,10 @@ def cluster_units(
     seconds["cluster"] = time.perf_counter() - clock
     clock = time.perf_counter()
     method = f"{linkage}@{cut:g}"
-    write_clusters(driver, database, kind, method, ids, labels)
-    mark_corpora(driver, database, corpora)
+    # a run killed while it writes leaves the mark, and the next run rebuilds (argkb.db.jobs)
+    with jobs.running(driver, database, f"cluster:{kind}"):
+        write_clusters(driver, database, kind, method, ids, labels)
+        mark_corpora(driver, database, corpora)
     seconds["write"] = time.perf_counter() - clock
     return ClusterRun(kind, method, asdict(stats), int(ok.sum()), seconds,
                       reason="full run")  # fmt: skip
@@ -232,8 +234,6 @@ def link_same_as(
 ) -> int:
     """``(:Claim)-[:SAME_AS]->(:Premise)`` for premises within cosine ``threshold`` of a claim."""
     method = "embedding"
-    with driver.session(database=database) as session:
-        session.run(cypher.load("cluster/same_as_delete"), {"method": method}).consume()
     ids, _ = export_vectors(driver, "Claim", database=database)
     a, b, sim = knn_pairs(driver, database, ids, "premise_embedding", k=k,
                           min_score=(1.0 + threshold) / 2.0, progress=progress)  # fmt: skip
@@ -242,6 +242,9 @@ def link_same_as(
         {"a": x, "b": y, "score": s}
         for x, y, s in zip(a.tolist(), b.tolist(), sim.tolist(), strict=True)
     )
-    jobs = ((query, {"rows": chunk, "method": method}) for chunk in chunks(rows, 5000))
-    run_writes(driver, jobs, database=database)
+    writes = ((query, {"rows": chunk, "method": method}) for chunk in chunks(rows, 5000))
+    with jobs.running(driver, database, "same_as"):  # interrupted: the next run writes all again
+        with driver.session(database=database) as session:
+            session.run(cypher.load("cluster/same_as_delete"), {"method": method}).consume()
+        run_writes(driver, writes, database=database)
     return len(a)

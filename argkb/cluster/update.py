@@ -40,10 +40,11 @@ from argkb.cluster.store import (
     Kind,
     cluster_units,
     knn_pairs,
+    link_same_as,
     mark_corpora,
     pending_corpora,
 )
-from argkb.db import cypher
+from argkb.db import cypher, jobs
 from argkb.db.writes import chunks, run_writes
 
 if TYPE_CHECKING:
@@ -57,12 +58,15 @@ class ClusterState:
     clusters: int
     methods: list[str]
     top: int  # highest number in the ids '<kind>:<n>' (-1 when none)
+    interrupted: bool = False  # a run of this kind started writing and never finished
 
 
 def cluster_state(driver: neo4j.Driver, database: str | None, kind: Kind) -> ClusterState:
     row = cypher.read(driver, "cluster/cluster_state", database=database, kind=kind)[0]
     top = row["top"]
-    return ClusterState(int(row["clusters"]), list(row["methods"]), -1 if top is None else top)
+    interrupted = f"cluster:{kind}" in jobs.unfinished(driver, database)
+    return ClusterState(int(row["clusters"]), list(row["methods"]), -1 if top is None else top,
+                        interrupted)  # fmt: skip
 
 
 def pending_units(
@@ -79,6 +83,8 @@ def choose_mode(state: ClusterState, method: str, *, rebuild: bool) -> tuple[str
     """("incremental" | "rebuild", why)."""
     if rebuild:
         return "rebuild", "asked (--rebuild)"
+    if state.interrupted:
+        return "rebuild", "the last run of this kind was interrupted"
     if state.clusters == 0:
         return "rebuild", "no clusters of this kind yet"
     if state.methods != [method]:
@@ -171,12 +177,13 @@ def _incremental(
     fresh: dict[str, list[int]] = defaultdict(list)
     for row, label in zip(rest.tolist(), labels.tolist(), strict=True):
         fresh[f"{kind}:{top + 1 + label}"].append(int(ids[row]))
-    _write_memberships(driver, database, kind, method, joined, fresh)
-    seconds["write"] = time.perf_counter() - clock
+    with jobs.running(driver, database, f"cluster:{kind}"):  # interrupted: the next run rebuilds
+        _write_memberships(driver, database, kind, method, joined, fresh)
+        seconds["write"] = time.perf_counter() - clock
 
-    clock = time.perf_counter()
-    touched = refresh_premise_stats(driver, database, ids.tolist(), corpora)
-    mark_corpora(driver, database, corpora)
+        clock = time.perf_counter()
+        touched = refresh_premise_stats(driver, database, ids.tolist(), corpora)
+        mark_corpora(driver, database, corpora)
     seconds["stats"] = time.perf_counter() - clock
     return ClusterRun(
         kind, method, asdict(stats), int(ok.sum()), seconds, mode="incremental", reason=reason,
@@ -302,9 +309,14 @@ def update_same_as(
 
     A claim's ``k`` nearest premises above ``threshold`` change only when a new premise enters
     them, and such a premise finds that claim among its own nearest claims (up to the recall of
-    the vector index, as in a full run)."""
+    the vector index, as in a full run).
+
+    If the last SAME_AS run was interrupted (:mod:`argkb.db.jobs`), the edges it left are a
+    partial set, so every claim's edges are written again (:func:`link_same_as`)."""
     import numpy as np
 
+    if "same_as" in jobs.unfinished(driver, database):
+        return link_same_as(driver, database, threshold=threshold, k=k, progress=progress)
     method = "embedding"
     min_score = (1.0 + threshold) / 2.0
     near = np.zeros(0, dtype=np.int64)
@@ -314,17 +326,18 @@ def update_same_as(
     affected = sorted(set(claims) | set(near.tolist()))
     if not affected:
         return 0
-    jobs = (
+    a, b, sim = knn_pairs(driver, database, np.asarray(affected, np.int64), "premise_embedding",
+                          k=k, min_score=min_score, progress=progress)  # fmt: skip
+    deletes = (
         ("cluster/same_as_delete_for", {"ids": part, "method": method})
         for part in chunks(affected, 5000)
     )
-    run_writes(driver, jobs, database=database)
-    a, b, sim = knn_pairs(driver, database, np.asarray(affected, np.int64), "premise_embedding",
-                          k=k, min_score=min_score, progress=progress)  # fmt: skip
     rows = (
         {"a": x, "b": y, "score": s}
         for x, y, s in zip(a.tolist(), b.tolist(), sim.tolist(), strict=True)
     )
     writes = (("cluster/same_as_write", {"rows": c, "method": method}) for c in chunks(rows, 5000))
-    run_writes(driver, writes, database=database)
+    with jobs.running(driver, database, "same_as"):
+        run_writes(driver, deletes, database=database)
+        run_writes(driver, writes, database=database)
     return len(a)

@@ -3,7 +3,8 @@
 ``argkb load`` adds units and arguments; embeddings, clusters and PageRank are computed by later
 commands, each of which touches only what is new (``argkb embed``: units without a vector;
 ``argkb cluster``: units without a cluster; ``argkb pagerank --warm``: a warm start from the
-stored scores). :func:`stale_steps` counts what each step still has to do.
+stored scores). :func:`stale_steps` counts what each step still has to do, and the runs of a step
+that were interrupted while writing (:mod:`argkb.db.jobs`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,17 @@ _STEPS: tuple[tuple[str, str, str], ...] = (
         "corpora_since_cluster",
         "argkb cluster",
         "corpora loaded since the last cluster run (claim frequencies cf_pro/cf_con may be stale)",
+    ),
+    (
+        "cluster_runs_interrupted",
+        "argkb cluster",
+        "cluster or SAME_AS runs that were interrupted while writing (the next run writes them "
+        "again)",
+    ),
+    (
+        "pagerank_runs_interrupted",
+        "argkb pagerank --warm",
+        "PageRank runs that were interrupted while writing scores",
     ),
     ("units_without_pagerank", "argkb pagerank --warm", "units without PageRank"),
     (

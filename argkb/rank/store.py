@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from argkb.db import cypher
+from argkb.db import cypher, jobs
 from argkb.db.writes import run_writes
 
 if TYPE_CHECKING:
@@ -327,7 +327,9 @@ def pagerank_round_trip(
     clock = time.perf_counter()
     unit_scores = np.asarray(result.scores)[graph.node_of_unit]
     relevance = aggregate_all(unit_scores, graph.premise_indptr, graph.premise_units)
-    write_scores(driver, database, graph, unit_scores, relevance)
+    # killed mid-write, some scores are old or missing: the mark tells argkb status (db.jobs)
+    with jobs.running(driver, database, "pagerank"):
+        write_scores(driver, database, graph, unit_scores, relevance)
     seconds["write"] = time.perf_counter() - clock
     return PageRankRun(
         variant, reuse, alpha, len(graph.unit_ids), len(graph.argument_ids), graph.n_nodes,

@@ -1,7 +1,8 @@
 // What the later pipeline steps have not caught up with since the last loads (one row):
 // units without an embedding, claims without the embedding of their negation, claims and
 // premises with an embedding but no cluster of their kind, units without PageRank, arguments
-// without relevance, and whether clusters exist at all.
+// without relevance, whether clusters exist at all, and the jobs that started writing derived data
+// and never finished (argkb.db.jobs: cluster:claim, cluster:premise, same_as, pagerank).
 CALL () {
   MATCH (u:Unit) WHERE u.embedding IS NULL AND coalesce(u.text, '') <> ''
   RETURN count(u) AS units_without_embedding
@@ -36,6 +37,12 @@ CALL () {
   WHERE c.status = 'complete' AND (c.clustered IS NULL OR c.clustered < c.finished)
   RETURN count(c) AS corpora_since_cluster
 }
-RETURN units_without_embedding, claims_without_negation_embedding, claims_without_cluster,
+CALL () {
+  OPTIONAL MATCH (j:Job)
+  RETURN count(CASE WHEN j.name STARTS WITH 'cluster:' OR j.name = 'same_as' THEN j END)
+           AS cluster_runs_interrupted,
+         count(CASE j.name WHEN 'pagerank' THEN j END) AS pagerank_runs_interrupted
+}
+RETURN cluster_runs_interrupted, pagerank_runs_interrupted, units_without_embedding, claims_without_negation_embedding, claims_without_cluster,
        premises_without_cluster, units_without_pagerank, arguments_without_relevance,
        corpora_since_cluster, COUNT { (:Cluster) } > 0 AS clustered

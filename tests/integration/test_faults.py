@@ -12,6 +12,8 @@ from a second process and a thread while a normal and a bulk load write.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -21,9 +23,10 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import neo4j
+import numpy as np
 import pytest
 from graphs import kill_load_midway, load, snapshot
 
@@ -126,7 +129,10 @@ def demo(private: Private, embedder, clean: Callable[[], None]) -> Private:
 
     driver = private.driver
     ready = driver.execute_query(
-        "MATCH (c:Claim) WHERE c.embedding IS NOT NULL RETURN count(c) > 0 AS ok"
+        "MATCH (c:Corpus) WITH collect(c.files) AS files "
+        "RETURN size(files) = 1 AND any(f IN files[0] WHERE f ENDS WITH $demo) "
+        "AND EXISTS { MATCH (c:Claim) WHERE c.embedding IS NOT NULL } AS ok",
+        demo=DEMO.name,
     ).records[0]["ok"]
     if not ready:
         clean()
@@ -188,6 +194,394 @@ def test_a_load_killed_twice_resumes_to_the_clean_graph(
     assert fresh.rejected == 0 and fresh.arguments >= 3000
     assert snapshot(driver) == resumed  # nothing lost, nothing twice
     clean()  # the next test that needs the demo graph builds it again
+
+
+# -- (b) argkb embed, cluster and pagerank killed mid-run ---------------------------------------
+#
+# Where such a command is killed matters more than when: each test holds a write lock that a late
+# batch of the command needs (an open transaction of this test's own, as a second writer would),
+# waits until Neo4j reports the command's transaction blocked on it, SIGKILLs argkb there, and only
+# then rolls its own transaction back. So the kill always lands after some batches are committed
+# and before the last one, however slow the machine; no sleeps decide it.
+
+SYNTH_SHAPE = {"single_sentence_share": 1.0, "premise_cluster_mean": 1.2}  # short texts: cheap
+SYNTH_ARGUMENTS = 1500  # debate-like arguments, whose premises form a few hundred clusters
+FILLER_ARGUMENTS = 2400  # and arguments whose premise is a bag of unrelated words (a cluster each)
+EMBED_PAGE = 2048  # argkb.embed.store.embed_units' page
+CLUSTER_BATCH = 2000  # clusters per write transaction (argkb.cluster.store.write_clusters)
+
+
+def _synth_corpus(path: Path, seed: int, n: int = SYNTH_ARGUMENTS, filler: int = 0) -> Path:
+    """A throw-away args.me JSONL corpus: ``n`` synthetic one-sentence arguments, interleaved
+    with ``filler`` arguments whose premise is ten words drawn at random from the synthetic
+    vocabulary (unlike each other, so each is a premise cluster of its own: over 2,000 premise
+    clusters from about 4,100 units, fewer than the synthetic corpus alone would need)."""
+    import random
+
+    from synthcorpus import Shape, generate
+    from synthcorpus.vocabulary import DOMAINS
+
+    words = sorted(
+        {w for d in DOMAINS.values() for forms in (*d.goods, *d.bads, *d.groups, *d.qualifiers,
+         d.related) for form in forms for w in form.split()}
+    )  # fmt: skip
+    rng = random.Random(seed)
+    synthetic = generate(n, seed=seed, shape=Shape(**SYNTH_SHAPE))  # type: ignore[arg-type]
+    with path.open("w", encoding="utf-8") as out:
+        for i, argument in enumerate(synthetic):
+            out.write(json.dumps(argument) + "\n")
+            for j in range(filler * i // n, filler * (i + 1) // n):
+                text = " ".join(rng.choice(words) for _ in range(10)).capitalize() + "."
+                stance = rng.choice(["PRO", "CON"])
+                source = f"filler-{seed}-{j // 10}"
+                out.write(json.dumps({
+                    "id": f"{source}-{j}", "conclusion": f"Filler claim number {j % 20}",
+                    "premises": [{"text": text, "stance": stance, "annotations": []}],
+                    "context": {"sourceId": source, "discussionTitle": "filler"},
+                }) + "\n")  # fmt: skip
+    return path
+
+
+@contextlib.contextmanager
+def _holding(driver: neo4j.Driver, query: str, **params: object) -> Iterator[int]:
+    """Run ``query`` (which SETs something on the nodes to lock) in a transaction that stays
+    open until the block ends, then is rolled back; yields how many rows it locked."""
+    with driver.session() as session:
+        tx = session.begin_transaction()
+        try:
+            locked = len(tx.run(query, params).data())
+            assert locked > 0, f"nothing to lock: {query}"
+            yield locked
+        finally:
+            tx.rollback()
+
+
+def _blocked(driver: neo4j.Driver) -> bool:
+    rows = driver.execute_query(
+        "SHOW TRANSACTIONS YIELD status WHERE status STARTS WITH 'Blocked' RETURN count(*) AS n"
+    ).records
+    return bool(rows[0]["n"])
+
+
+def _quiet(driver: neo4j.Driver) -> None:
+    """Wait until no transaction but this check's own runs (a killed client's transaction is
+    rolled back by the server once it notices the closed connection)."""
+    deadline = time.monotonic() + 120
+    count = "SHOW TRANSACTIONS YIELD transactionId RETURN count(*) AS n"
+    while driver.execute_query(count).records[0]["n"] > 1:
+        assert time.monotonic() < deadline, "a killed command's transaction is still running"
+        time.sleep(0.2)
+
+
+def _argkb(private: Private, *args: str, err: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [ARGKB, *args], env=private.env, stdout=subprocess.PIPE, stderr=err.open("w"), text=True
+    )
+
+
+def _kill_when_blocked(
+    private: Private,
+    args: list[str],
+    lock: str,
+    tmp_path: Path,
+    *,
+    lock_when: Callable[[], bool] = lambda: True,
+    kill_when: Callable[[], bool] = lambda: True,
+    **params: object,
+) -> str:
+    """Start ``argkb *args``; once ``lock_when()`` holds, lock the nodes of the query ``lock``;
+    SIGKILL argkb when its transaction waits for that lock and ``kill_when()`` holds, then
+    release the lock. Returns argkb's stderr up to the kill."""
+    err = tmp_path / f"{args[0]}-killed.err"
+    proc = _argkb(private, *args, err=err)
+    driver = private.driver
+    deadline = time.monotonic() + 600
+    try:
+        while not lock_when():
+            assert proc.poll() is None, f"argkb {args[0]} ended too early: {err.read_text()}"
+            assert time.monotonic() < deadline, f"argkb {args[0]} never got there"
+            time.sleep(0.2)
+        with _holding(driver, lock, **params):
+            while not (_blocked(driver) and kill_when()):
+                assert proc.poll() is None, (
+                    f"argkb {args[0]} ended before it reached the held lock: {err.read_text()}"
+                )
+                assert time.monotonic() < deadline, f"argkb {args[0]} never waited for the lock"
+                time.sleep(0.2)
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    _quiet(driver)
+    return err.read_text()
+
+
+def _rerun(private: Private, *args: str) -> Any:
+    """``argkb *args --json`` to the end: exit 0, no traceback; its JSON."""
+    done = subprocess.run(
+        [ARGKB, *args, "--json"], env=private.env, capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    return json.loads(done.stdout)
+
+
+def _status(private: Private) -> dict[str, Any]:
+    """``argkb status --json``, checked for what a killed command could leave: no unfinished
+    load, nothing missing from the schema."""
+    status = _rerun(private, "status")
+    assert status["incomplete_loads"] == [] and status["missing"] == [], status
+    return status
+
+
+def _stale(status: dict[str, Any], *commands: str) -> dict[str, int]:
+    """The stale counts of ``status`` for the steps run by ``commands``."""
+    return {s["what"]: s["count"] for s in status["stale"] if s["command"].startswith(commands)}
+
+
+def _vectors(driver: neo4j.Driver) -> dict[str, tuple[Any, Any]]:
+    rows = driver.execute_query(
+        "MATCH (u:Unit) RETURN u.uid AS uid, u.embedding AS v, u.negation_embedding AS n"
+    ).records
+    return {r["uid"]: (r["v"], r["n"]) for r in rows}
+
+
+def test_embed_killed_resumes_to_the_vectors_of_a_clean_run(
+    private: Private, clean: Callable[[], None], tmp_path: Path
+) -> None:
+    """SIGKILL of ``argkb embed`` while it writes its second page: the re-run embeds exactly
+    the units the first run did not write (none twice), and every unit ends with the vector and
+    negation vector of an uninterrupted run."""
+    driver = private.driver
+    clean()
+    corpus = _synth_corpus(tmp_path / "embed.jsonl", seed=51, filler=FILLER_ARGUMENTS)
+    load(driver, "argsme", corpus)
+    pending = [r["id"] for r in driver.execute_query(
+        "MATCH (u:Unit) WHERE coalesce(u.text, '') <> '' RETURN id(u) AS id ORDER BY id"
+    ).records]  # fmt: skip
+    assert len(pending) > EMBED_PAGE + 500, "the corpus is too small for a kill mid-run"
+    stderr = _kill_when_blocked(
+        private, ["embed"], "MATCH (u) WHERE id(u) = $id SET u.held = true RETURN u",
+        tmp_path, id=pending[EMBED_PAGE],  # the first unit of the second page
+    )  # fmt: skip
+    assert "Traceback" not in stderr, stderr
+    written = driver.execute_query(
+        "MATCH (u:Unit) WHERE u.embedding IS NOT NULL RETURN count(u) AS n"
+    ).records[0]["n"]
+    assert written == EMBED_PAGE  # the first page, not the second
+    behind = _stale(_status(private), "argkb embed")
+    assert behind["units_without_embedding"] == len(pending) - written
+
+    run = _rerun(private, "embed")
+    assert run["units"] == len(pending) - written  # the rest, nothing embedded twice
+    status = _status(private)
+    assert set(_stale(status, "argkb embed").values()) == {0}, status["stale"]
+    resumed = _vectors(driver)
+    units = driver.execute_query("MATCH (u:Unit) RETURN count(u) AS n, count(DISTINCT u.uid) AS d")
+    assert units.records[0]["n"] == units.records[0]["d"] == len(resumed)
+
+    clean()
+    load(driver, "argsme", corpus)
+    fresh = _rerun(private, "embed")
+    assert fresh["units"] == len(pending) == run["units"] + written
+    assert fresh["negations"] == run["negations"]
+    expected = _vectors(driver)
+    assert expected.keys() == resumed.keys()
+    for uid, (vector, negation) in expected.items():
+        got, got_negation = resumed[uid]
+        assert (vector is None) == (got is None), uid
+        assert (negation is None) == (got_negation is None), uid
+        if vector is not None:
+            assert np.allclose(got, vector, atol=1e-6), uid
+        if negation is not None:
+            assert np.allclose(got_negation, negation, atol=1e-6), uid
+    assert sum(v is not None for v, _ in expected.values()) == len(pending)
+    # the graph stays, embedded and not clustered, for the cluster tests (fixture `embedded`)
+
+
+@pytest.fixture()
+def embedded(private: Private, clean: Callable[[], None], tmp_path_factory) -> Private:
+    """The private server holding the synthetic corpus, embedded by ``argkb embed`` (the
+    embedding cache of the private home makes a second build cheap), without clusters."""
+    driver = private.driver
+    row = driver.execute_query(
+        "MATCH (u:Unit) WITH count(u) AS n, count(u.embedding) AS e "
+        "RETURN n, e, COUNT { (:Corpus {status: 'complete'}) } AS corpora"
+    ).records[0]
+    if not (row["n"] > EMBED_PAGE and row["n"] == row["e"] and row["corpora"] == 1):
+        clean()
+        corpus = tmp_path_factory.mktemp("synth") / "cluster.jsonl"
+        load(driver, "argsme", _synth_corpus(corpus, seed=51, filler=FILLER_ARGUMENTS))
+        _rerun(private, "embed")
+    driver.execute_query("MATCH (c:Cluster) DETACH DELETE c")
+    driver.execute_query("MATCH ()-[r:SAME_AS]->() DELETE r")
+    driver.execute_query("MATCH (c:Corpus) REMOVE c.clustered")
+    return private
+
+
+def _clustering(driver: neo4j.Driver) -> dict[str, Any]:
+    """The clusters as partitions of unit uids per kind (cluster ids left out: a resumed run may
+    number them differently), each premise cluster's claim frequencies, the SAME_AS edges, and
+    the units in no cluster or in more than one of a kind."""
+    rows = driver.execute_query(
+        "MATCH (c:Cluster)<-[:IN_CLUSTER]-(u:Unit) WITH c, collect(u.uid) AS members "
+        "RETURN c.kind AS kind, c.cf_pro AS pro, c.cf_con AS con, c.size AS size, members"
+    ).records
+    partition: dict[str, set[frozenset[str]]] = {"claim": set(), "premise": set()}
+    cf = {}
+    for r in rows:
+        members = frozenset(r["members"])
+        assert r["size"] == len(members)
+        partition[r["kind"]].add(members)
+        if r["kind"] == "premise":
+            cf[members] = (r["pro"], r["con"])
+    same_as = driver.execute_query(
+        "MATCH (a)-[r:SAME_AS]->(b) RETURN a.uid AS a, b.uid AS b, r.score AS s"
+    ).records
+    odd = driver.execute_query(
+        "MATCH (u:Unit) WHERE u.embedding IS NOT NULL "
+        "UNWIND [k IN ['Claim', 'Premise'] WHERE k IN labels(u)] AS kind "
+        "WITH u, kind, COUNT { (u)-[:IN_CLUSTER]->(c:Cluster) "
+        "  WHERE c.kind = toLower(kind) } AS n WHERE n <> 1 "
+        "RETURN u.uid AS uid, kind, n"
+    ).records
+    return {
+        "partition": partition,
+        "cf": cf,
+        "same_as": {(r["a"], r["b"]): round(r["s"], 6) for r in same_as},
+        "not_in_one_cluster": [r.data() for r in odd],
+    }
+
+
+def _assert_same_clustering(resumed: dict[str, Any], clean_run: dict[str, Any]) -> None:
+    assert resumed["not_in_one_cluster"] == []
+    for kind in ("claim", "premise"):
+        extra = resumed["partition"][kind] - clean_run["partition"][kind]
+        assert not extra, f"{len(extra)} {kind} clusters differ from a clean run's"
+    assert resumed["partition"] == clean_run["partition"]
+    assert resumed["cf"] == clean_run["cf"]
+    assert resumed["same_as"] == clean_run["same_as"]
+
+
+def test_cluster_killed_while_writing_premise_clusters_resumes_to_a_clean_run(
+    embedded: Private, clean: Callable[[], None], tmp_path: Path
+) -> None:
+    """SIGKILL of ``argkb cluster`` once its first batch of premise clusters is committed: the
+    re-run ends with the clusters, claim frequencies and SAME_AS edges of a clean run."""
+    driver = embedded.driver
+    stderr = _kill_when_blocked(
+        embedded, ["cluster"], "CREATE (c:Cluster {cid: $cid, kind: 'held'}) RETURN c",
+        tmp_path, cid=f"premise:{CLUSTER_BATCH}",  # the first cluster of the second batch
+    )  # fmt: skip
+    assert "Traceback" not in stderr, stderr
+    counts = driver.execute_query(
+        "RETURN COUNT { (:ClaimCluster) } AS claims, COUNT { (:PremiseCluster) } AS premises"
+    ).records[0]
+    assert counts["claims"] > 0 and counts["premises"] == CLUSTER_BATCH  # killed mid-kind
+    behind = _stale(_status(embedded), "argkb cluster")
+    assert behind["premises_without_cluster"] > 0, behind
+
+    _rerun(embedded, "cluster")
+    status = _status(embedded)
+    assert set(_stale(status, "argkb embed", "argkb cluster").values()) == {0}, status["stale"]
+    resumed = _clustering(driver)
+    _rerun(embedded, "cluster", "--rebuild")
+    _assert_same_clustering(resumed, _clustering(driver))
+    clean()
+
+
+def test_cluster_killed_while_writing_same_as_resumes_to_a_clean_run(
+    embedded: Private, clean: Callable[[], None], tmp_path: Path
+) -> None:
+    """SIGKILL of ``argkb cluster`` while it writes SAME_AS edges (claim and premise clusters
+    complete): the re-run writes them all, and ``argkb status`` says so until it has."""
+    driver = embedded.driver
+
+    def clusters_written() -> bool:
+        row = driver.execute_query(
+            "MATCH (c:Corpus) RETURN count(c.clustered) = count(c) AS done, "
+            "COUNT { (:PremiseCluster) } > 0 AS premises"
+        ).records[0]
+        return bool(row["done"] and row["premises"])
+
+    stderr = _kill_when_blocked(
+        embedded, ["cluster"],
+        # claims that are not also premises: SAME_AS edges start at them, no cluster write does
+        "MATCH (c:Claim) WHERE NOT c:Premise SET c.held = true RETURN c", tmp_path,
+        lock_when=clusters_written,
+    )  # fmt: skip
+    assert "Traceback" not in stderr, stderr
+    assert driver.execute_query("RETURN COUNT { ()-[:SAME_AS]->() } AS n").records[0]["n"] == 0
+    behind = _stale(_status(embedded), "argkb cluster")
+    assert sum(behind.values()) > 0, f"argkb status does not show the unfinished run: {behind}"
+
+    _rerun(embedded, "cluster")
+    status = _status(embedded)
+    assert set(_stale(status, "argkb embed", "argkb cluster").values()) == {0}, status["stale"]
+    resumed = _clustering(driver)
+    assert resumed["same_as"], "no SAME_AS edges after the re-run"
+    _rerun(embedded, "cluster", "--rebuild")
+    _assert_same_clustering(resumed, _clustering(driver))
+    clean()
+
+
+def _scores(driver: neo4j.Driver) -> tuple[dict[str, float], dict[str, tuple[float, ...]]]:
+    units = driver.execute_query("MATCH (u:Unit) RETURN u.uid AS k, u.pagerank AS v").records
+    args = driver.execute_query(
+        "MATCH (a:Argument) RETURN a.aid AS k, "
+        "[a.relevance_min, a.relevance_avg, a.relevance_max, a.relevance_sum] AS v"
+    ).records
+    return {r["k"]: r["v"] for r in units}, {r["k"]: tuple(r["v"]) for r in args}
+
+
+def test_pagerank_killed_resumes_to_the_scores_of_a_clean_run(
+    private: Private, clean: Callable[[], None], tmp_path: Path
+) -> None:
+    """A second corpus after a first PageRank run, then ``argkb pagerank --warm`` (what
+    ``argkb status`` says to run) SIGKILLed while it writes: argument relevances are written,
+    unit scores are the old ones or none. The same command again gives the scores of a clean
+    (cold) run within 1e-9."""
+    from argkb.rank.store import run_pagerank
+
+    driver = private.driver
+    clean()
+    load(driver, "argsme", _synth_corpus(tmp_path / "a.jsonl", seed=61, n=3000))
+    run_pagerank(driver)
+    load(driver, "argsme", _synth_corpus(tmp_path / "b.jsonl", seed=62, n=1500))
+    behind = _stale(_status(private), "argkb pagerank")
+    assert behind["units_without_pagerank"] > 0, behind
+    stderr = _kill_when_blocked(
+        private, ["pagerank", "--warm"],
+        "MATCH (u:Unit) WHERE u.pagerank IS NULL WITH u LIMIT 1 SET u.held = true RETURN u",
+        tmp_path, kill_when=lambda: driver.execute_query(
+            "MATCH (a:Argument) WHERE a.relevance_avg IS NULL RETURN count(a) = 0 AS done"
+        ).records[0]["done"],  # the argument batch, which nothing holds, is written
+    )  # fmt: skip
+    assert "Traceback" not in stderr, stderr
+    units, arguments = _scores(driver)
+    missing = sum(v is None for v in units.values())
+    assert 0 < missing < len(units)  # the new corpus' units have no score yet
+    assert all(None not in v for v in arguments.values())  # the argument batch was written
+    assert _stale(_status(private), "argkb pagerank")["units_without_pagerank"] == missing
+
+    _rerun(private, "pagerank", "--warm")
+    status = _status(private)
+    assert set(_stale(status, "argkb pagerank").values()) == {0}, status["stale"]
+    resumed = _scores(driver)
+    _rerun(private, "pagerank")  # a clean cold run on the same graph
+    fresh = _scores(driver)
+    for got, want in zip(resumed, fresh, strict=True):
+        assert got.keys() == want.keys()
+        worst = max(
+            abs(a - b)
+            for key in want
+            for a, b in zip(np.atleast_1d(got[key]), np.atleast_1d(want[key]), strict=True)
+        )
+        assert worst <= 1e-9, worst
+    clean()
 
 
 # -- (c) Neo4j killed during argkb query --------------------------------------------------------

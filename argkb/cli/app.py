@@ -197,6 +197,16 @@ def main(verbose: int) -> None:
     Load argument corpora, compute argument PageRank, and ask a claim for ranked,
     deduplicated pro and con premises. Without --uri / NEO4J_URI every command uses the managed
     local Neo4j (installed and started on demand).
+
+    \b
+    Pipeline, in this order (load -> embed -> cluster -> pagerank [-> stance] -> query):
+      argkb load FORMAT PATH   a corpus (again for each further corpus)
+      argkb embed              vectors of the units       (needs load)
+      argkb cluster            claim and premise clusters (needs embed)
+      argkb pagerank           argument PageRank          (needs load)
+      argkb stance             optional: unknown stances  (needs load)
+      argkb query CLAIM        pro and con premises       (needs all of the above)
+    argkb update runs the steps that are stale after a load; argkb status shows them.
     """
     configure_logging(verbose)
 

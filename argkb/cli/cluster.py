@@ -61,6 +61,10 @@ def cluster_cmd(
 ) -> None:
     """Cluster claims and premises that mean the same (needs `argkb embed` first).
 
+    Third step of the pipeline (load -> embed -> cluster -> pagerank [-> stance] -> query):
+    needs 'argkb embed' first; 'argkb query' reads the clusters, and 'argkb pagerank --reuse
+    semantic' the SAME_AS edges.
+
     Claims: average linkage (Dumani et al. 2020); premises: complete linkage (Dumani 2019); both
     exact per connected component of the vector-index neighbour graph.
 

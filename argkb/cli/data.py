@@ -316,6 +316,10 @@ def load_cmd(
 ) -> None:
     """Load a corpus into Neo4j: FORMAT is one of the loaders, PATHS its files or folders.
 
+    First step of the pipeline (load -> embed -> cluster -> pagerank [-> stance] -> query);
+    needs nothing before it. Afterwards run 'argkb embed', 'argkb cluster', 'argkb pagerank', or
+    'argkb update' for all of them.
+
     \b
     Formats:
       argsme      args.me corpus: JSON dump or JSONL
@@ -447,7 +451,12 @@ def embed_cmd(
     device: str | None,
     as_json: bool,
 ) -> None:
-    """Embed unit texts (cached by text hash) and store vectors for the vector indexes."""
+    """Embed unit texts (cached by text hash) and store vectors for the vector indexes.
+
+    Second step of the pipeline (load -> embed -> cluster -> pagerank [-> stance] -> query):
+    needs 'argkb load' first; 'argkb cluster' and 'argkb query' need its vectors. Embeds only
+    units without a vector (--all: every unit).
+    """
     from tqdm import tqdm
 
     from argkb.db.schema import init_schema

@@ -89,7 +89,13 @@ def query_cmd(
     explain: bool,
     as_json: bool,
 ) -> None:
-    """Ask CLAIM; get the distinct reasons for and against it, each once, best first."""
+    """Ask CLAIM; get the distinct reasons for and against it, each once, best first.
+
+    Last step of the pipeline (load -> embed -> cluster -> pagerank [-> stance] -> query): needs
+    'argkb load', 'argkb embed', 'argkb cluster' and 'argkb pagerank' first ('argkb update' runs
+    the ones that are stale); without some of them the answer comes from what exists, with a
+    note saying what to run.
+    """
     try:
         claim.encode("utf-8")
     except UnicodeEncodeError as err:  # bytes the terminal's encoding could not decode

@@ -79,7 +79,10 @@ def pagerank_cmd(
 ) -> None:
     """Compute argument PageRank (Wachsmuth et al., EACL 2017) and write it back.
 
-    Writes Unit.pagerank and Argument.relevance_{min,avg,max,sum}.
+    Writes Unit.pagerank and Argument.relevance_{min,avg,max,sum}. Fourth step of the
+    pipeline (load -> embed -> cluster -> pagerank [-> stance] -> query): needs 'argkb load'
+    first ('argkb cluster' too for --reuse semantic); 'argkb query' ranks with its scores. After
+    a further load, --warm starts from the stored scores.
     """
     from argkb.rank.store import run_pagerank, top_units
 

@@ -33,6 +33,9 @@ from argkb.cli.app import (
 def stance_cmd(conn: Connection, refresh: bool, model_path: str | None, as_json: bool) -> None:
     """Predict P(pro) for every premise whose stance the data left unknown.
 
+    Optional step of the pipeline (load -> embed -> cluster -> pagerank [-> stance] -> query):
+    needs 'argkb load' first; 'argkb query' then counts these premises as pro or con.
+
     Writes stance, stance_source 'model', stance_p_pro and stance_model on each such PREMISE_OF
     edge; a stance from the data (stance_source 'data') is never changed.
     """

@@ -59,6 +59,12 @@ def main() -> int:
         help="score one setting instead of the grid, as W_CLAIMS,W_BM25,W_COSINE,RRF_K,REP "
         "(for cross-dataset rows: a setting fitted elsewhere, scored here)",
     )
+    parser.add_argument(
+        "--claim-weights",
+        default=None,
+        help="comma-separated weights of cosine vs BM25 in claim retrieval (Settings."
+        "claim_weight) to gather pools with, one grid each (default: the engine's own)",
+    )
     args = parser.parse_args()
     if args.split != "train" and not args.only:
         parser.error("the grid is for training data only: give --only to score another split")
@@ -66,11 +72,9 @@ def main() -> int:
     from common import database, prepare_argkp
 
     from argkb.cluster.store import cluster_units
-    from argkb.db import cypher
     from argkb.embed.model import Embedder
     from argkb.eval.harness import evaluate
-    from argkb.retrieve.engine import QueryEngine
-    from argkb.retrieve.hybrid import Fusion
+    from argkb.retrieve.engine import QueryEngine, Settings
 
     embedder = Embedder()
     with database(args.uri, f"tune-hybrid-{args.fit}") as driver:
@@ -96,50 +100,63 @@ def main() -> int:
                 cluster_units(driver, kind="premise")
             metric = "ndcg@10"
 
-        engine = QueryEngine(driver, embedder)
-        pools: dict[str, list[Any]] = {}
-        for query in benchmark.queries:
-            found = engine.hybrid_pools(query.text, stance=query.stance or "both",
-                                        collection=query.collection)  # fmt: skip
-            pools[query.qid] = []
-            for side_pool in found.values():
-                info = {
-                    r["id"]: r
-                    for r in cypher.read(
-                        driver, "query/units", ids=side_pool.premises, vectors=False
-                    )
-                }
-                keys = [info[p]["key"] for p in side_pool.premises]
-                pools[query.qid].append((side_pool, keys))
-        print(f"\n## hybrid on {args.fit} ({len(benchmark.queries)} queries), {metric}\n")
-        print("| w_claims | w_bm25 | w_cosine | rrf k | representative | TaskB@10 | nDCG@10 "
-              "| P@10 |\n|---:|---:|---:|---:|---|---:|---:|---:|")  # fmt: skip
-        rows = []
-        grid: Any = itertools.product(
-            WEIGHTS_CLAIMS, WEIGHTS_BM25, WEIGHTS_COSINE, RRF_K, REPRESENTATIVES
-        )
-        if args.only:
-            *numbers, representative = args.only.split(",")
-            grid = [(*(float(x) for x in numbers), representative)]
-        for w_claims, w_bm25, w_cos, rrf_k, rep in grid:
-            if w_bm25 == 0 and w_cos == 0:
-                continue
-            fusion = Fusion(w_claims, w_bm25, w_cos, rrf_k)
-            result = evaluate(benchmark, {"hybrid": [PoolRanker(pools, fusion, rep)]}, depth=200)
-            m = result[0].scores.mean
-            rows.append((round(m.get(metric, 0.0), 4), w_claims, w_bm25, w_cos, rrf_k, rep))
-            print(
-                f"| {w_claims} | {w_bm25} | {w_cos} | {rrf_k:.0f} | {rep} | "
-                f"{m.get('task_b@10', float('nan')):.4f} | {m.get('ndcg@10', 0.0):.4f} | "
-                f"{m.get('p@10', 0.0):.4f} |",
-                flush=True,
-            )
-        best = max(rows, key=lambda r: r[0])
-        print(
-            f"\nbest {metric} {best[0]:.4f}: weight_claims={best[1]}, weight_bm25={best[2]}, "
-            f"weight_cosine={best[3]}, rrf_k={best[4]:.0f}, representative={best[5]}"
-        )
+        claim_weights = (
+            [float(w) for w in args.claim_weights.split(",")]
+            if args.claim_weights else [Settings().claim_weight]
+        )  # fmt: skip
+        for claim_weight in claim_weights:
+            engine = QueryEngine(driver, embedder, settings=Settings(claim_weight=claim_weight))
+            print(f"\n## claim retrieval: claim_weight={claim_weight}")
+            _grid(args, driver, engine, benchmark, metric, evaluate)
     return 0
+
+
+def _grid(args: Any, driver: Any, engine: Any, benchmark: Any, metric: str,
+          evaluate: Any) -> None:  # fmt: skip
+    """Gather each query's pools once through ``engine``, then score every fusion setting."""
+    from argkb.db import cypher
+    from argkb.retrieve.hybrid import Fusion
+
+    pools: dict[str, list[Any]] = {}
+    for query in benchmark.queries:
+        found = engine.hybrid_pools(query.text, stance=query.stance or "both",
+                                    collection=query.collection)  # fmt: skip
+        pools[query.qid] = []
+        for side_pool in found.values():
+            info = {
+                r["id"]: r
+                for r in cypher.read(driver, "query/units", ids=side_pool.premises, vectors=False)
+            }
+            keys = [info[p]["key"] for p in side_pool.premises]
+            pools[query.qid].append((side_pool, keys))
+    print(f"\n## hybrid on {args.fit} ({len(benchmark.queries)} queries), {metric}\n")
+    print("| w_claims | w_bm25 | w_cosine | rrf k | representative | TaskB@10 | nDCG@10 "
+          "| P@10 |\n|---:|---:|---:|---:|---|---:|---:|---:|")  # fmt: skip
+    rows = []
+    grid: Any = itertools.product(
+        WEIGHTS_CLAIMS, WEIGHTS_BM25, WEIGHTS_COSINE, RRF_K, REPRESENTATIVES
+    )
+    if args.only:
+        *numbers, representative = args.only.split(",")
+        grid = [(*(float(x) for x in numbers), representative)]
+    for w_claims, w_bm25, w_cos, rrf_k, rep in grid:
+        if w_bm25 == 0 and w_cos == 0:
+            continue
+        fusion = Fusion(w_claims, w_bm25, w_cos, rrf_k)
+        result = evaluate(benchmark, {"hybrid": [PoolRanker(pools, fusion, rep)]}, depth=200)
+        m = result[0].scores.mean
+        rows.append((round(m.get(metric, 0.0), 4), w_claims, w_bm25, w_cos, rrf_k, rep))
+        print(
+            f"| {w_claims} | {w_bm25} | {w_cos} | {rrf_k:.0f} | {rep} | "
+            f"{m.get('task_b@10', float('nan')):.4f} | {m.get('ndcg@10', 0.0):.4f} | "
+            f"{m.get('p@10', 0.0):.4f} |",
+            flush=True,
+        )
+    best = max(rows, key=lambda r: r[0])
+    print(
+        f"\nbest {metric} {best[0]:.4f}: weight_claims={best[1]}, weight_bm25={best[2]}, "
+        f"weight_cosine={best[3]}, rrf_k={best[4]:.0f}, representative={best[5]}"
+    )
 
 
 if __name__ == "__main__":

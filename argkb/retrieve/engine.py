@@ -228,10 +228,15 @@ class QueryResult:
 @dataclass(frozen=True)
 class EdgeColumns:
     """Candidate edges premise -> claim as the edge queries answer them: parallel lists, one
-    position per edge (``cypher/query/premises_of_claims.cypher``, ``premise_edges.cypher``)."""
+    position per edge (``cypher/query/premises_of_claims.cypher``, ``premise_edges.cypher``).
+
+    The claim route's edges of a claim cluster are those whose claim is in it: every premise
+    of such a claim is a candidate, so :meth:`QueryEngine._share_claim_mass` finds the claims
+    with premises among any candidate edges."""
 
     claim: list[int]
     premise: list[int]
+    premise_key: list[str]  # Unit.uid: stable across reloads, unlike internal ids
     stance: list[str]  # "pro", "con" or "unknown"
     stance_source: list[str]
     argument: list[str]
@@ -262,6 +267,12 @@ class _Candidates:
     argument: list[str]
     cluster_names: list[str]
     stance_source: list[str]
+    key_of: dict[int, str]  # Unit.uid of each premise
+
+    def by_key(self, premises: set[int]) -> list[int]:
+        """``premises`` in the order of their unit keys: candidate order, and so every tie a
+        ranker breaks by position, is the same whatever internal ids a reload gave them."""
+        return sorted(premises, key=self.key_of.__getitem__)
 
 
 class QueryEngine:
@@ -505,8 +516,13 @@ class QueryEngine:
         cluster of its own, an unclustered premise a premise cluster of its own."""
         import numpy as np
 
-        # a premise of unknown stance is no candidate for either side until `argkb stance` runs
-        kept = [i for i, stance in enumerate(edges.stance) if stance in ("pro", "con")]
+        # a premise of unknown stance is no candidate for either side until `argkb stance` runs;
+        # edges in the order of premise key and argument id, so cluster labels (numbered in
+        # order of first appearance) do not depend on the order the server found them in
+        kept = sorted(
+            (i for i, stance in enumerate(edges.stance) if stance in ("pro", "con")),
+            key=lambda i: (edges.premise_key[i], edges.argument[i], edges.claim[i]),
+        )
         claims = [edges.claim[i] for i in kept]
         premises = [edges.premise[i] for i in kept]
         # premise clusters; an unclustered premise is a cluster of its own
@@ -534,6 +550,7 @@ class QueryEngine:
             p_claim=np.asarray([p_claim.get(c, 0.0) for c in claims], np.float64),
             argument=[edges.argument[i] for i in kept], cluster_names=list(names),
             stance_source=[edges.stance_source[i] or "data" for i in kept],
+            key_of={edges.premise[i]: edges.premise_key[i] for i in kept},
         )  # fmt: skip
         # without offline clusters, cf is counted over the candidates (documented approximation)
         for flag, cf in ((True, out.cf_pro), (False, out.cf_con)):
@@ -557,7 +574,8 @@ class QueryEngine:
 
         from argkb.cluster.hierarchy import agglomerative
 
-        premises = sorted(set(edges.premise))
+        key = dict(zip(edges.premise, edges.premise_key, strict=True))
+        premises = sorted(set(edges.premise), key=key.__getitem__)
         labels = agglomerative(self._vectors(premises), linkage="complete",
                                cut=self.settings.premise_cut)  # fmt: skip
         label = dict(zip(premises, labels.tolist(), strict=True))
@@ -632,7 +650,7 @@ class QueryEngine:
                 label = scores.clusters[index]
                 in_cluster = candidates.premise_cluster == label
                 side = in_cluster & (side_pro == (stance == "pro"))
-                premises = sorted(set(candidates.premise[side].tolist()))
+                premises = candidates.by_key(set(candidates.premise[side].tolist()))
                 if premises:  # a partly aligned claim can lend a side mass but no member
                     rows.append(Ranked(float(values[index]), premises, int(label)))
             ranked[stance] = rows
@@ -654,7 +672,7 @@ class QueryEngine:
         # relevance filter (Fromm et al., Sec. 3.1): keep premises whose claims carry at
         # least `coreset_filter` of the best premise's claim mass P(c|q)
         floor = self.settings.coreset_filter * max(mass.values(), default=0.0)
-        premises = sorted(p for p, m in mass.items() if m >= floor)
+        premises = candidates.by_key({p for p, m in mass.items() if m >= floor})
         if not premises:
             return None
         rows = {r["id"]: r for r in self._read("query/units", ids=premises, vectors=True)}

@@ -129,21 +129,14 @@ def side_pools(
     from argkb.retrieve.pfidf import cluster_scores
 
     s = engine.settings
-    claim_edges = (
-        EdgeColumns.read(engine, "query/premises_of_claims", claims=sorted(claim_cluster),
-                         collection=collection)
-        if claim_cluster else None
-    )  # fmt: skip
     hits = direct_hits(engine, text, vector, collection, notes if notes is not None else [])
-    claimed = set(claim_edges.premise) if claim_edges else set()
-    ids = sorted(claimed | set(hits.bm25) | set(hits.cosine))
-    if not ids:
-        return {}, None
-    edges = EdgeColumns.read(engine, "query/premise_edges", ids=ids, collection=collection)
+    # every argument of every candidate: the claim route's premises and the direct hits
+    edges = EdgeColumns.read(engine, "query/premise_edges", claims=sorted(claim_cluster),
+                             ids=sorted(set(hits.bm25) | set(hits.cosine)),
+                             collection=collection)  # fmt: skip
     if not len(edges):
         return {}, None
-    claim_p = (engine._share_claim_mass(p_cluster, claim_cluster, claim_edges)
-               if claim_edges else {})  # fmt: skip
+    claim_p = engine._share_claim_mass(p_cluster, claim_cluster, edges)
     candidates = engine._edge_arrays(edges, claim_p, claim_cluster)
     if len(candidates.premise) == 0:
         return {}, None
@@ -161,12 +154,13 @@ def side_pools(
     for p, c in zip(candidates.premise.tolist(), credited.tolist(), strict=True):
         has_credit[p] |= c
     deciding = credited | ~np.asarray([has_credit[p] for p in candidates.premise.tolist()])
-    premises = np.asarray(sorted(present), dtype=np.int64)
+    premises = np.asarray(candidates.by_key(present), dtype=np.int64)
     # cosines and word counts computed on the server: no embedding travels back
     on_server = cypher.read_columns(engine.driver, "query/premise_cosines",
                                     database=engine.database, ids=premises.tolist(),
                                     vector=[float(x) for x in vector])  # fmt: skip
-    order = np.argsort(np.asarray(on_server["id"], np.int64))  # premises is sorted
+    row_of = {int(p): i for i, p in enumerate(on_server["id"])}
+    order = np.asarray([row_of[int(p)] for p in premises.tolist()], np.int64)
     similarity = np.asarray(on_server["score"], np.float64)[order]
     exact_cos = np.where(similarity >= 0.0, 2.0 * similarity - 1.0, 0.0)
     word_counts = np.asarray(on_server["words"], np.int64)[order]
@@ -178,7 +172,7 @@ def side_pools(
     pools: dict[str, SidePool] = {}
     for side in wanted:
         on_side = deciding & (side_pro == (side == "pro"))
-        members = sorted({int(p) for p in candidates.premise[on_side].tolist()})
+        members = candidates.by_key({int(p) for p in candidates.premise[on_side].tolist()})
         if not members:
             continue
         rows = np.asarray([position[p] for p in members])

@@ -1,15 +1,27 @@
-// Every argument the given premises are used in: the claim it concludes, the premise's stance
+// Every argument the candidate premises are used in: the claim it concludes, the premise's stance
 // towards it and the premise's cluster (cf_pro / cf_con: corpus-wide claim frequencies).
-// One row of equal-length lists, an edge per position (cypher.read_columns); collect() drops
+// The candidates: the premises of the claims $claims (the claim route) and the premises $ids
+// (the direct routes), read in one pass so the claim route's edges are not read twice.
+// premise_key: the premise's Unit.uid, stable across reloads (internal ids are not), which
+// orders candidates and breaks ties. One row of equal-length lists, an edge per position (cypher.read_columns); collect() drops
 // nulls, so an unclustered premise has cluster '' and cf_pro = cf_con = -1.
 // $collection (a Source.sid prefix, or null) keeps only arguments from matching sources.
-UNWIND $ids AS pid
+CALL {
+  UNWIND $claims AS cid
+  MATCH (c:Unit)<-[:CONCLUDES]-(a:Argument)<-[:PREMISE_OF]-(p:Unit)
+  WHERE id(c) = cid AND p <> c
+    AND ($collection IS NULL
+         OR EXISTS { (a)-[:FROM]->(s:Source) WHERE s.sid STARTS WITH $collection })
+  RETURN collect(id(p)) AS claimed
+}
+UNWIND claimed + $ids AS pid
+WITH DISTINCT pid
 MATCH (p:Unit)-[r:PREMISE_OF]->(a:Argument)-[:CONCLUDES]->(c:Unit)
 WHERE id(p) = pid AND p <> c
   AND ($collection IS NULL
        OR EXISTS { (a)-[:FROM]->(s:Source) WHERE s.sid STARTS WITH $collection })
 OPTIONAL MATCH (p)-[:IN_CLUSTER]->(pc:PremiseCluster)
-RETURN collect(id(c)) AS claim, collect(pid) AS premise,
+RETURN collect(id(c)) AS claim, collect(pid) AS premise, collect(p.uid) AS premise_key,
        collect(coalesce(r.stance, 'unknown')) AS stance,
        collect(coalesce(r.stance_source, 'data')) AS stance_source, collect(a.aid) AS argument,
        collect(coalesce(pc.cid, '')) AS cluster, collect(coalesce(pc.cf_pro, -1)) AS cf_pro,

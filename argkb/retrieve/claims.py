@@ -5,12 +5,13 @@ cosine over claim embeddings (vector index). Their union is scored by
 
     s(c) = w * cos(q, c) + (1 - w) * bm25(c) / max bm25,
 
-claims with ``cos < min_similarity`` are dropped (so an unrelated corpus answers "no similar
-claim" instead of noise) and the top ``k`` are kept. The paper asks to recalibrate retrieval
-scores into probabilities; argkb uses a softmax, ``P(c|q) = exp(s(c)/T) / sum exp(s/T)`` over the
-top ``k``: a small temperature ``T`` concentrates the mass on the claims that really match, a
-large one spreads it (``T = None`` gives the plain ``s(c) / sum s``). ``T`` is tuned on ArgKP
-train (docs/evaluation.md).
+with ``w = 1`` by default (cosine alone; BM25 proposes candidates whose cosine the server then
+computes: see ``Settings.claim_weight``). Claims with ``cos < min_similarity`` are dropped (so
+an unrelated corpus answers "no similar claim" instead of noise) and the top ``k`` are kept.
+The paper asks to recalibrate retrieval scores into probabilities; argkb uses a softmax,
+``P(c|q) = exp(s(c)/T) / sum exp(s/T)`` over the top ``k``: a small temperature ``T``
+concentrates the mass on the claims that really match, a large one spreads it (``T = None``
+gives the plain ``s(c) / sum s``). ``T`` is tuned on ArgKP train (docs/evaluation.md).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def retrieve_claims(
     database: str | None = None,
     k: int = 10,
     pool: int = 50,
-    weight: float = 0.7,
+    weight: float = 1.0,
     min_similarity: float = 0.4,
     temperature: float | None = 0.05,
     notes: list[str] | None = None,

@@ -112,7 +112,12 @@ class Settings:
     claim_pool : int
         Candidates asked of each claim retriever.
     claim_weight : float
-        Weight of cosine vs BM25 in claim retrieval.
+        Weight of cosine vs BM25 in claim retrieval. 1: claims are scored by cosine alone, and
+        BM25 only proposes candidates. BM25 divided by the best hit's BM25 gives a claim that
+        shares one word with a short query ("Born Gay?" and "Should Gay Marriage Be Legal?") full
+        lexical credit; at 0.7 that outweighed a cosine of .67 against .42 (docs/evaluation.md).
+        ArgKP train cannot tell 0.7 from 1 (TaskB@10 .6512 vs .6529, bench/tune_hybrid.py
+        --claim-weights).
     min_similarity : float
         Cosine below which a claim is not "similar".
     claim_temperature : float or None
@@ -146,7 +151,7 @@ class Settings:
 
     claims_k: int = 10
     claim_pool: int = 50
-    claim_weight: float = 0.7
+    claim_weight: float = 1.0
     min_similarity: float = 0.4
     claim_temperature: float | None = 0.05
     representative: Representative = "longest"

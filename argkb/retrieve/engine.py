@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from argkb.embed.model import Embedder
-    from argkb.retrieve.hybrid import SidePool
+    from argkb.retrieve.hybrid import DirectHits, SidePool
     from argkb.retrieve.pfidf import EdgeTerms
     from argkb.retrieve.relevance import RelevanceModel
 
@@ -299,6 +300,13 @@ class QueryEngine:
         self.alignment = alignment
         self._counts: dict[str, int] | None = None
         self._model: RelevanceModel | None = None
+        self._executor: ThreadPoolExecutor | None = None
+
+    def _pool(self) -> ThreadPoolExecutor:
+        """Threads for reads that can overlap (the hybrid's direct routes and claim route)."""
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="argkb-query")
+        return self._executor
 
     def _read(self, name: str, **params: Any) -> list[Any]:
         return cypher.read(self.driver, name, database=self.database, **params)
@@ -366,7 +374,19 @@ class QueryEngine:
         result.seconds["embed"] = time.perf_counter() - clock
 
         clock = time.perf_counter()
-        claims = self._retrieve_claims(text, vector, result.notes)
+        direct: Future[DirectHits] | None = None
+        if ranker == "hybrid":  # the direct routes do not need the claims: read them meanwhile
+            from argkb.retrieve.hybrid import direct_hits
+
+            direct = self._pool().submit(direct_hits, self, text, vector, collection,
+                                         result.notes)  # fmt: skip
+        try:
+            claims = self._retrieve_claims(text, vector, result.notes)
+        except BaseException:
+            if direct is not None:  # let the direct routes finish; the claims' error wins
+                wait([direct])
+            raise
+        hits = direct.result() if direct is not None else None
         result.seconds["claims"] = time.perf_counter() - clock
         if not claims and ranker != "hybrid":
             result.message = (
@@ -392,7 +412,8 @@ class QueryEngine:
             from argkb.retrieve.hybrid import rank_hybrid
 
             ranked, candidates = rank_hybrid(self, text, vector, p_cluster, claim_cluster,
-                                             collection, k, wanted, result.notes)  # fmt: skip
+                                             collection, k, wanted, result.notes,
+                                             hits)  # fmt: skip
         else:
             candidates = self._candidates(p_cluster, claim_cluster, collection)
         result.seconds["candidates"] = time.perf_counter() - clock

@@ -116,8 +116,12 @@ def side_pools(
     collection: str | None,
     wanted: tuple[str, ...],
     notes: list[str] | None = None,
+    hits: DirectHits | None = None,
 ) -> tuple[dict[str, SidePool], _Candidates | None]:
     """The candidates of every wanted side, with each route's evidence; and their edges.
+
+    ``hits``: the direct routes' hits when the caller has read them already (the engine reads
+    them while the claim route runs); else they are read here.
 
     ``p_cluster`` is P(gamma|q) of each claim cluster the claim route credits (empty when no claim
     was similar enough) and ``claim_cluster`` the cluster name of each claim in them. A route
@@ -129,7 +133,8 @@ def side_pools(
     from argkb.retrieve.pfidf import cluster_scores
 
     s = engine.settings
-    hits = direct_hits(engine, text, vector, collection, notes if notes is not None else [])
+    if hits is None:
+        hits = direct_hits(engine, text, vector, collection, notes if notes is not None else [])
     # every argument of every candidate: the claim route's premises and the direct hits
     edges = EdgeColumns.read(engine, "query/premise_edges", claims=sorted(claim_cluster),
                              ids=sorted(set(hits.bm25) | set(hits.cosine)),
@@ -289,13 +294,14 @@ def rank_hybrid(
     k: int,
     wanted: tuple[str, ...],
     notes: list[str] | None = None,
+    hits: DirectHits | None = None,
 ) -> tuple[dict[str, list[Ranked]], _Candidates | None]:
     """Per side, at most ``k`` entries best first; and the candidate edges they came from."""
     from argkb.retrieve.engine import Ranked
 
     s = engine.settings
     pools, candidates = side_pools(engine, text, vector, p_cluster, claim_cluster, collection,
-                                   wanted, notes)  # fmt: skip
+                                   wanted, notes, hits)  # fmt: skip
     fusion = Fusion(s.weight_claims, s.weight_bm25, s.weight_cosine, s.rrf_k)
     representative = "longest" if s.representative == "longest" else "best"
     ranked: dict[str, list[Ranked]] = {side: [] for side in wanted}

@@ -611,16 +611,36 @@ class QueryEngine:
 
     # -- stage 4: rankers ------------------------------------------------------------------------
 
+    def alignment_inputs(
+        self, ids: list[int], vector: NDArray[np.float32]
+    ) -> dict[int, tuple[str, float | None]]:
+        """Each claim's text and embedding contrast (None where not stored), from one read
+        (``cypher/query/alignment_inputs.cypher``)."""
+        inputs = cypher.read_columns(self.driver, "query/alignment_inputs",
+                                     database=self.database, ids=ids,
+                                     vector=[float(x) for x in vector])  # fmt: skip
+        return {
+            int(cid): (claim, value if known else None)
+            for cid, claim, value, known in zip(
+                inputs["id"], inputs["text"], inputs["contrast"], inputs["known"], strict=True
+            )
+        }
+
     def _alignment(
-        self, text: str, vector: NDArray[np.float32], candidates: _Candidates
+        self,
+        text: str,
+        vector: NDArray[np.float32],
+        candidates: _Candidates,
+        inputs: dict[int, tuple[str, float | None]] | None = None,
     ) -> NDArray[np.float64]:
         """P(q aligned c) for the claim of every candidate edge, from ``self.alignment``.
 
         Only the claims the claim route credits (P(c|q) > 0) are asked about; the conclusions of
         premises found directly by BM25 or vector search count as aligned, so such a premise
         keeps the stance it has towards its own conclusion (and no estimator runs over dozens
-        of unrelated conclusions per query). Each claim's text and embedding contrast come from
-        one read (``cypher/query/alignment_inputs.cypher``).
+        of unrelated conclusions per query). ``inputs``: :meth:`alignment_inputs` of a superset
+        of those claims when the caller read them already (the hybrid reads them for every
+        claim of the retrieved claim clusters while its edges are read); else read here.
         """
         import numpy as np
 
@@ -631,15 +651,11 @@ class QueryEngine:
         ids = sorted(set(int(c) for c in candidates.claim[credited]))
         if not ids:
             return out
-        inputs = cypher.read_columns(self.driver, "query/alignment_inputs",
-                                     database=self.database, ids=ids,
-                                     vector=[float(x) for x in vector])  # fmt: skip
-        contrast = [
-            value if known else None
-            for value, known in zip(inputs["contrast"], inputs["known"], strict=True)
-        ]
-        values = dict(zip(inputs["id"], self.alignment(text, inputs["text"], contrast),
-                          strict=True))  # fmt: skip
+        if inputs is None:
+            inputs = self.alignment_inputs(ids, vector)
+        asked = [inputs[c] for c in ids]
+        p = self.alignment(text, [claim for claim, _ in asked], [value for _, value in asked])
+        values = dict(zip(ids, p, strict=True))
         out[credited] = [values[int(c)] for c in candidates.claim[credited]]
         return out
 

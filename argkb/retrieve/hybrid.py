@@ -129,10 +129,15 @@ def side_pools(
     """
     import numpy as np
 
-    from argkb.retrieve.engine import EdgeColumns
+    from argkb.retrieve.engine import EdgeColumns, always_aligned
     from argkb.retrieve.pfidf import cluster_scores
 
     s = engine.settings
+    # the alignment's inputs for every claim of the retrieved clusters, read meanwhile
+    prefetch = (
+        engine._pool().submit(engine.alignment_inputs, sorted(claim_cluster), vector)
+        if claim_cluster and engine.alignment is not always_aligned else None
+    )  # fmt: skip
     if hits is None:
         hits = direct_hits(engine, text, vector, collection, notes if notes is not None else [])
     # every argument of every candidate: the claim route's premises and the direct hits
@@ -146,7 +151,8 @@ def side_pools(
     if len(candidates.premise) == 0:
         return {}, None
     terms = engine._pfidf_terms(candidates)
-    aligned = engine._alignment(text, vector, candidates)
+    aligned = engine._alignment(text, vector, candidates,
+                                prefetch.result() if prefetch is not None else None)  # fmt: skip
     present = {int(p) for p in candidates.premise.tolist()}
     bm25 = _top(hits.bm25, present, s.bm25_depth)
     cosine_hits = _top(hits.cosine, present, s.vector_depth)

@@ -573,7 +573,8 @@ def test_pagerank_killed_resumes_to_the_scores_of_a_clean_run(
     resumed = _scores(driver)
     _rerun(private, "pagerank")  # a clean cold run on the same graph
     fresh = _scores(driver)
-    for got, want in zip(resumed, fresh, strict=True):
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]] = list(zip(resumed, fresh, strict=True))
+    for got, want in pairs:
         assert got.keys() == want.keys()
         worst = max(
             abs(a - b)

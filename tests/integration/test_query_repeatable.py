@@ -34,13 +34,14 @@ def _partitions(db) -> dict[str, list[list[str]]]:
 
 
 def _answers(db, embedder) -> dict[str, list[tuple[str, str, float, list[str]]]]:
-    from argkb.retrieve.engine import QueryEngine, model_alignment
+    from argkb.retrieve.engine import QueryEngine, RankerName, model_alignment
 
     engine = QueryEngine(db, embedder, alignment=model_alignment(embedder))
     out = {}
-    for ranker in ("hybrid", "pfidf", "coreset"):
+    rankers: tuple[RankerName, ...] = ("hybrid", "pfidf", "coreset")
+    for ranker in rankers:
         for query in QUERIES:
-            result = engine.query(query, k=20, ranker=ranker)  # type: ignore[arg-type]
+            result = engine.query(query, k=20, ranker=ranker)
             out[f"{ranker}: {query}"] = [
                 (c.stance, c.representative.key, c.score, [m.key for m in c.members])
                 for c in result.pro + result.con

@@ -3,7 +3,8 @@
 // The candidates: the premises of the claims $claims (the claim route) and the premises $ids
 // (the direct routes), read in one pass so the claim route's edges are not read twice.
 // premise_key: the premise's Unit.uid, stable across reloads (internal ids are not), which
-// orders candidates and breaks ties. One row of equal-length lists, an edge per position (cypher.read_columns); collect() drops
+// orders candidates and breaks ties.
+// One row of equal-length lists, an edge per position (cypher.read_columns); collect() drops
 // nulls, so an unclustered premise has cluster '' and cf_pro = cf_con = -1.
 // $collection (a Source.sid prefix, or null) keeps only arguments from matching sources.
 CALL {

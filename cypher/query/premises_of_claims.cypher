@@ -1,7 +1,8 @@
 // Every premise used for the given claims, with its stance, argument and premise cluster
 // (cf_pro / cf_con: corpus-wide claim frequencies of that cluster).
 // premise_key: the premise's Unit.uid, stable across reloads (internal ids are not), which
-// orders candidates and breaks ties. One row of equal-length lists, an edge per position (cypher.read_columns); collect() drops
+// orders candidates and breaks ties.
+// One row of equal-length lists, an edge per position (cypher.read_columns); collect() drops
 // nulls, so an unclustered premise has cluster '' and cf_pro = cf_con = -1.
 // $collection (a Source.sid prefix, or null) keeps only arguments from matching sources.
 UNWIND $claims AS cid

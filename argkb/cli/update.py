@@ -28,7 +28,6 @@ from argkb.errors import ArgKBError
 if TYPE_CHECKING:
     import neo4j
 
-    from argkb.cluster.store import Kind
 
 STEPS = ("embed", "cluster", "pagerank", "stance")
 
@@ -126,34 +125,16 @@ def _embed(conn: Connection, quiet: bool) -> dict[str, Any]:
 def _cluster(conn: Connection, quiet: bool) -> dict[str, Any]:
     """``argkb cluster`` with its defaults: incremental where clusters of the same method exist
     (and the last run was not interrupted), SAME_AS edges for what changed."""
-    from tqdm import tqdm
+    from argkb.cli.cluster import cluster_graph
 
-    from argkb.cluster.store import DEFAULT_SAME_AS, link_same_as
-    from argkb.cluster.update import pending_units, update_clusters, update_same_as
-
-    driver = conn.driver()
-    kinds: tuple[Kind, ...] = ("claim", "premise")
-    new = {kind: pending_units(driver, conn.database, kind)[0].tolist() for kind in kinds}
-    runs = []
-    for kind in kinds:
-        with tqdm(unit=" units", desc=f"cluster {kind}s", disable=quiet, file=sys.stderr) as bar:
-            runs.append(update_clusters(driver, conn.database, kind=kind, progress=bar.update))
-    incremental = all(run.mode == "incremental" for run in runs)
-    with tqdm(unit=" claims", desc="SAME_AS", disable=quiet, file=sys.stderr) as bar:
-        if incremental:
-            same = update_same_as(driver, conn.database, claims=new["claim"],
-                                  premises=new["premise"], threshold=DEFAULT_SAME_AS,
-                                  progress=bar.update)  # fmt: skip
-        else:
-            same = link_same_as(driver, conn.database, threshold=DEFAULT_SAME_AS,
-                                progress=bar.update)  # fmt: skip
+    runs, same, same_mode = cluster_graph(conn.driver(), conn.database, quiet=quiet)
     return {
         "runs": [
             {"kind": r.kind, "mode": r.mode, "reason": r.reason, "new_units": r.new_units}
             for r in runs
         ],
         "same_as_edges": same,
-        "same_as_mode": "incremental" if incremental else "rebuild",
+        "same_as_mode": same_mode,
     }
 
 

@@ -293,6 +293,28 @@ def refresh_premise_stats(
     return len(unique)
 
 
+def _claims_above(
+    driver: neo4j.Driver, database: str | None, premises: list[int], *, min_score: float, k: int
+) -> set[int]:
+    """Every claim whose vector-index score with one of ``premises`` is at least ``min_score``.
+
+    Not a premise's ``k`` nearest claims: a premise can be among a claim's nearest premises
+    while that claim is not among the premise's nearest claims (nearness is not symmetric), so
+    a premise whose ``k`` answers all pass ``min_score`` is asked again with ``4 k``."""
+    import numpy as np
+
+    found: set[int] = set()
+    ask = np.asarray(premises, np.int64)
+    while len(ask):
+        a, b, _ = knn_pairs(driver, database, ask, "claim_embedding", k=k, min_score=min_score)
+        found.update(b.tolist())
+        ids, counts = np.unique(a, return_counts=True)
+        # knn_pairs asks for k + 1 (the unit itself may be a claim too): k answers fill it
+        ask = ids[counts >= k]
+        k *= 4
+    return found
+
+
 def update_same_as(
     driver: neo4j.Driver,
     database: str | None = None,
@@ -308,8 +330,9 @@ def update_same_as(
     many edges were written.
 
     A claim's ``k`` nearest premises above ``threshold`` change only when a new premise enters
-    them, and such a premise finds that claim among its own nearest claims (up to the recall of
-    the vector index, as in a full run).
+    them, and such a premise is above ``threshold`` with that claim: every claim above it with a
+    new premise is written again (:func:`_claims_above`; up to the recall of the vector index,
+    as in a full run).
 
     If the last SAME_AS run was interrupted (:mod:`argkb.db.jobs`), the edges it left are a
     partial set, so every claim's edges are written again (:func:`link_same_as`)."""
@@ -319,11 +342,8 @@ def update_same_as(
         return link_same_as(driver, database, threshold=threshold, k=k, progress=progress)
     method = "embedding"
     min_score = (1.0 + threshold) / 2.0
-    near = np.zeros(0, dtype=np.int64)
-    if premises:
-        _, near, _ = knn_pairs(driver, database, np.asarray(premises, np.int64),
-                               "claim_embedding", k=k, min_score=min_score)  # fmt: skip
-    affected = sorted(set(claims) | set(near.tolist()))
+    near = _claims_above(driver, database, premises, min_score=min_score, k=4 * (k + 1))
+    affected = sorted(set(claims) | near)
     if not affected:
         return 0
     a, b, sim = knn_pairs(driver, database, np.asarray(affected, np.int64), "premise_embedding",

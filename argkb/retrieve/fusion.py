@@ -35,11 +35,15 @@ def ranks_by(*keys: ArrayLike, found: ArrayLike | None = None) -> NDArray[np.int
     """1-based ranks of the candidates, sorted by ``keys`` descending (first key first).
 
     Ties are broken by the next key, then by candidate index, so ranks are a permutation.
-    Candidates with ``found`` False get rank 0 (the route did not retrieve them).
+    Keys are compared to 12 decimals: two values that are equal in exact arithmetic but were
+    summed in another order tie, instead of being ordered by rounding noise (which changed
+    with the query vector's last bits: one of 200 benchmark queries answered otherwise with
+    ONNX Runtime's vectors than with torch's). Candidates with ``found`` False get rank 0
+    (the route did not retrieve them).
     """
     import numpy as np
 
-    arrays = [np.asarray(key, dtype=np.float64) for key in keys]
+    arrays = [np.round(np.asarray(key, dtype=np.float64), 12) for key in keys]
     n = len(arrays[0])
     mask = np.ones(n, bool) if found is None else np.asarray(found, dtype=bool)
     # np.lexsort sorts by the last key first; negate for descending order

@@ -16,6 +16,14 @@ def test_ranks_by_descending_with_tie_breaks_and_missing() -> None:
     assert ranks.tolist() == [2, 3, 1, 0]
 
 
+def test_ranks_by_ties_values_that_differ_by_summation_order_only() -> None:
+    # 0.3 + 0.2 + 0.1 == 0.6 and 0.1 + 0.2 + 0.3 == 0.6000000000000001 in floating point
+    values = [0.3 + 0.2 + 0.1, 0.1 + 0.2 + 0.3, 0.5]
+    assert values[1] > values[0]
+    assert ranks_by(values).tolist() == [1, 2, 3]  # a tie: broken by index, not by noise
+    assert ranks_by(values, [0.0, 1.0, 0.0]).tolist() == [2, 1, 3]  # or by the next key
+
+
 def test_rrf_matches_hand_computation() -> None:
     ranks = {"a": [1, 2, 0], "b": [0, 1, 2]}
     fused = reciprocal_rank_fusion(ranks, {"a": 1.0, "b": 2.0}, k=10)

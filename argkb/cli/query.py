@@ -113,7 +113,7 @@ def query_cmd(
     )
     if alpha is not None:
         settings = dataclasses.replace(settings, coreset_alpha=alpha)
-    embedder = Embedder()
+    embedder = Embedder.for_queries()
     engine = QueryEngine(conn.driver(), embedder, database=conn.database, settings=settings)
     engine.alignment = choose_alignment(alignment, embedder)
     result = engine.query(

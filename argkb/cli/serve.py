@@ -81,7 +81,7 @@ def serve_cmd(
         connection_timeout=timeout,
         connection_acquisition_timeout=timeout,
     )
-    embedder = Embedder(cache=False)  # query texts are one-off; no disk cache shared by threads
+    embedder = Embedder.for_queries(cache=False)  # one-off texts: no disk cache shared by threads
     echo_err(f"loading the embedding model {embedder.model_path.name} ...")
     _ = embedder.model
     app = create_app(

@@ -115,6 +115,22 @@ class Embedder:
 
             self._cache = EmbeddingCache(cache_root() / "embeddings.sqlite", self.model_id)
 
+    @classmethod
+    def for_queries(cls, *, cache: bool = True) -> Embedder:
+        """The embedder of query texts (``argkb query``, ``argkb serve``): the default model in
+        ONNX Runtime (``onnx``, fp32) where it is installed, else in torch; a backend named in
+        ``$ARGKB_EMBED_BACKEND`` is used as it is.
+
+        The fp32 graph computes the vectors torch computes (docs/benchmarks.md, "Query
+        latency": largest difference per coordinate below 1e-6, the same answers), so a query
+        is compared with vectors stored by ``argkb embed``'s torch default as before; it embeds
+        a short query in about 6 ms instead of 18 ms on this CPU and loads without torch."""
+        if os.environ.get(BACKEND_ENV):
+            return cls(cache=cache)
+        from importlib.util import find_spec
+
+        return cls(cache=cache, backend="onnx" if find_spec("onnxruntime") else "torch")
+
     # -- model -----------------------------------------------------------------------------
 
     @property

@@ -54,6 +54,21 @@ def test_backend_from_argument_then_environment_then_torch(
         resolve_backend("int4")
 
 
+def test_queries_use_onnx_where_installed_unless_a_backend_is_named(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    folder = fake_model(tmp_path / "mini")
+    monkeypatch.setattr("argkb.embed.model.default_model_path", lambda: folder)
+    installed = importlib.util.find_spec("onnxruntime") is not None
+    assert Embedder.for_queries(cache=False).backend == ("onnx" if installed else "torch")
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)  # not installed
+    assert Embedder.for_queries(cache=False).backend == "torch"
+    monkeypatch.setenv(BACKEND_ENV, "onnx-int8")  # as argkb embed was told: used as it is
+    assert Embedder.for_queries(cache=False).backend == "onnx-int8"
+
+
 def test_model_ids_keep_backends_apart_and_torch_keeps_its_id(home: Path, tmp_path: Path) -> None:
     folder = fake_model(tmp_path / "mini")
     ids = {b: Embedder(folder, backend=b, cache=False).model_id for b in ("torch", "onnx",
@@ -129,6 +144,8 @@ def test_onnx_vectors_match_sentence_transformers(home: Path) -> None:
     assert fp32.shape == int8.shape == reference.shape == (4, 384)
     np.testing.assert_allclose(np.linalg.norm(int8, axis=1), 1.0, atol=1e-5)
     assert np.einsum("ij,ij->i", fp32, reference).min() > 0.99999
+    # what lets queries be embedded by ONNX Runtime against vectors torch stored
+    assert np.abs(fp32 - reference).max() < 1e-6
     # int8 moves the vectors (docs/benchmarks.md: mean .993 on ArgQuality-20), not the meaning
     cos8 = np.einsum("ij,ij->i", int8, reference)
     assert cos8.min() > 0.97

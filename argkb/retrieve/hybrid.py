@@ -140,9 +140,14 @@ def side_pools(
     )  # fmt: skip
     if hits is None:
         hits = direct_hits(engine, text, vector, collection, notes if notes is not None else [])
-    # every argument of every candidate: the claim route's premises and the direct hits
-    edges = EdgeColumns.read(engine, "query/premise_edges", claims=sorted(claim_cluster),
-                             ids=sorted(set(hits.bm25) | set(hits.cosine)),
+    # every argument of every candidate: the claim route's premises and the direct hits; and,
+    # at the same time, the candidates' cosines and word counts, computed on the server (no
+    # embedding travels back)
+    claims, ids = sorted(claim_cluster), sorted(set(hits.bm25) | set(hits.cosine))
+    measured = engine._pool().submit(cypher.read_columns, engine.driver, "query/premise_cosines",
+                                     database=engine.database, claims=claims, ids=ids,
+                                     vector=[float(x) for x in vector])  # fmt: skip
+    edges = EdgeColumns.read(engine, "query/premise_edges", claims=claims, ids=ids,
                              collection=collection)  # fmt: skip
     if not len(edges):
         return {}, None
@@ -166,10 +171,7 @@ def side_pools(
         has_credit[p] |= c
     deciding = credited | ~np.asarray([has_credit[p] for p in candidates.premise.tolist()])
     premises = np.asarray(candidates.by_key(present), dtype=np.int64)
-    # cosines and word counts computed on the server: no embedding travels back
-    on_server = cypher.read_columns(engine.driver, "query/premise_cosines",
-                                    database=engine.database, ids=premises.tolist(),
-                                    vector=[float(x) for x in vector])  # fmt: skip
+    on_server = measured.result()
     row_of = {int(p): i for i, p in enumerate(on_server["id"])}
     order = np.asarray([row_of[int(p)] for p in premises.tolist()], np.int64)
     similarity = np.asarray(on_server["score"], np.float64)[order]

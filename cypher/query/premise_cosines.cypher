@@ -1,9 +1,18 @@
-// The cosine of the query embedding with each given premise's embedding, computed on the server
-// so that no vector travels back (Neo4j reports (1 + cos) / 2), and
-// each premise's word count (for the "longest" representative).
+// The cosine of the query embedding with each candidate premise's embedding, computed on the
+// server so that no vector travels back (Neo4j reports (1 + cos) / 2), and each premise's word
+// count (for the "longest" representative). The candidates are those of premise_edges (the
+// premises of the claims $claims and the premises $ids), found here again so that both queries
+// run at the same time; without premise_edges' source filter, so a few extra rows may come back.
 // One row of equal-length lists (cypher.read_columns); a unit without an embedding
 // has score -2 (outside [0, 1]).
-UNWIND $ids AS pid
+CALL {
+  UNWIND $claims AS cid
+  MATCH (c:Unit)<-[:CONCLUDES]-(:Argument)<-[:PREMISE_OF]-(p:Unit)
+  WHERE id(c) = cid
+  RETURN collect(id(p)) AS claimed
+}
+UNWIND claimed + $ids AS pid
+WITH DISTINCT pid
 MATCH (u:Unit) WHERE id(u) = pid
 RETURN collect(pid) AS id,
        collect(CASE WHEN u.embedding IS NULL THEN -2.0

@@ -109,9 +109,11 @@ def main() -> int:
             setup["pagerank"] = time.perf_counter() - clock
 
         queries = common.benchmark_queries(driver, args.queries + args.warmup, args.seed)
-        engine = QueryEngine(driver, embedder)
-        at_query_time = QueryEngine(driver, embedder, settings=Settings(premise_clusters="query"))
-        aligned = QueryEngine(driver, embedder, alignment=model_alignment(embedder))
+        # query texts are embedded as argkb query embeds them (ONNX Runtime where installed)
+        asker = Embedder.for_queries(cache=False)
+        engine = QueryEngine(driver, asker)
+        at_query_time = QueryEngine(driver, asker, settings=Settings(premise_clusters="query"))
+        aligned = QueryEngine(driver, asker, alignment=model_alignment(asker))
         methods = {
             "hybrid, model alignment (argkb query's default)": (aligned, "hybrid"),
             "hybrid, always aligned (the harness's hybrid)": (engine, "hybrid"),

@@ -57,6 +57,13 @@ def main() -> int:
     parser.add_argument("--heap", default="2g")
     parser.add_argument("--pagecache", default="1g")
     parser.add_argument("--keep", action="store_true", help="keep the instance folder")
+    parser.add_argument(
+        "--corpus-a",
+        type=Path,
+        help="args.me JSON file to use as corpus A instead of generating one (with --corpus-b; "
+        "e.g. bench/query.py's corpus, whose vectors the embedding cache already holds)",
+    )
+    parser.add_argument("--corpus-b", type=Path, help="args.me JSON file to add as corpus B")
     args = parser.parse_args()
 
     import common
@@ -79,9 +86,18 @@ def main() -> int:
     work = Path(f"/tmp/argkb-bench-incremental-{os.getpid()}")
     work.mkdir(parents=True, exist_ok=True)
     whole, path_a, path_b = work / "all.json", work / "a.json", work / "b.json"
-    shape = Shape(sentences_median=1.5, single_sentence_share=0.5, max_sentences=6)
-    write_json(whole, args.arguments + args.added, seed=args.seed, shape=shape)
-    split_corpus(whole, args.arguments, path_a, path_b)
+    if (args.corpus_a is None) != (args.corpus_b is None):
+        parser.error("--corpus-a and --corpus-b go together")
+    generated = args.corpus_a is None
+    if generated:
+        shape = Shape(sentences_median=1.5, single_sentence_share=0.5, max_sentences=6)
+        write_json(whole, args.arguments + args.added, seed=args.seed, shape=shape)
+        split_corpus(whole, args.arguments, path_a, path_b)
+    else:
+        path_a, path_b = args.corpus_a, args.corpus_b
+        args.arguments, args.added = (
+            len(json.loads(path.read_text())["arguments"]) for path in (path_a, path_b)
+        )
 
     timings: dict[str, dict[str, float]] = {"incremental": {}, "rebuild": {}}
     notes: dict[str, object] = {}
@@ -173,8 +189,9 @@ def main() -> int:
     print()
     for key, value in notes.items():
         print(f"- {key}: {value:.1f}" if isinstance(value, float) else f"- {key}: {value}")
-    for path in (whole, path_a, path_b):
-        path.unlink(missing_ok=True)
+    if generated:
+        for path in (whole, path_a, path_b):
+            path.unlink(missing_ok=True)
     work.rmdir()
     return 0
 

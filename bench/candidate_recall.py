@@ -3,7 +3,7 @@
     python bench/candidate_recall.py --benchmark argkp --data ../shared/data/argkp-2021 \
         --uri bolt://127.0.0.1:7687
     python bench/candidate_recall.py --benchmark argquality \
-        --data ../shared/data/webis-argquality-20 --uri bolt://127.0.0.1:7687
+        --data ../shared/data/webis-argquality-20 --uri bolt://127.0.0.1:7687 [--query short]
 
 The database at ``--uri`` must hold the benchmark loaded, embedded and clustered (as ``argkb
 eval`` leaves it). For every query the hybrid ranker's candidates are gathered once
@@ -28,6 +28,12 @@ def main() -> int:
     parser.add_argument("--split", default="dev")
     parser.add_argument("--uri", required=True)
     parser.add_argument("--depth", type=int, default=100)
+    parser.add_argument(
+        "--query",
+        choices=["long", "short"],
+        default="long",
+        help="ArgQuality's topic question (long) or its short topic title (short)",
+    )
     args = parser.parse_args()
 
     import numpy as np
@@ -49,7 +55,7 @@ def main() -> int:
         from argkb.eval.argquality import build_benchmark as build_aq
         from argkb.loaders.argquality import load_judgements
 
-        benchmark = build_aq(load_judgements(args.data))
+        benchmark = build_aq(load_judgements(args.data), query=args.query)
     routes = ("claims", "bm25", "vector", "cosine", "hybrid", "union")
     recall: dict[str, list[float]] = {r: [] for r in routes}
     sizes: list[int] = []

@@ -45,6 +45,9 @@ def main() -> int:
     )
     args = parser.parse_args()
 
+    from argkb.cli.app import one_blas_thread
+
+    one_blas_thread()  # as argkb query and argkb serve run (before numpy loads)
     import common
 
     from argkb.cluster.store import cluster_units

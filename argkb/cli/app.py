@@ -12,6 +12,7 @@ import dataclasses
 import functools
 import json
 import logging
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,19 @@ def to_json(value: Any) -> str:
         return str(obj)
 
     return json.dumps(value, indent=2, default=default)
+
+
+def one_blas_thread() -> None:
+    """For the commands that answer queries (``argkb query``, ``argkb serve``): OpenBLAS runs one
+    thread, unless the user set ``OPENBLAS_NUM_THREADS``. Call it before numpy is imported
+    (OpenBLAS reads the variable when it loads; later it changes nothing).
+
+    The query engine's matrix products are small, and OpenBLAS's worker threads keep spinning
+    after each one: on bench/query.py's 100k graph the coreset ranker used 150 ms of client CPU
+    per query with them and 89 ms without, and the default hybrid 66 ms against 44 ms when it
+    ran after the coreset (CPU that Neo4j and concurrent requests then lack; docs/benchmarks.md).
+    """
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def echo_err(message: str) -> None:

@@ -7,7 +7,15 @@ from typing import get_args
 
 import click
 
-from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
+from argkb.cli.app import (
+    Connection,
+    connection_options,
+    handle_errors,
+    json_option,
+    main,
+    one_blas_thread,
+    to_json,
+)
 from argkb.retrieve.engine import (
     AlignmentChoice,
     CoresetRelevance,
@@ -103,6 +111,7 @@ def query_cmd(
             "is not valid UTF-8 text; check the terminal's encoding (LANG, LC_ALL)",
             param_hint="CLAIM",
         ) from err
+    one_blas_thread()
     from argkb.embed.model import Embedder
     from argkb.retrieve.engine import DEFAULT_RANKER, QueryEngine, Settings, choose_alignment
 

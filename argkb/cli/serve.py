@@ -6,7 +6,14 @@ from typing import get_args
 
 import click
 
-from argkb.cli.app import Connection, connection_options, echo_err, handle_errors, main
+from argkb.cli.app import (
+    Connection,
+    connection_options,
+    echo_err,
+    handle_errors,
+    main,
+    one_blas_thread,
+)
 from argkb.db.connect import is_loopback
 from argkb.retrieve.engine import AlignmentChoice
 
@@ -65,6 +72,7 @@ def serve_cmd(
             f"Warning: listening on {host}: anyone who can reach this address can query the graph"
             + ("" if token else "; set --token to require a bearer token")
         )
+    one_blas_thread()
     import uvicorn
 
     from argkb.db.connect import open_driver

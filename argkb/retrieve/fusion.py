@@ -117,25 +117,27 @@ def group_by_cluster(
     by_head = order
     if head_priority is not None:
         by_head = np.lexsort((np.arange(len(s)), -s, -np.asarray(head_priority, np.float64)))
+    label_of = labels.tolist()  # Python ints: indexing a list is far cheaper than an array
     for index in by_head.tolist():
-        first.setdefault(int(labels[index]), index)
+        first.setdefault(label_of[index], index)
     if cluster_scores is None:
         heads = sorted(first.values(), key=lambda i: (-s[i], i))[:k]
     else:
         heads = sorted(first.values(),
-                       key=lambda i: (-cluster_scores[int(labels[i])], -s[i], i))[:k]  # fmt: skip
+                       key=lambda i: (-cluster_scores[label_of[i]], -s[i], i))[:k]  # fmt: skip
     promoted: list[int] = []
     if len(heads) < k:  # fewer clusters than asked for: promote the best other candidates
         taken = set(heads)
         promoted = [i for i in order.tolist() if i not in taken][: k - len(heads)]
     promoted_set = set(promoted)
+    in_order: dict[int, list[int]] = {}  # each cluster's candidates, best first
+    for i in order.tolist():
+        if i not in promoted_set:
+            in_order.setdefault(label_of[i], []).append(i)
     groups = []
     for head in heads:
-        label = int(labels[head])
-        members = [head] + [
-            i for i in order.tolist()
-            if labels[i] == label and i != head and i not in promoted_set
-        ]  # fmt: skip
+        label = label_of[head]
+        members = [head] + [i for i in in_order[label] if i != head]
         groups.append(Group(head, tuple(members), label))
     # heads are in score order already; promoted candidates come after every cluster
-    return groups + [Group(i, (i,), int(labels[i])) for i in promoted]
+    return groups + [Group(i, (i,), label_of[i]) for i in promoted]

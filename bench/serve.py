@@ -89,7 +89,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/argkb-bench-query"))
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--warmup", type=int, default=20)
+    # the instance restarts cold (bench/query.py stops it): 20 queries left p50 at 1 client 105 ms
+    # on 2026-11-23, 200 gave 64 ms
+    parser.add_argument("--warmup", type=int, default=200)
     parser.add_argument("--clients", default="1,4,16")
     parser.add_argument("--cli-queries", type=int, default=10)
     parser.add_argument("--k", type=int, default=10)

@@ -217,7 +217,9 @@ def growth(sizes: Sequence[int], seconds: Sequence[float]) -> float | None:
     return sum((x - mx) * (y - my) for x, y in points) / sxx if sxx else None
 
 
-def run_size(args: argparse.Namespace, arguments: int, model: Any) -> dict[str, Any]:
+def run_size(
+    args: argparse.Namespace, arguments: int, model: Any, done: list[dict[str, Any]]
+) -> dict[str, Any]:
     import common
 
     from argkb.cluster.store import cluster_units, link_same_as
@@ -239,13 +241,15 @@ def run_size(args: argparse.Namespace, arguments: int, model: Any) -> dict[str, 
     result["corpus MiB"] = corpus.stat().st_size / 2**20
     result["load average"].append(os.getloadavg()[0])
 
-    with common.instance(f"pipeline-{arguments}", heap=args.heap,
-                         pagecache=args.pagecache) as inst:  # fmt: skip
+    with common.instance(f"pipeline-{arguments}", heap=args.heap, pagecache=args.pagecache,
+                         keep=args.keep) as inst:  # fmt: skip
         driver = inst.driver()
         rss = PeakRss({"client": os.getpid(), "neo4j": inst.pid or 0})
 
         @contextmanager
         def stage(name: str) -> Any:
+            while args.pause_file and args.pause_file.exists():  # between stages, not timed
+                time.sleep(5)
             rss.reset()
             clock = time.perf_counter()
             yield
@@ -253,6 +257,8 @@ def run_size(args: argparse.Namespace, arguments: int, model: Any) -> dict[str, 
             peaks = rss.peaks()
             memory = {f"{who} MiB": mib for who, mib in peaks.items()}
             result["stages"][name] = {"seconds": seconds, **memory}
+            if args.out:  # after every stage, so that a run cut short leaves what it measured
+                args.out.write_text(json.dumps([*done, result], indent=1, default=str))
             print(
                 f"  {arguments:>7,} {name:<24} {seconds:8.1f} s  client "
                 f"{peaks['client']:6.0f} MiB  neo4j {peaks['neo4j']:6.0f} MiB",
@@ -297,6 +303,7 @@ def run_size(args: argparse.Namespace, arguments: int, model: Any) -> dict[str, 
                 for kind in ("claim", "premise"):
                     run = cluster_units(driver, kind=kind)
                     result[f"{kind} clusters"] = run.stats
+                    result[f"{kind} cluster seconds"] = run.seconds
                 link_same_as(driver)
             with stage("pagerank"):
                 run_pagerank(driver)
@@ -388,6 +395,13 @@ def main() -> int:
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/argkb-bench-pipeline"))
     parser.add_argument("--heap", default="4g")
     parser.add_argument("--pagecache", default="4g")
+    parser.add_argument("--keep", action="store_true", help="keep the instance folders")
+    parser.add_argument(
+        "--pause-file",
+        type=Path,
+        help="while this file exists, wait before the next stage (untimed; frees the machine "
+        "for another benchmark)",
+    )
     parser.add_argument("--out", type=Path, help="also write the results as JSON")
     args = parser.parse_args()
 
@@ -400,9 +414,9 @@ def main() -> int:
     model = Embedder(cache=False)
     model.embed(["The model loads before anything is timed."], use_cache=False)
     print(common.machine(), flush=True)
-    results = []
+    results: list[dict[str, Any]] = []
     for size in (int(s) for s in args.sizes.split(",") if s):
-        results.append(run_size(args, size, model))
+        results.append(run_size(args, size, model, results))
         if args.out:
             args.out.write_text(json.dumps(results, indent=1, default=str))
     print()

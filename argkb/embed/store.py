@@ -53,12 +53,24 @@ def embed_units(
     page: int = 2048,
     progress: Callable[[int], object] | None = None,
 ) -> EmbedRun:
-    """Embed every unit without a vector (every unit with ``all_units``)."""
+    """Embed every unit without a vector (every unit with ``all_units``); then count the words
+    of units embedded before word counts were stored (:func:`backfill_word_counts`)."""
     started = time.perf_counter()
     done = _embed_pages(driver, embedder, database, pending="embed/pending_units",
                         all_units=all_units, page=page, progress=progress)  # fmt: skip
+    backfill_word_counts(driver, database)
     return EmbedRun(embedder.model_id, embedder.device if done else "-", done,
                     time.perf_counter() - started)  # fmt: skip
+
+
+def backfill_word_counts(
+    driver: neo4j.Driver, database: str | None = None, *, batch: int = 10_000
+) -> int:
+    """Store ``Unit.words`` on embedded units that lack it (graphs embedded by an older argkb);
+    returns how many. A graph where every unit has it costs one scan of the units."""
+    with driver.session(database=database) as session:
+        summary = session.run(cypher.load("embed/backfill_words"), {"batch": batch}).consume()
+    return int(summary.counters.properties_set)
 
 
 def count_negations(

@@ -2,7 +2,8 @@
 
 ``premise_cosines`` reads ``Unit.words`` and counts the words of the text itself only for a unit
 without it (a graph embedded before argkb stored counts); both ways must give the same number,
-or the "longest" representative of a cluster would change with the graph's age.
+or the "longest" representative of a cluster would change with the graph's age. ``argkb embed``
+fills in the counts of such older graphs.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ TEXTS = [
 
 def test_stored_word_counts_equal_the_fallback(db, tmp_path: Path) -> None:
     from argkb.embed.model import Embedder
-    from argkb.embed.store import embed_units
+    from argkb.embed.store import backfill_word_counts, embed_units
 
     path = tmp_path / "spaces.jsonl"
     lines = [
@@ -66,3 +67,8 @@ def test_stored_word_counts_equal_the_fallback(db, tmp_path: Path) -> None:
     without = cypher.read_columns(db, "query/premise_cosines", claims=[], ids=ids, vector=vector)
     assert with_counts == without
     assert sorted(with_counts["words"]) == sorted(row["counted"] for row in rows)
+
+    # argkb embed fills in the counts of a graph embedded before they were stored
+    assert backfill_word_counts(db) == len(rows)
+    assert all(row["stored"] == row["counted"] for row in db.execute_query(counted).records)
+    assert backfill_word_counts(db) == 0

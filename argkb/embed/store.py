@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 
 def word_count(text: str | None) -> int:
-    """Words of ``text`` as ``cypher/query/premise_cosines.cypher`` counts them when a unit has no
+    """Words of ``text`` as ``cypher/query/premise_edges.cypher`` counts them when a unit has no
     stored count: line breaks and tabs become spaces, then non-empty pieces between spaces."""
     spaced = (text or "").replace("\n", " ").replace("\t", " ").replace("\r", " ")
     return sum(1 for piece in spaced.split(" ") if piece)

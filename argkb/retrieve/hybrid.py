@@ -140,15 +140,14 @@ def side_pools(
     )  # fmt: skip
     if hits is None:
         hits = direct_hits(engine, text, vector, collection, notes if notes is not None else [])
-    # every argument of every candidate: the claim route's premises and the direct hits; and,
-    # at the same time, the candidates' cosines and word counts, computed on the server (no
-    # embedding travels back)
+    # every argument of every candidate (the claim route's premises and the direct hits), with
+    # each candidate's cosine and word count, computed on the server (no embedding travels back)
     claims, ids = sorted(claim_cluster), sorted(set(hits.bm25) | set(hits.cosine))
-    measured = engine._pool().submit(cypher.read_columns, engine.driver, "query/premise_cosines",
-                                     database=engine.database, claims=claims, ids=ids,
-                                     vector=[float(x) for x in vector])  # fmt: skip
-    edges = EdgeColumns.read(engine, "query/premise_edges", claims=claims, ids=ids,
-                             collection=collection)  # fmt: skip
+    columns = cypher.read_columns(engine.driver, "query/premise_edges", database=engine.database,
+                                  claims=claims, ids=ids, collection=collection,
+                                  vector=[float(x) for x in vector])  # fmt: skip
+    per_edge_score, per_edge_words = columns.pop("score"), columns.pop("words")
+    edges = EdgeColumns(**columns)
     if not len(edges):
         return {}, None
     claim_p = engine._share_claim_mass(p_cluster, claim_cluster, edges)
@@ -171,12 +170,12 @@ def side_pools(
         has_credit[p] |= c
     deciding = credited | ~np.asarray([has_credit[p] for p in candidates.premise.tolist()])
     premises = np.asarray(candidates.by_key(present), dtype=np.int64)
-    on_server = measured.result()
-    row_of = {int(p): i for i, p in enumerate(on_server["id"])}
+    # a premise's score and words repeat on each of its edges: any of its edges will do
+    row_of = {int(p): i for i, p in enumerate(edges.premise)}
     order = np.asarray([row_of[int(p)] for p in premises.tolist()], np.int64)
-    similarity = np.asarray(on_server["score"], np.float64)[order]
+    similarity = np.asarray(per_edge_score, np.float64)[order]
     exact_cos = np.where(similarity >= 0.0, 2.0 * similarity - 1.0, 0.0)
-    word_counts = np.asarray(on_server["words"], np.int64)[order]
+    word_counts = np.asarray(per_edge_words, np.int64)[order]
     position = {int(p): i for i, p in enumerate(premises.tolist())}
     edge_position = [position[int(p)] for p in candidates.premise.tolist()]
     cluster_of = np.empty(len(premises), np.int64)

@@ -1,5 +1,5 @@
 // Word counts (Unit.words) for units embedded before argkb embed stored them, counted as
-// query/premise_cosines.cypher counts a unit without one; in batches of $batch (an implicit
+// query/premise_edges.cypher counts a unit without one; in batches of $batch (an implicit
 // transaction: run with session.run).
 MATCH (u:Unit)
 WHERE u.words IS NULL AND u.embedding IS NOT NULL

@@ -1,11 +1,16 @@
 // Every argument the candidate premises are used in: the claim it concludes, the premise's stance
-// towards it and the premise's cluster (cf_pro / cf_con: corpus-wide claim frequencies).
+// towards it and the premise's cluster (cf_pro / cf_con: corpus-wide claim frequencies); and,
+// per premise, the cosine of the query embedding $vector with its embedding, computed on the
+// server so that no vector travels back (Neo4j reports (1 + cos) / 2; -2 without an embedding),
+// and its word count (for the "longest" representative): the one argkb embed stored, else
+// counted here.
 // The candidates: the premises of the claims $claims (the claim route) and the premises $ids
 // (the direct routes), read in one pass so the claim route's edges are not read twice.
 // premise_key: the premise's Unit.uid, stable across reloads (internal ids are not), which
 // orders candidates and breaks ties.
-// One row of equal-length lists, an edge per position (cypher.read_columns); collect() drops
-// nulls, so an unclustered premise has cluster '' and cf_pro = cf_con = -1.
+// One row of equal-length lists, an edge per position (cypher.read_columns); a premise's score
+// and words repeat on each of its edges. collect() drops nulls, so an unclustered premise has
+// cluster '' and cf_pro = cf_con = -1.
 // $collection (a Source.sid prefix, or null) keeps only arguments from matching sources.
 CALL {
   UNWIND $claims AS cid
@@ -17,8 +22,14 @@ CALL {
 }
 UNWIND claimed + $ids AS pid
 WITH DISTINCT pid
-MATCH (p:Unit)-[r:PREMISE_OF]->(a:Argument)-[:CONCLUDES]->(c:Unit)
-WHERE id(p) = pid AND p <> c
+MATCH (p:Unit) WHERE id(p) = pid
+WITH p, pid,
+     CASE WHEN p.embedding IS NULL THEN -2.0
+          ELSE vector.similarity.cosine(p.embedding, $vector) END AS score,
+     coalesce(p.words, size([w IN split(replace(replace(replace(
+       coalesce(p.text, ''), '\n', ' '), '\t', ' '), '\r', ' '), ' ') WHERE w <> ''])) AS words
+MATCH (p)-[r:PREMISE_OF]->(a:Argument)-[:CONCLUDES]->(c:Unit)
+WHERE p <> c
   AND ($collection IS NULL
        OR EXISTS { (a)-[:FROM]->(s:Source) WHERE s.sid STARTS WITH $collection })
 OPTIONAL MATCH (p)-[:IN_CLUSTER]->(pc:PremiseCluster)
@@ -26,4 +37,5 @@ RETURN collect(id(c)) AS claim, collect(pid) AS premise, collect(p.uid) AS premi
        collect(coalesce(r.stance, 'unknown')) AS stance,
        collect(coalesce(r.stance_source, 'data')) AS stance_source, collect(a.aid) AS argument,
        collect(coalesce(pc.cid, '')) AS cluster, collect(coalesce(pc.cf_pro, -1)) AS cf_pro,
-       collect(coalesce(pc.cf_con, -1)) AS cf_con
+       collect(coalesce(pc.cf_con, -1)) AS cf_con, collect(score) AS score,
+       collect(words) AS words

@@ -1,6 +1,6 @@
 """Word counts stored by argkb embed equal those the query engine would count per query.
 
-``premise_cosines`` reads ``Unit.words`` and counts the words of the text itself only for a unit
+``premise_edges`` reads ``Unit.words`` and counts the words of the text itself only for a unit
 without it (a graph embedded before argkb stored counts); both ways must give the same number,
 or the "longest" representative of a cluster would change with the graph's age. ``argkb embed``
 fills in the counts of such older graphs.
@@ -61,12 +61,13 @@ def test_stored_word_counts_equal_the_fallback(db, tmp_path: Path) -> None:
     # the query file answers the same with and without the stored counts
     ids = [row["id"] for row in rows]
     vector = [float(x) for x in embedder.embed(["words and spaces"], use_cache=False)[0]]
-    with_counts = cypher.read_columns(db, "query/premise_cosines", claims=[], ids=ids,
-                                      vector=vector)  # fmt: skip
+    params = {"claims": [], "ids": ids, "vector": vector, "collection": None}
+    with_counts = cypher.read_columns(db, "query/premise_edges", **params)
     db.execute_query("MATCH (u:Unit) REMOVE u.words")
-    without = cypher.read_columns(db, "query/premise_cosines", claims=[], ids=ids, vector=vector)
+    without = cypher.read_columns(db, "query/premise_edges", **params)
     assert with_counts == without
-    assert sorted(with_counts["words"]) == sorted(row["counted"] for row in rows)
+    premises = sorted(row["counted"] for row in rows if row["text"] in TEXTS)
+    assert len(premises) == len(TEXTS) and sorted(with_counts["words"]) == premises
 
     # argkb embed fills in the counts of a graph embedded before they were stored
     assert backfill_word_counts(db) == len(rows)

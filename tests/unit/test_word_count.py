@@ -1,4 +1,4 @@
-"""``word_count``: what ``Unit.words`` stores, as premise_cosines.cypher counts without it."""
+"""``word_count``: what ``Unit.words`` stores, as premise_edges.cypher counts without it."""
 
 from __future__ import annotations
 

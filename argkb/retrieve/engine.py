@@ -20,6 +20,7 @@ retrieved claim as aligned with the query, as Dumani et al. do.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -292,28 +293,42 @@ class QueryEngine:
         database: str | None = None,
         settings: Settings | None = None,
         alignment: StanceAlignment = always_aligned,
+        counts_ttl: float | None = None,
     ) -> None:
+        """``counts_ttl``: seconds the graph's sizes (:meth:`counts`) are reused before they
+        are read again; ``None``: for the engine's lifetime (one command, one graph). A
+        long-lived engine shared by many requests (``argkb serve``) sets it, so that a corpus
+        loaded meanwhile is counted."""
         self.driver = driver
         self.embedder = embedder
         self.database = database
         self.settings = settings or Settings()
         self.alignment = alignment
+        self.counts_ttl = counts_ttl
         self._counts: dict[str, int] | None = None
+        self._counted_at = 0.0
         self._model: RelevanceModel | None = None
         self._executor: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
 
     def _pool(self) -> ThreadPoolExecutor:
         """Threads for reads that can overlap (the hybrid's direct routes and claim route)."""
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="argkb-query")
-        return self._executor
+        with self._lock:  # engines may be shared by request threads (argkb serve)
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(max_workers=8,
+                                                    thread_name_prefix="argkb-query")  # fmt: skip
+            return self._executor
 
     def _read(self, name: str, **params: Any) -> list[Any]:
         return cypher.read(self.driver, name, database=self.database, **params)
 
     def counts(self) -> dict[str, int]:
-        if self._counts is None:
+        """|Gamma| (claim clusters) and the number of claims; see ``counts_ttl``."""
+        now = time.monotonic()
+        stale = self.counts_ttl is not None and now - self._counted_at > self.counts_ttl
+        if self._counts is None or stale:
             self._counts = dict(self._read("query/counts")[0].data())
+            self._counted_at = now
         return self._counts
 
     # -- the query -----------------------------------------------------------------------------

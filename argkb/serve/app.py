@@ -58,6 +58,8 @@ MAX_K = 100
 MAX_DEPTH = 3
 MAX_LIST = 1000
 DEFAULT_TIMEOUT = 10.0
+COUNTS_TTL = 10.0
+"""Seconds the query engine reuses the graph's sizes (claims, claim clusters) between reads."""
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": models.ErrorBody, "description": what}
@@ -156,6 +158,10 @@ def create_app(
         ),
     )
     app.state.store = store
+    # one engine for every request: its thread pool and the graph's sizes (re-read every
+    # COUNTS_TTL seconds, so a corpus loaded meanwhile is counted) are shared
+    engine = QueryEngine(timed, embedder, database=database, settings=settings,
+                         alignment=aligner, counts_ttl=COUNTS_TTL)  # fmt: skip
 
     @app.middleware("http")
     async def require_token(
@@ -287,8 +293,6 @@ def create_app(
                 "invalid_parameter",
                 "parameter 'q' is blank: ask a claim, e.g. 'We should abandon fossil fuels'",
             )
-        engine = QueryEngine(timed, embedder, database=database, settings=settings)
-        engine.alignment = aligner
         result = engine.query(
             q, k=k, ranker=ranker or DEFAULT_RANKER, stance=stance, explain=explain
         )

@@ -38,6 +38,7 @@ import argparse
 import json
 import math
 import os
+import random
 import re
 import statistics
 import threading
@@ -217,6 +218,78 @@ def growth(sizes: Sequence[int], seconds: Sequence[float]) -> float | None:
     return sum((x - mx) * (y - my) for x, y in points) / sxx if sxx else None
 
 
+def sample_texts(driver: Any, label: str, n: int, seed: int) -> list[str]:
+    """Texts of ``n`` units with ``label``, drawn by ``seed`` (the same draw on the same graph)."""
+    ids = sorted(r["id"] for r in driver.execute_query(
+        f"MATCH (u:{label}) RETURN id(u) AS id").records)  # fmt: skip
+    chosen = random.Random(seed).sample(ids, min(max(1, n), len(ids)))
+    rows = driver.execute_query(
+        "UNWIND $ids AS i MATCH (u:Unit) WHERE id(u) = i RETURN u.text AS text", ids=chosen
+    ).records
+    return [r["text"] for r in rows]
+
+
+def measure_queries(driver: Any, proxy: WordVectorProxy, args: argparse.Namespace) -> dict:
+    """p50 / p95 ms of the default ranker (as ``argkb query`` runs it) and of BM25-only, over
+    ``args.queries`` queries after ``args.warmup``, alternating per query."""
+    import common
+    from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+
+    from argkb.db import cypher
+    from argkb.embed.model import Embedder
+    from argkb.retrieve.engine import QueryEngine, model_alignment
+    from argkb.retrieve.lucene import lucene_query
+
+    queries = common.benchmark_queries(driver, args.queries + args.warmup, args.seed)
+    asker = TimedQueries(Embedder.for_queries(cache=False), proxy)
+    engine = QueryEngine(driver, asker, alignment=model_alignment(asker))  # type: ignore[arg-type]
+    bm25 = cypher.load("query/premises_fulltext")
+    default_ms: list[float] = []
+    bm25_ms: list[float] = []
+    # one BLAS thread, as argkb query and argkb serve run (argkb.cli.app.one_blas_thread)
+    with threadpool_limits(1):
+        for position, text in enumerate(queries):
+            clock = time.perf_counter()
+            engine.query(text, k=args.k, ranker="hybrid")
+            middle = time.perf_counter()
+            driver.execute_query(bm25, {"text": lucene_query(text), "k": args.k})
+            end = time.perf_counter()
+            if position >= args.warmup:
+                default_ms.append(1000 * (middle - clock))
+                bm25_ms.append(1000 * (end - middle))
+    result = {
+        name: {"p50": common.percentile(ms, 50), "p95": common.percentile(ms, 95)}
+        for name, ms in (("default", default_ms), ("bm25", bm25_ms))
+    }
+    print(f"  query default p50/p95 {result['default']['p50']:.0f}/{result['default']['p95']:.0f}"
+          f" ms, BM25 {result['bm25']['p50']:.0f}/{result['bm25']['p95']:.0f} ms",
+          flush=True)  # fmt: skip
+    return result
+
+
+def query_only(args: argparse.Namespace, model: Any) -> int:
+    """The query stage alone on a kept instance (``--keep``), with today's code: the stand-in
+    is fitted again on the same sample (``--seed``) before the queries."""
+    import common
+
+    inst = common.reuse_instance(args.reuse, heap=args.heap, pagecache=args.pagecache)
+    driver = inst.driver()
+    try:
+        proxy = WordVectorProxy(model)
+        calibration = calibrate(model, proxy, sample_texts(driver, "Unit", args.sample, args.seed),
+                                args.seed)  # fmt: skip
+        units = driver.execute_query("MATCH (u:Unit) RETURN count(u) AS n").records[0]["n"]
+        load = os.getloadavg()[0]
+        measured = measure_queries(driver, proxy, args)
+        print(f"{units:,} units in {args.reuse}; stand-in cosine to model "
+              f"{calibration['cosine stand-in vs model (mean)']:.3f}; load average {load:.1f} "
+              f"before, {os.getloadavg()[0]:.1f} after; {json.dumps(measured)}")  # fmt: skip
+    finally:
+        driver.close()
+        inst.stop()
+    return 0
+
+
 def run_size(
     args: argparse.Namespace, arguments: int, model: Any, done: list[dict[str, Any]]
 ) -> dict[str, Any]:
@@ -224,13 +297,10 @@ def run_size(
 
     from argkb.cluster.store import cluster_units, link_same_as
     from argkb.db.schema import init_schema
-    from argkb.embed.model import Embedder
     from argkb.embed.store import embed_negations, embed_units
     from argkb.ingest import load_records
     from argkb.loaders import reader
     from argkb.rank.store import run_pagerank
-    from argkb.retrieve.engine import QueryEngine, model_alignment
-    from argkb.retrieve.lucene import lucene_query
     from argkb.stance.features import negate
     from synthcorpus import Shape, write_json
 
@@ -274,12 +344,9 @@ def run_size(
             result.update(units=units, claims=claims, loaded_arguments=summary.arguments)
 
             # embed: the real model on a sample (extrapolated), the stand-in for every unit
-            sample = [r["text"] for r in driver.execute_query(
-                "MATCH (u:Unit) WITH u, rand() AS r ORDER BY r LIMIT $n RETURN u.text AS text",
-                n=args.sample).records]  # fmt: skip
-            negations = [negate(r["text"]) for r in driver.execute_query(
-                "MATCH (c:Claim) WITH c, rand() AS r ORDER BY r LIMIT $n RETURN c.text AS text",
-                n=max(1, args.sample // 4)).records]  # fmt: skip
+            sample = sample_texts(driver, "Unit", args.sample, args.seed)
+            negations = [negate(t) for t in sample_texts(driver, "Claim", args.sample // 4,
+                                                          args.seed)]  # fmt: skip
             proxy = WordVectorProxy(model)
             result["calibration"] = calibrate(model, proxy, sample, args.seed)
             clock = time.perf_counter()
@@ -309,34 +376,8 @@ def run_size(
                 run_pagerank(driver)
             result["load average"].append(os.getloadavg()[0])
 
-            queries = common.benchmark_queries(driver, args.queries + args.warmup, args.seed)
-            asker = Embedder.for_queries(cache=False)
-            asker = TimedQueries(asker, proxy)  # type: ignore[assignment]
-            engine = QueryEngine(driver, asker, alignment=model_alignment(asker))
-            bm25 = common_bm25()
-            default_ms: list[float] = []
-            bm25_ms: list[float] = []
-            from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
-
-            # one BLAS thread, as argkb query and argkb serve run (argkb.cli.app.one_blas_thread)
-            with stage("query (all)"), threadpool_limits(1):
-                for position, text in enumerate(queries):
-                    clock = time.perf_counter()
-                    engine.query(text, k=args.k, ranker="hybrid")
-                    middle = time.perf_counter()
-                    driver.execute_query(bm25, {"text": lucene_query(text), "k": args.k})
-                    end = time.perf_counter()
-                    if position >= args.warmup:
-                        default_ms.append(1000 * (middle - clock))
-                        bm25_ms.append(1000 * (end - middle))
-            result["query"] = {
-                name: {"p50": common.percentile(ms, 50), "p95": common.percentile(ms, 95)}
-                for name, ms in (("default", default_ms), ("bm25", bm25_ms))
-            }
-            print(f"  {arguments:>7,} query default p50/p95 "
-                  f"{result['query']['default']['p50']:.0f}/{result['query']['default']['p95']:.0f}"
-                  f" ms, BM25 {result['query']['bm25']['p50']:.0f}/"
-                  f"{result['query']['bm25']['p95']:.0f} ms", flush=True)  # fmt: skip
+            with stage("query (all)"):
+                result["query"] = measure_queries(driver, proxy, args)
             result["store MiB"] = (
                 sum(f.stat().st_size for f in (inst.home / "data").rglob("*") if f.is_file())
                 / 2**20
@@ -346,12 +387,6 @@ def run_size(
             driver.close()
     result["load average"].append(os.getloadavg()[0])
     return result
-
-
-def common_bm25() -> str:
-    from argkb.db import cypher
-
-    return cypher.load("query/premises_fulltext")
 
 
 def report(results: list[dict[str, Any]]) -> str:
@@ -402,6 +437,11 @@ def main() -> int:
         help="while this file exists, wait before the next stage (untimed; frees the machine "
         "for another benchmark)",
     )
+    parser.add_argument(
+        "--reuse",
+        type=Path,
+        help="a kept instance folder: run only the query stage on it, with today's code",
+    )
     parser.add_argument("--out", type=Path, help="also write the results as JSON")
     args = parser.parse_args()
 
@@ -414,6 +454,8 @@ def main() -> int:
     model = Embedder(cache=False)
     model.embed(["The model loads before anything is timed."], use_cache=False)
     print(common.machine(), flush=True)
+    if args.reuse:
+        return query_only(args, model)
     results: list[dict[str, Any]] = []
     for size in (int(s) for s in args.sizes.split(",") if s):
         results.append(run_size(args, size, model, results))

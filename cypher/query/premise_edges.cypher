@@ -26,8 +26,10 @@ MATCH (p:Unit) WHERE id(p) = pid
 WITH p, pid,
      CASE WHEN p.embedding IS NULL THEN -2.0
           ELSE vector.similarity.cosine(p.embedding, $vector) END AS score,
-     coalesce(p.words, size([w IN split(replace(replace(replace(
-       coalesce(p.text, ''), '\n', ' '), '\t', ' '), '\r', ' '), ' ') WHERE w <> ''])) AS words
+     CASE WHEN p.words IS NOT NULL THEN p.words  // not coalesce(): it would split the text too
+          ELSE size([w IN split(replace(replace(replace(
+                 coalesce(p.text, ''), '\n', ' '), '\t', ' '), '\r', ' '), ' ') WHERE w <> ''])
+     END AS words
 MATCH (p)-[r:PREMISE_OF]->(a:Argument)-[:CONCLUDES]->(c:Unit)
 WHERE p <> c
   AND ($collection IS NULL

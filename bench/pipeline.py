@@ -47,11 +47,10 @@ from collections import Counter
 from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
-T = TypeVar("T")
 _WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 

@@ -153,10 +153,9 @@ def _stance(conn: Connection, quiet: bool) -> dict[str, Any]:
     from tqdm import tqdm
 
     from argkb.embed.model import Embedder
-    from argkb.stance.model import StanceModel
-    from argkb.stance.store import predict_unknown
+    from argkb.stance.store import load_model, predict_unknown
 
-    model = StanceModel.load()
+    model = load_model()
     with tqdm(unit=" edges", desc="stance", disable=quiet, file=sys.stderr) as bar:
         run = predict_unknown(
             conn.driver(),

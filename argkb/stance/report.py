@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from argkb.stance.data import StancePair
 from argkb.stance.evaluate import StanceScores
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ class StanceReport:
     configuration: str
     stance: list[StanceScores] = field(default_factory=list)
     shipped_argkp_dev: StanceScores | None = None
+    cross: list[StanceScores] = field(default_factory=list)  # the shipped cross-encoder
     alignment: list[AlignmentScores] = field(default_factory=list)
 
     def markdown(self) -> str:
@@ -49,6 +51,23 @@ class StanceReport:
                 f"| {r.dataset} | {r.split} | {r.pairs} | {r.topics} | {r.majority:.3f} "
                 f"| {r.accuracy:.3f} | {r.macro_f1:.3f} | {r.majority_macro_f1:.3f} |"
             )
+        if self.cross:
+            lines += [
+                "",
+                "The shipped cross-encoder (`argkb stance`'s default; trained on ArgKP train and "
+                "ArgQuality, so ArgKP dev and AIF are unseen; the ArgQuality row is the held-out "
+                "score recorded when it was trained, by bench/train_cross_stance.py, not "
+                "re-measured here):",
+                "",
+                "| dataset | held out | pairs | topics | majority acc | accuracy | macro-F1 "
+                "| majority macro-F1 |",
+                "|---|---|---|---|---|---|---|---|",
+            ]
+            for r in self.cross:
+                lines.append(
+                    f"| {r.dataset} | {r.split} | {r.pairs} | {r.topics} | {r.majority:.3f} "
+                    f"| {r.accuracy:.3f} | {r.macro_f1:.3f} | {r.majority_macro_f1:.3f} |"
+                )
         if self.alignment:
             lines += [
                 "",
@@ -103,8 +122,44 @@ def evaluate_all(
             "argkp", "dev, the shipped model", len(dev), len({pairs[i].group for i in dev}),
             float(y.mean()), majority, acc, f1, majority_f1,
         )  # fmt: skip
+    report.cross = cross_scores(pairs, echo)
     report.alignment = alignment_scores(embedder, sources)
     return report
+
+
+def cross_scores(
+    pairs: Sequence[StancePair], echo: Callable[[str], None] | None
+) -> list[StanceScores]:
+    """The shipped cross-encoder on the pairs it never saw (ArgKP dev, AIF), plus the
+    ArgQuality score from its training record (refitting it takes a GPU; see the module
+    docstring of bench/train_cross_stance.py)."""
+    import numpy as np
+
+    from argkb.stance.cross import CrossStanceModel
+    from argkb.stance.evaluate import classification_scores
+
+    model = CrossStanceModel.load()
+    rows = []
+    for name, split in (("argkp", "dev (4 topics)"), ("aif", "all maps (never trained on)")):
+        test = [p for p in pairs if p.dataset == name and (name != "argkp" or p.split == "dev")]
+        if not test:
+            continue
+        if echo:
+            echo(f"cross-encoder on {len(test)} {name} pairs ...")
+        y = np.asarray([p.pro for p in test])
+        prob = model.probability([p.conclusion for p in test], [p.premise for p in test])
+        acc, f1 = classification_scores(y, prob >= 0.5)
+        majority, majority_f1 = classification_scores(y, np.full(len(y), y.mean() >= 0.5))
+        rows.append(StanceScores(name, split, len(test), len({p.group for p in test}),
+                                 float(y.mean()), majority, acc, f1, majority_f1))  # fmt: skip
+    recorded = model.info.get("trained_on", {}).get("held_out", {}).get("argquality")
+    if recorded and any(p.dataset == "argquality" for p in pairs):
+        rows.append(StanceScores(
+            "argquality", f"{recorded['split']} (recorded at training)", recorded["pairs"],
+            recorded["topics"], float("nan"), recorded["majority"], recorded["accuracy"],
+            recorded["macro_f1"], recorded["majority_macro_f1"],
+        ))  # fmt: skip
+    return rows
 
 
 def alignment_scores(

@@ -5,7 +5,8 @@ Edge properties (see docs/data-model.md):
 * ``stance``: ``pro``/``con`` (from the data or the model), ``unknown`` until predicted;
 * ``stance_source``: ``data`` or ``model`` (absent while unknown);
 * ``stance_p_pro``: the model's P(pro), only where ``stance_source = 'model'``;
-* ``stance_model``: the model's id (``stance-lr:<training date>``), likewise.
+* ``stance_model``: the model's id (``stance-cross:<training date>`` for the cross-encoder,
+  the default; ``stance-lr:<training date>`` for the linear model), likewise.
 
 A stance from the data is never overwritten: the write matches only edges whose stance is
 unknown or came from the model, and ``argkb load`` of data with a stance replaces a model's.
@@ -16,17 +17,57 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from argkb.db import cypher
 
 if TYPE_CHECKING:
     import neo4j
+    import numpy as np
+    from numpy.typing import NDArray
 
     from argkb.embed.model import Embedder
-    from argkb.stance.model import StanceModel
 
 log = logging.getLogger(__name__)
+
+Kind = Literal["cross", "linear"]
+KINDS: tuple[Kind, ...] = ("cross", "linear")
+
+
+class Predictor(Protocol):
+    """What ``argkb stance`` needs of a model: P(pro) per pair and an id for provenance."""
+
+    long_text: str
+
+    @property
+    def model_id(self) -> str: ...
+
+    def predict(
+        self, embedder: Embedder, premises: list[str], conclusions: list[str]
+    ) -> NDArray[np.float64]: ...
+
+
+def load_model(kind: Kind = "cross", path: Path | None = None, *, device: str = "cpu") -> Predictor:
+    """The shipped stance model of ``kind`` (or the one in ``path``).
+
+    ``cross`` (default): :class:`argkb.stance.cross.CrossStanceModel`; ``path`` is its JSON,
+    with the weights beside it (same name, ``.safetensors``). ``linear``:
+    :class:`argkb.stance.model.StanceModel`; ``path`` is its JSON.
+    """
+    from argkb.errors import ConfigError
+
+    if kind == "cross":
+        from argkb.stance.cross import CrossStanceModel
+
+        if path is None:
+            return CrossStanceModel.load(device=device)
+        return CrossStanceModel.load(path.with_suffix(".safetensors"), path, device=device)
+    if kind == "linear":
+        from argkb.stance.model import StanceModel
+
+        return StanceModel.load(path) if path else StanceModel.load()
+    raise ConfigError(f"unknown stance model {kind!r} (known: {', '.join(KINDS)})")
 
 
 @dataclass
@@ -70,7 +111,7 @@ def predict_unknown(
     database: str | None = None,
     *,
     embedder: Embedder,
-    model: StanceModel | None = None,
+    model: Predictor | None = None,
     refresh: bool = False,
     batch: int = 2_000,
     progress: Callable[[int], object] | None = None,
@@ -80,9 +121,7 @@ def predict_unknown(
     ``refresh`` also re-predicts edges the model labelled before (e.g. after a new model).
     Edges are read and written in batches of ``batch``; stance is ``pro`` when P(pro) >= 0.5.
     """
-    from argkb.stance.model import StanceModel
-
-    model = model if model is not None else StanceModel.load()
+    model = model if model is not None else load_model()
     # read everything first: writing while the read cursor is open would change what it reads
     batches = list(_pending(driver, database, refresh, batch))
     run = StanceRun(sum(len(b) for b in batches), 0, 0, 0, model.model_id)

@@ -73,14 +73,14 @@ def test_bad_stance_value_is_still_an_error(db, wipe_db, tmp_path: Path) -> None
 
 
 @pytest.mark.slow
-def test_stance_labels_unknown_and_leaves_data_alone(energy) -> None:
+@pytest.mark.parametrize("kind", ["cross", "linear"])
+def test_stance_labels_unknown_and_leaves_data_alone(energy, kind: str) -> None:
     from argkb.embed.model import Embedder
-    from argkb.stance.model import StanceModel
-    from argkb.stance.store import predict_unknown, stance_counts
+    from argkb.stance.store import load_model, predict_unknown, stance_counts
 
     driver, path = energy
     before = _edges(driver)
-    model = StanceModel.load()
+    model = load_model(kind)  # type: ignore[arg-type]
     run = predict_unknown(driver, embedder=Embedder(), model=model)
     assert (run.pending, run.written, run.pro + run.con) == (4, 4, 4)
     after = _edges(driver)

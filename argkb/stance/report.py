@@ -140,7 +140,7 @@ def cross_scores(
 
     model = CrossStanceModel.load()
     rows = []
-    for name, split in (("argkp", "dev (4 topics)"), ("aif", "all maps (never trained on)")):
+    for name, split in (("argkp", "dev"), ("aif", "all maps (never trained on)")):
         test = [p for p in pairs if p.dataset == name and (name != "argkp" or p.split == "dev")]
         if not test:
             continue
@@ -156,7 +156,7 @@ def cross_scores(
     if recorded and any(p.dataset == "argquality" for p in pairs):
         rows.append(StanceScores(
             "argquality", f"{recorded['split']} (recorded at training)", recorded["pairs"],
-            recorded["topics"], float("nan"), recorded["majority"], recorded["accuracy"],
+            recorded["topics"], recorded["pro_share"], recorded["majority"], recorded["accuracy"],
             recorded["macro_f1"], recorded["majority_macro_f1"],
         ))  # fmt: skip
     return rows

@@ -159,3 +159,24 @@ def test_shipped_files_and_errors(tmp_path: Path) -> None:
     bad.write_text("{}", encoding="utf-8")
     with pytest.raises(ConfigError, match="not a cross-encoder stance model"):
         load_model("cross", bad)
+
+
+def test_eval_stance_reports_the_cross_encoder() -> None:
+    """`argkb eval stance --json` on the fixtures: the cross-encoder's rows beside the linear."""
+    import json
+
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    args = ["eval", "stance", "--argkp", str(fixtures / "argkp"),
+            "--argquality", str(fixtures / "argquality"), "--json"]  # fmt: skip
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    cross = {row["dataset"]: row for row in json.loads(out.output)["cross"]}
+    assert cross["argkp"]["split"] == "dev" and cross["argkp"]["pairs"] == 2
+    assert 0.0 <= cross["argkp"]["accuracy"] <= 1.0
+    recorded = cross["argquality"]  # from the shipped model's record, not these 4 pairs
+    assert "recorded at training" in recorded["split"] and recorded["pairs"] == 1610
+    assert "aif" not in cross  # no AIF maps given

@@ -82,7 +82,11 @@ def _base(device: str) -> tuple[Any, Any]:
     transformers_logging.disable_progress_bar()  # a bar per load on stderr says nothing here
     path = default_model_path()
     tokenizer = AutoTokenizer.from_pretrained(str(path))
-    encoder = AutoModel.from_pretrained(str(path), dtype=_torch().float32).to(device)
+    encoder = AutoModel.from_pretrained(str(path), dtype=_torch().float32)
+    try:
+        encoder = encoder.to(device)
+    except (RuntimeError, AssertionError, ValueError) as err:  # unknown or absent device
+        raise ConfigError(f"device {device!r} cannot run the stance model: {err}") from err
     return encoder, tokenizer
 
 

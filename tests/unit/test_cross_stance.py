@@ -155,6 +155,8 @@ def test_shipped_files_and_errors(tmp_path: Path) -> None:
     assert load_model("linear").model_id.startswith("stance-lr:")
     with pytest.raises(ConfigError, match="unknown stance model"):
         load_model("forest")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="cannot run the stance model"):
+        load_model("cross", device="no-such-device")
     bad = tmp_path / "bad.json"
     bad.write_text("{}", encoding="utf-8")
     with pytest.raises(ConfigError, match="not a cross-encoder stance model"):

@@ -38,6 +38,29 @@ class RetrievedClaim:
     p: float  # P(c|q)
 
 
+def _both_routes(
+    driver: neo4j.Driver, escaped: str, vector: list[float], pool: int, database: str | None
+) -> tuple[dict[int, float], dict[int, float]] | None:
+    """Cosine and BM25 hits of both claim routes in one query (``claims_routes``); None when
+    an index is unavailable (the caller then asks each route on its own)."""
+    from argkb.retrieve.routes import index_unavailable
+
+    try:
+        columns = cypher.read_columns(driver, "query/claims_routes", database=database, k=pool,
+                                      text=escaped, vector=vector)  # fmt: skip
+    except Exception as err:
+        if not index_unavailable(err):
+            raise
+        return None
+    hits = zip(columns["vector_id"], columns["vector_score"], strict=True)
+    cosine = {cid: 2.0 * float(score) - 1.0 for cid, score in hits}
+    bm25 = dict(zip(columns["text_id"], map(float, columns["text_score"]), strict=True))
+    for cid, score in zip(columns["text_id"], columns["text_cosine"], strict=True):
+        if cid not in cosine and score >= -1.0:  # -2.0: no embedding, so no cosine
+            cosine[cid] = 2.0 * float(score) - 1.0
+    return cosine, bm25
+
+
 def retrieve_claims(
     driver: neo4j.Driver,
     text: str,
@@ -64,19 +87,24 @@ def retrieve_claims(
     query_vector = [float(x) for x in vector]
     escaped = lucene_query(text)
     notes = notes if notes is not None else []
-    cosine = {cid: 2.0 * score - 1.0
-              for cid, score in unless_index_missing(
-                  lambda: scores("query/claims_vector", k=pool, vector=query_vector),
-                  "claim_embedding", notes).items()}  # fmt: skip
-    bm25 = (
-        unless_index_missing(lambda: scores("query/claims_fulltext", k=pool, text=escaped),
-                             "claim_text", notes)
-        if escaped else {}
-    )  # fmt: skip
-    missing = [cid for cid in bm25 if cid not in cosine]
-    if missing:  # lexical hits outside the vector top `pool`: their cosine, from the server
-        for cid, score in scores("query/claims_cosine", ids=missing, vector=query_vector).items():
-            cosine[cid] = 2.0 * score - 1.0
+    both = _both_routes(driver, escaped, query_vector, pool, database) if escaped else None
+    if both is not None:
+        cosine, bm25 = both
+    else:  # one route at a time: a missing index then leaves only its own route out
+        cosine = {cid: 2.0 * score - 1.0
+                  for cid, score in unless_index_missing(
+                      lambda: scores("query/claims_vector", k=pool, vector=query_vector),
+                      "claim_embedding", notes).items()}  # fmt: skip
+        bm25 = (
+            unless_index_missing(lambda: scores("query/claims_fulltext", k=pool, text=escaped),
+                                 "claim_text", notes)
+            if escaped else {}
+        )  # fmt: skip
+        missing = [cid for cid in bm25 if cid not in cosine]
+        if missing:  # lexical hits outside the vector top `pool`: their cosine, from the server
+            for cid, score in scores("query/claims_cosine", ids=missing,
+                                     vector=query_vector).items():  # fmt: skip
+                cosine[cid] = 2.0 * score - 1.0
     top_bm25 = max(bm25.values(), default=0.0)
     scored = []
     for cid, cos in cosine.items():

@@ -411,18 +411,17 @@ class QueryEngine:
                 "try other words, or check the query's language (the default model is English)."
             )
             return result
-        if claims:
-            claim_info = {r["id"]: r for r in self._read(
-                "query/units", ids=[c.id for c in claims], vectors=False)}  # fmt: skip
-            result.claims = [
-                {"text": claim_info[c.id]["text"], "key": claim_info[c.id]["key"], "p": c.p,
-                 "cosine": c.cosine, "bm25": c.bm25}
-                for c in claims
-            ]  # fmt: skip
+        rows = self._read("query/claim_clusters", ids=[c.id for c in claims]) if claims else []
+        claim_info = {r["claim"]: r for r in rows}
+        result.claims = [
+            {"text": claim_info[c.id]["text"], "key": claim_info[c.id]["key"], "p": c.p,
+             "cosine": c.cosine, "bm25": c.bm25}
+            for c in claims
+        ]  # fmt: skip
 
         clock = time.perf_counter()
         wanted = _sides(stance)
-        p_cluster, claim_cluster = self._claim_mass(claims) if claims else ({}, {})
+        p_cluster, claim_cluster = self._claim_mass(claims, rows) if claims else ({}, {})
         terms: EdgeTerms | None = None
         if ranker == "hybrid":
             from argkb.retrieve.hybrid import rank_hybrid
@@ -508,13 +507,18 @@ class QueryEngine:
 
     # -- stage 2 and 3: claim clusters and candidate premises ------------------------------------
 
-    def _claim_mass(self, claims: list[RetrievedClaim]) -> tuple[dict[str, float], dict[int, str]]:
+    def _claim_mass(
+        self, claims: list[RetrievedClaim], rows: list[Any] | None = None
+    ) -> tuple[dict[str, float], dict[int, str]]:
         """P(gamma|q) per claim cluster name (the sum of its retrieved claims' P(c|q)), and the
-        cluster name of every claim in those clusters."""
+        cluster name of every claim in those clusters. ``rows``: the claims' ``claim_clusters``
+        rows, when the caller has read them already."""
         p_cluster: dict[str, float] = defaultdict(float)
         claim_p = {c.id: c.p for c in claims}
         cluster_of_claim: dict[int, str] = {}
-        for row in self._read("query/claim_clusters", ids=[c.id for c in claims]):
+        if rows is None:
+            rows = self._read("query/claim_clusters", ids=[c.id for c in claims])
+        for row in rows:
             name = row["cluster"] or f"claim:{row['claim']}"
             p_cluster[name] += claim_p[row["claim"]]
             for member in row["members"]:

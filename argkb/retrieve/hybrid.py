@@ -48,11 +48,29 @@ def direct_hits(
     """BM25 and vector-index hits over premises (of ``collection`` only, when given); a missing
     index leaves its route empty and adds a note to ``notes``."""
     from argkb.retrieve.lucene import lucene_query
-    from argkb.retrieve.routes import unless_index_missing
+    from argkb.retrieve.routes import index_unavailable, unless_index_missing
 
     s = engine.settings
     widen = 1 if collection is None else s.collection_widen
     terms = lucene_query(text)
+    if terms and s.bm25_depth > 0 and s.vector_depth > 0:  # both routes in one query
+        try:
+            columns = cypher.read_columns(
+                engine.driver, "query/premises_routes", database=engine.database, text=terms,
+                bm25_k=s.bm25_depth, bm25_fetch=s.bm25_depth * widen, vector_k=s.vector_depth,
+                vector_fetch=s.vector_depth * widen, collection=collection,
+                vector=[float(x) for x in vector],
+            )  # fmt: skip
+        except Exception as err:
+            if not index_unavailable(err):
+                raise
+        else:
+            return DirectHits(
+                dict(zip(columns["bm25_id"], map(float, columns["bm25_score"]), strict=True)),
+                {p: 2.0 * float(v) - 1.0
+                 for p, v in zip(columns["vector_id"], columns["vector_score"], strict=True)},
+            )  # fmt: skip
+    # one route at a time: a missing index then leaves only its own route out
     bm25 = (
         unless_index_missing(
             lambda: cypher.read_scores(engine.driver, "query/premises_bm25",

@@ -230,3 +230,20 @@ def test_missing_indexes_degrade_the_answer_with_a_note(wide_db, embedder) -> No
     finally:
         init_schema(wide_db)
     assert not _engine(wide_db, embedder).query(QUERY, k=3, ranker="hybrid").notes
+
+
+def test_a_missing_vector_index_leaves_the_lexical_routes(wide_db, embedder) -> None:
+    """Both claim routes, and both premise routes, are read in one query each; with one index
+    missing, that query fails and the routes are asked one at a time: the other route answers."""
+    complete = _engine(wide_db, embedder).query(QUERY, k=3, ranker="hybrid")
+    for name in ("claim_embedding", "premise_embedding"):
+        wide_db.execute_query(f"DROP INDEX {name}")
+    try:
+        result = _engine(wide_db, embedder).query(QUERY, k=3, ranker="hybrid")
+        assert result.pro and result.con
+        assert {c["key"] for c in result.claims} & {c["key"] for c in complete.claims}
+        assert all(c["cosine"] is not None for c in result.claims)  # computed on the server
+        for name in ("claim_embedding", "premise_embedding"):
+            assert any(name in note for note in result.notes), result.notes
+    finally:
+        init_schema(wide_db)

@@ -19,7 +19,8 @@ through every stage in a fresh managed Neo4j under /tmp:
     side of the stage (paging texts out of Neo4j, writing vectors and the vector indexes).
     How close the stand-in's vectors are to the model's is measured on the sample and printed
     (cosine to the model's vector; correlation of pairwise similarities).
-* **cluster**: ``cluster_units`` for claims and premises, then ``link_same_as`` (``argkb
+* **cluster**: ``cluster_units`` for claims and premises (neighbours by ``--knn``, default
+  ``auto`` as ``argkb cluster``), then ``link_same_as`` (``argkb
   cluster``), on the stand-in vectors.
 * **pagerank**: ``run_pagerank`` (``argkb pagerank``).
 * **query**: ``--queries`` queries after ``--warmup`` with the default ranker (hybrid, model
@@ -368,10 +369,18 @@ def run_size(
 
             with stage("cluster"):
                 for kind in ("claim", "premise"):
-                    run = cluster_units(driver, kind=kind)
+                    run = cluster_units(driver, kind=kind, knn_method=args.knn)
                     result[f"{kind} clusters"] = run.stats
                     result[f"{kind} cluster seconds"] = run.seconds
+                    result[f"{kind} knn"] = run.knn
+                clock = time.perf_counter()
                 link_same_as(driver)
+                result["same_as seconds"] = time.perf_counter() - clock
+                print(f"  {arguments:>7,} cluster: claims {result['claim knn']} "
+                      f"{result['claim cluster seconds']['knn']:.0f} s, premises "
+                      f"{result['premise knn']} {result['premise cluster seconds']['knn']:.0f} s "
+                      f"(neighbours); SAME_AS {result['same_as seconds']:.0f} s",
+                      flush=True)  # fmt: skip
             with stage("pagerank"):
                 run_pagerank(driver)
             result["load average"].append(os.getloadavg()[0])
@@ -432,6 +441,12 @@ def main() -> int:
     parser.add_argument("--pagecache", default="4g")
     parser.add_argument("--keep", action="store_true", help="keep the instance folders")
     parser.add_argument(
+        "--knn",
+        default="auto",
+        choices=["auto", "exact", "gds", "index"],
+        help="how cluster_units finds neighbours (argkb cluster --knn)",
+    )
+    parser.add_argument(
         "--pause-file",
         type=Path,
         help="while this file exists, wait before the next stage (untimed; frees the machine "
@@ -466,7 +481,10 @@ def main() -> int:
     for r in results:
         print(
             f"\n{r['arguments']:,} arguments: calibration {json.dumps(r['calibration'])}; "
-            f"claim clusters {r['claim clusters']}; premise clusters {r['premise clusters']}; "
+            f"claim clusters ({r.get('claim knn')}) {r['claim clusters']}; premise clusters "
+            f"({r.get('premise knn')}) {r['premise clusters']}; cluster seconds: claims "
+            f"{r.get('claim cluster seconds')}, premises {r.get('premise cluster seconds')}, "
+            f"SAME_AS {r.get('same_as seconds')}; "
             f"stand-in words {r['stand-in words']:,} embedded in "
             f"{r['stand-in word seconds']:.0f} s"
         )

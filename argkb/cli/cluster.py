@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
     import neo4j
 
+    from argkb.cluster.knn import Method
     from argkb.cluster.store import ClusterRun, Kind
 
 from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
@@ -42,7 +43,17 @@ from argkb.cli.app import Connection, connection_options, handle_errors, json_op
     type=click.IntRange(1, 1000),
     default=30,
     show_default=True,
-    help="Neighbours asked of the vector index per unit.",
+    help="Nearest neighbours found per unit.",
+)
+@click.option(
+    "--knn",
+    "knn_method",
+    type=click.Choice(["auto", "exact", "gds", "index"]),
+    default="auto",
+    show_default=True,
+    help="How a rebuild finds neighbours: exact (in the client; cost grows with the square of "
+    "the units), gds (GDS K-Nearest Neighbors on the server, approximate), index (the vector "
+    "index, one query per unit); auto: exact up to 250,000 units, then gds, else index.",
 )
 @click.option("--skip-same-as", is_flag=True, help="Do not (re)write SAME_AS edges.")
 @click.option(
@@ -59,6 +70,7 @@ def cluster_cmd(
     premise_cut: float | None,
     same_as: float | None,
     k: int,
+    knn_method: Method,
     skip_same_as: bool,
     rebuild: bool,
     as_json: bool,
@@ -70,7 +82,7 @@ def cluster_cmd(
     semantic' the SAME_AS edges.
 
     Claims: average linkage (Dumani et al. 2020); premises: complete linkage (Dumani 2019); both
-    exact per connected component of the vector-index neighbour graph.
+    exact per connected component of the graph of each unit's k nearest neighbours (--knn).
 
     Once clusters exist, a run places only the units without a cluster (a corpus loaded since):
     into an existing cluster where the linkage allows it at the same cut, else into new clusters
@@ -78,7 +90,8 @@ def cluster_cmd(
     """
     runs, same, same_mode = cluster_graph(
         conn.driver(), conn.database, cuts={"claim": claim_cut, "premise": premise_cut}, k=k,
-        rebuild=rebuild, same_as=same_as, skip_same_as=skip_same_as, quiet=as_json,
+        rebuild=rebuild, knn_method=knn_method, same_as=same_as, skip_same_as=skip_same_as,
+        quiet=as_json,
     )  # fmt: skip
     if as_json:
         click.echo(to_json({"runs": runs, "same_as_edges": same, "same_as_mode": same_mode}))
@@ -97,7 +110,7 @@ def cluster_cmd(
         click.echo(
             f"{run.kind} clusters ({run.method}), rebuilt ({run.reason}): {s['items']:,} units "
             f"-> {s['clusters']:,} clusters ({s['singletons']:,} singletons, largest "
-            f"{s['largest']}), {run.pairs:,} neighbour pairs, {timing}"
+            f"{s['largest']}), {run.pairs:,} neighbour pairs ({run.knn}), {timing}"
         )
     if same is not None:
         written = "written again" if same_mode == "incremental" else "written"
@@ -111,6 +124,7 @@ def cluster_graph(
     cuts: Mapping[Kind, float | None] | None = None,
     k: int = 30,
     rebuild: bool = False,
+    knn_method: Method = "auto",
     same_as: float | None = None,
     skip_same_as: bool = False,
     quiet: bool = False,
@@ -135,7 +149,8 @@ def cluster_graph(
     for kind in kinds:
         with tqdm(unit=" units", desc=f"cluster {kind}s", disable=quiet, file=sys.stderr) as bar:
             runs.append(update_clusters(driver, database, kind=kind, cut=cuts.get(kind), k=k,
-                                        rebuild=rebuild, progress=bar.update))  # fmt: skip
+                                        rebuild=rebuild, knn_method=knn_method,
+                                        progress=bar.update))  # fmt: skip
     if skip_same_as:
         return runs, None, "rebuild"
     threshold = same_as or DEFAULT_SAME_AS

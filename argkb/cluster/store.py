@@ -1,8 +1,9 @@
 """Offline clustering in Neo4j: claim clusters, premise clusters and SAME_AS edges.
 
 1. Export the embeddings of all claims (or premises) page by page.
-2. Ask the vector index for each unit's ``k`` nearest neighbours above the similarity the cut
-   allows (batched ``db.index.vector.queryNodes``; no all-pairs comparison).
+2. Find each unit's ``k`` nearest neighbours above the similarity the cut allows
+   (:mod:`argkb.cluster.knn`: exact blocked products up to 250,000 units, then GDS kNN on the
+   server, or the vector index where the server has no GDS).
 3. Cluster each connected component exactly (:mod:`argkb.cluster.hierarchy`).
 4. Replace the ``(:Cluster {kind})`` nodes and ``IN_CLUSTER`` edges of that kind; for premise
    clusters also store their claim frequencies ``cf_pro`` / ``cf_con``.
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from argkb.cluster import knn
 from argkb.cluster.hierarchy import Linkage, cluster_graph
 from argkb.db import cypher, jobs
 from argkb.db.writes import chunks, run_writes
@@ -50,6 +52,7 @@ class ClusterRun:
     joined: int = 0  # incremental: of those, placed into an existing cluster
     new_clusters: int = 0  # incremental: clusters made of the others
     touched: int = 0  # premise clusters whose cf_pro / cf_con were computed again
+    knn: str = "index"  # how neighbours were found (argkb.cluster.knn)
 
 
 def export_vectors(
@@ -91,41 +94,6 @@ def paged_vectors(
     return np.asarray(ids, dtype=np.int64), np.vstack(chunks)
 
 
-def knn_pairs(
-    driver: neo4j.Driver,
-    database: str | None,
-    ids: NDArray[np.int64],
-    index: str,
-    *,
-    k: int,
-    min_score: float,
-    batch: int = 500,
-    progress: Callable[[int], object] | None = None,
-) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
-    """(a, b, cosine) for each unit's ``k`` nearest neighbours in ``index`` above ``min_score``."""
-    import numpy as np
-    from neo4j import RoutingControl
-
-    query = cypher.load("cluster/knn")
-    a: list[int] = []
-    b: list[int] = []
-    score: list[float] = []
-    for start in range(0, len(ids), batch):
-        chunk = [int(x) for x in ids[start : start + batch]]
-        records, _, _ = driver.execute_query(
-            query, {"ids": chunk, "index": index, "k": k + 1, "min_score": min_score},
-            database_=database, routing_=RoutingControl.READ,
-        )  # fmt: skip
-        for r in records:
-            a.append(r["a"])
-            b.append(r["b"])
-            # Neo4j reports cosine as (1 + cos) / 2 in [0, 1]; convert back to cos
-            score.append(2.0 * r["score"] - 1.0)
-        if progress:
-            progress(len(chunk))
-    return np.asarray(a, np.int64), np.asarray(b, np.int64), np.asarray(score, np.float64)
-
-
 def cluster_units(
     driver: neo4j.Driver,
     database: str | None = None,
@@ -134,9 +102,11 @@ def cluster_units(
     cut: float | None = None,
     linkage: Linkage | None = None,
     k: int = 30,
+    knn_method: knn.Method = "auto",
     progress: Callable[[int], object] | None = None,
 ) -> ClusterRun:
-    """Cluster all claims or all premises and store the clusters (replacing earlier ones)."""
+    """Cluster all claims or all premises and store the clusters (replacing earlier ones);
+    ``knn_method`` says how to find neighbours (:mod:`argkb.cluster.knn`)."""
     import numpy as np
 
     cut = DEFAULT_CUT[kind] if cut is None else cut
@@ -147,9 +117,15 @@ def cluster_units(
     ids, vectors = export_vectors(driver, _LABEL[kind], database=database)
     seconds["export"] = time.perf_counter() - clock
     clock = time.perf_counter()
-    # Neo4j's cosine score is (1 + cos) / 2; a pair within distance `cut` has cos >= 1 - cut
-    a, b, sim = knn_pairs(driver, database, ids, _INDEX[kind], k=k,
-                          min_score=(2.0 - cut) / 2.0, progress=progress)  # fmt: skip
+    used = knn.choose(driver, database, len(ids), knn_method)
+    min_cos = 1.0 - cut  # a pair within cosine distance `cut`
+    if used == "exact":
+        a, b, sim = knn.exact_pairs(ids, vectors, k=k, min_cos=min_cos, progress=progress)
+    elif used == "gds":
+        a, b, sim = knn.gds_pairs(driver, database, _LABEL[kind], k=k, min_cos=min_cos)
+    else:
+        a, b, sim = knn.index_pairs(driver, database, ids, _INDEX[kind], k=k, min_cos=min_cos,
+                                    progress=progress)  # fmt: skip
     seconds["knn"] = time.perf_counter() - clock
     clock = time.perf_counter()
     position = {int(x): i for i, x in enumerate(ids)}
@@ -166,7 +142,7 @@ def cluster_units(
         mark_corpora(driver, database, corpora)
     seconds["write"] = time.perf_counter() - clock
     return ClusterRun(kind, method, asdict(stats), int(ok.sum()), seconds,
-                      reason="full run")  # fmt: skip
+                      reason="full run", knn=used)  # fmt: skip
 
 
 def write_clusters(
@@ -235,8 +211,8 @@ def link_same_as(
     """``(:Claim)-[:SAME_AS]->(:Premise)`` for premises within cosine ``threshold`` of a claim."""
     method = "embedding"
     ids, _ = export_vectors(driver, "Claim", database=database)
-    a, b, sim = knn_pairs(driver, database, ids, "premise_embedding", k=k,
-                          min_score=(1.0 + threshold) / 2.0, progress=progress)  # fmt: skip
+    a, b, sim = knn.index_pairs(driver, database, ids, "premise_embedding", k=k,
+                                min_cos=threshold, progress=progress)  # fmt: skip
     query = "cluster/same_as_write"
     rows = (
         {"a": x, "b": y, "score": s}

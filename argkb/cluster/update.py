@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from argkb.cluster.hierarchy import Linkage, cluster_graph
 from argkb.cluster.incremental import assign_to_clusters
+from argkb.cluster.knn import Method, index_pairs
 from argkb.cluster.store import (
     _INDEX,
     _LABEL,
@@ -39,7 +40,6 @@ from argkb.cluster.store import (
     ClusterRun,
     Kind,
     cluster_units,
-    knn_pairs,
     link_same_as,
     mark_corpora,
     pending_corpora,
@@ -101,16 +101,18 @@ def update_clusters(
     linkage: Linkage | None = None,
     k: int = 30,
     rebuild: bool = False,
+    knn_method: Method = "auto",
     progress: Callable[[int], object] | None = None,
 ) -> ClusterRun:
-    """Update the clusters of ``kind`` incrementally where possible, else rebuild them."""
+    """Update the clusters of ``kind`` incrementally where possible, else rebuild them
+    (``knn_method``: how a rebuild finds neighbours; new units always ask the vector index)."""
     cut = DEFAULT_CUT[kind] if cut is None else cut
     linkage = linkage or DEFAULT_LINKAGE[kind]
     method = f"{linkage}@{cut:g}"
     mode, reason = choose_mode(cluster_state(driver, database, kind), method, rebuild=rebuild)
     if mode == "rebuild":
         run = cluster_units(driver, database, kind=kind, cut=cut, linkage=linkage, k=k,
-                            progress=progress)  # fmt: skip
+                            knn_method=knn_method, progress=progress)  # fmt: skip
         run.reason = reason
         return run
     return _incremental(driver, database, kind=kind, cut=cut, linkage=linkage, k=k,
@@ -294,22 +296,22 @@ def refresh_premise_stats(
 
 
 def _claims_above(
-    driver: neo4j.Driver, database: str | None, premises: list[int], *, min_score: float, k: int
+    driver: neo4j.Driver, database: str | None, premises: list[int], *, min_cos: float, k: int
 ) -> set[int]:
-    """Every claim whose vector-index score with one of ``premises`` is at least ``min_score``.
+    """Every claim whose vector-index cosine with one of ``premises`` is at least ``min_cos``.
 
     Not a premise's ``k`` nearest claims: a premise can be among a claim's nearest premises
     while that claim is not among the premise's nearest claims (nearness is not symmetric), so
-    a premise whose ``k`` answers all pass ``min_score`` is asked again with ``4 k``."""
+    a premise whose ``k`` answers all pass ``min_cos`` is asked again with ``4 k``."""
     import numpy as np
 
     found: set[int] = set()
     ask = np.asarray(premises, np.int64)
     while len(ask):
-        a, b, _ = knn_pairs(driver, database, ask, "claim_embedding", k=k, min_score=min_score)
+        a, b, _ = index_pairs(driver, database, ask, "claim_embedding", k=k, min_cos=min_cos)
         found.update(b.tolist())
         ids, counts = np.unique(a, return_counts=True)
-        # knn_pairs asks for k + 1 (the unit itself may be a claim too): k answers fill it
+        # index_pairs asks for k + 1 (the unit itself may be a claim too): k answers fill it
         ask = ids[counts >= k]
         k *= 4
     return found
@@ -341,13 +343,13 @@ def update_same_as(
     if "same_as" in jobs.unfinished(driver, database):
         return link_same_as(driver, database, threshold=threshold, k=k, progress=progress)
     method = "embedding"
-    min_score = (1.0 + threshold) / 2.0
-    near = _claims_above(driver, database, premises, min_score=min_score, k=4 * (k + 1))
+    near = _claims_above(driver, database, premises, min_cos=threshold, k=4 * (k + 1))
     affected = sorted(set(claims) | near)
     if not affected:
         return 0
-    a, b, sim = knn_pairs(driver, database, np.asarray(affected, np.int64), "premise_embedding",
-                          k=k, min_score=min_score, progress=progress)  # fmt: skip
+    a, b, sim = index_pairs(driver, database, np.asarray(affected, np.int64),
+                            "premise_embedding", k=k, min_cos=threshold,
+                            progress=progress)  # fmt: skip
     deletes = (
         ("cluster/same_as_delete_for", {"ids": part, "method": method})
         for part in chunks(affected, 5000)

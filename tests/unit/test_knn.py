@@ -40,8 +40,8 @@ def test_exact_pairs_are_the_nearest_above_the_cut(monkeypatch, block_floats) ->
 def test_exact_pairs_with_k_above_the_units_and_tiny_inputs() -> None:
     vectors = _vectors(4)
     a, b, _ = knn.exact_pairs(np.arange(4, dtype=np.int64), vectors, k=30, min_cos=-1.0)
-    assert sorted(zip(a.tolist(), b.tolist())) == [(i, j) for i in range(4) for j in range(4)
-                                                   if i != j]  # fmt: skip
+    everyone = [(i, j) for i in range(4) for j in range(4) if i != j]
+    assert sorted(zip(a.tolist(), b.tolist(), strict=True)) == everyone
     for n in (0, 1):
         a, b, cos = knn.exact_pairs(np.arange(n, dtype=np.int64), _vectors(n), k=3, min_cos=0.0)
         assert len(a) == len(b) == len(cos) == 0

@@ -60,6 +60,7 @@ def test_approximate_neighbours_match_the_exact_ones(demo_db, method, shared, to
 
 
 def test_the_methods_give_the_same_clusters_or_nearly(demo_db) -> None:
+    from argkb.cluster.knn import Method
     from argkb.cluster.store import cluster_units
 
     def partition() -> set[frozenset[str]]:
@@ -69,8 +70,9 @@ def test_the_methods_give_the_same_clusters_or_nearly(demo_db) -> None:
         ).records
         return {frozenset(r["keys"]) for r in rows}
 
-    found = {}
-    for method in ("exact", "gds", "index"):
+    methods: tuple[Method, ...] = ("exact", "gds", "index")
+    found: dict[str, set[frozenset[str]]] = {}
+    for method in methods:
         run = cluster_units(demo_db, kind="premise", cut=PREMISE_CUT, k=5, knn_method=method)
         assert run.knn == method
         found[method] = partition()

@@ -62,36 +62,78 @@ def exact_pairs(
     *,
     k: int,
     min_cos: float,
+    base: tuple[NDArray[np.int64], NDArray[np.float32]] | None = None,
     progress: Callable[[int], object] | None = None,
 ) -> Pairs:
-    """Each row's ``k`` nearest other rows with cosine >= ``min_cos``, by blocked products."""
+    """Each unit's ``k`` nearest units with cosine >= ``min_cos``, by blocked products: among
+    ``base`` (ids, vectors) where given (SAME_AS: claims' nearest premises), else among the
+    units themselves. A unit is never its own neighbour."""
     import numpy as np
 
-    n = len(ids)
-    kk = min(k, n - 1)
-    if kk <= 0:
+    base_ids, base_vectors = base if base is not None else (ids, vectors)
+    kk = min(k, len(base_ids))
+    if kk <= 0 or len(ids) == 0:
         empty = np.zeros(0, np.int64)
         return empty, empty.copy(), np.zeros(0, np.float64)
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    unit = (vectors / np.where(norms > 0, norms, 1.0)).astype(np.float32, copy=False)
-    block = max(1, _BLOCK_FLOATS // n)
+    queries, targets = _normalised(vectors), _normalised(base_vectors)
+    self_at = _positions(ids, base_ids)  # where each unit is among the base (-1: not there)
+    block = max(1, _BLOCK_FLOATS // len(base_ids))
     a: list[NDArray[np.int64]] = []
     b: list[NDArray[np.int64]] = []
     cos: list[NDArray[np.float32]] = []
-    for start in range(0, n, block):
-        stop = min(n, start + block)
-        sims = unit[start:stop] @ unit.T
+    for start in range(0, len(ids), block):
+        stop = min(len(ids), start + block)
+        sims = queries[start:stop] @ targets.T
         rows = np.arange(stop - start)
-        sims[rows, rows + start] = -np.inf  # a unit is not its own neighbour
+        own = self_at[start:stop] >= 0
+        sims[rows[own], self_at[start:stop][own]] = -np.inf  # dropped by the cut below
         top = np.argpartition(-sims, kk - 1, axis=1)[:, :kk]
         top_sims = np.take_along_axis(sims, top, axis=1)
         keep = top_sims >= min_cos
         a.append(ids[np.broadcast_to(rows[:, None] + start, top.shape)[keep]])
-        b.append(ids[top[keep]])
+        b.append(base_ids[top[keep]])
         cos.append(top_sims[keep])
         if progress:
             progress(stop - start)
     return np.concatenate(a), np.concatenate(b), np.concatenate(cos).astype(np.float64)
+
+
+def exact_above(
+    vectors: NDArray[np.float32],
+    base: tuple[NDArray[np.int64], NDArray[np.float32]],
+    *,
+    min_cos: float,
+) -> set[int]:
+    """The ids of ``base`` with cosine >= ``min_cos`` to at least one of ``vectors``."""
+
+    base_ids, base_vectors = base
+    found: set[int] = set()
+    if len(vectors) == 0 or len(base_ids) == 0:
+        return found
+    queries, targets = _normalised(vectors), _normalised(base_vectors)
+    block = max(1, _BLOCK_FLOATS // len(base_ids))
+    for start in range(0, len(queries), block):
+        near = (queries[start : start + block] @ targets.T >= min_cos).any(axis=0)
+        found.update(base_ids[near].tolist())
+    return found
+
+
+def _normalised(vectors: NDArray[np.float32]) -> NDArray[np.float32]:
+    import numpy as np
+
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return (vectors / np.where(norms > 0, norms, 1.0)).astype(np.float32, copy=False)
+
+
+def _positions(ids: NDArray[np.int64], base_ids: NDArray[np.int64]) -> NDArray[np.int64]:
+    """For each of ``ids``, its position in ``base_ids``, or -1."""
+    import numpy as np
+
+    if len(base_ids) == 0:
+        return np.full(len(ids), -1, np.int64)
+    order = np.argsort(base_ids, kind="stable")
+    found = order[np.searchsorted(base_ids, ids, sorter=order).clip(0, len(base_ids) - 1)]
+    return np.where(base_ids[found] == ids, found, -1)
 
 
 def gds_pairs(

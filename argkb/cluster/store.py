@@ -200,6 +200,13 @@ def _has_premise_clusters(driver: neo4j.Driver, database: str | None) -> bool:
     return bool(records[0]["any"])
 
 
+def same_as_exact(driver: neo4j.Driver, database: str | None) -> bool:
+    """Whether SAME_AS neighbours are computed exactly: up to ``EXACT_UNITS`` premises (a full
+    run and an incremental one decide alike, so they write the same edges)."""
+    premises = cypher.read(driver, "cluster/premise_vectors_count", database=database)[0]["n"]
+    return int(premises) <= knn.EXACT_UNITS
+
+
 def link_same_as(
     driver: neo4j.Driver,
     database: str | None = None,
@@ -208,11 +215,18 @@ def link_same_as(
     k: int = 10,
     progress: Callable[[int], object] | None = None,
 ) -> int:
-    """``(:Claim)-[:SAME_AS]->(:Premise)`` for premises within cosine ``threshold`` of a claim."""
+    """``(:Claim)-[:SAME_AS]->(:Premise)`` for each claim's ``k`` nearest premises within
+    cosine ``threshold`` (exact up to :data:`argkb.cluster.knn.EXACT_UNITS` premises, else
+    through the vector index: :func:`same_as_exact`)."""
     method = "embedding"
-    ids, _ = export_vectors(driver, "Claim", database=database)
-    a, b, sim = knn.index_pairs(driver, database, ids, "premise_embedding", k=k,
-                                min_cos=threshold, progress=progress)  # fmt: skip
+    claims = export_vectors(driver, "Claim", database=database)
+    if same_as_exact(driver, database):
+        premises = export_vectors(driver, "Premise", database=database)
+        a, b, sim = knn.exact_pairs(*claims, k=k, min_cos=threshold, base=premises,
+                                    progress=progress)  # fmt: skip
+    else:
+        a, b, sim = knn.index_pairs(driver, database, claims[0], "premise_embedding", k=k,
+                                    min_cos=threshold, progress=progress)  # fmt: skip
     query = "cluster/same_as_write"
     rows = (
         {"a": x, "b": y, "score": s}

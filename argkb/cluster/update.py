@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from argkb.cluster.hierarchy import Linkage, cluster_graph
 from argkb.cluster.incremental import assign_to_clusters
-from argkb.cluster.knn import Method, index_pairs
+from argkb.cluster.knn import Method, exact_above, exact_pairs, index_pairs
 from argkb.cluster.store import (
     _INDEX,
     _LABEL,
@@ -40,9 +40,11 @@ from argkb.cluster.store import (
     ClusterRun,
     Kind,
     cluster_units,
+    export_vectors,
     link_same_as,
     mark_corpora,
     pending_corpora,
+    same_as_exact,
 )
 from argkb.db import cypher, jobs
 from argkb.db.writes import chunks, run_writes
@@ -333,8 +335,9 @@ def update_same_as(
 
     A claim's ``k`` nearest premises above ``threshold`` change only when a new premise enters
     them, and such a premise is above ``threshold`` with that claim: every claim above it with a
-    new premise is written again (:func:`_claims_above`; up to the recall of the vector index,
-    as in a full run).
+    new premise is written again. Exactly where the full run is exact
+    (:func:`argkb.cluster.store.same_as_exact`); otherwise through the vector index
+    (:func:`_claims_above`), up to its recall, as in a full run.
 
     If the last SAME_AS run was interrupted (:mod:`argkb.db.jobs`), the edges it left are a
     partial set, so every claim's edges are written again (:func:`link_same_as`)."""
@@ -343,13 +346,23 @@ def update_same_as(
     if "same_as" in jobs.unfinished(driver, database):
         return link_same_as(driver, database, threshold=threshold, k=k, progress=progress)
     method = "embedding"
-    near = _claims_above(driver, database, premises, min_cos=threshold, k=4 * (k + 1))
-    affected = sorted(set(claims) | near)
+    if same_as_exact(driver, database):
+        claim_ids, claim_vectors = export_vectors(driver, "Claim", database=database)
+        every = export_vectors(driver, "Premise", database=database)
+        new = np.isin(every[0], np.asarray(premises, np.int64))
+        near = exact_above(every[1][new], (claim_ids, claim_vectors), min_cos=threshold)
+        ask = np.isin(claim_ids, np.asarray(sorted(set(claims) | near), np.int64))
+        affected = claim_ids[ask].tolist()
+        a, b, sim = exact_pairs(claim_ids[ask], claim_vectors[ask], k=k, min_cos=threshold,
+                                base=every, progress=progress)  # fmt: skip
+    else:
+        near = _claims_above(driver, database, premises, min_cos=threshold, k=4 * (k + 1))
+        affected = sorted(set(claims) | near)
+        a, b, sim = index_pairs(driver, database, np.asarray(affected, np.int64),
+                                "premise_embedding", k=k, min_cos=threshold,
+                                progress=progress)  # fmt: skip
     if not affected:
         return 0
-    a, b, sim = index_pairs(driver, database, np.asarray(affected, np.int64),
-                            "premise_embedding", k=k, min_cos=threshold,
-                            progress=progress)  # fmt: skip
     deletes = (
         ("cluster/same_as_delete_for", {"ids": part, "method": method})
         for part in chunks(affected, 5000)

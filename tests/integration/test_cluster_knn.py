@@ -102,3 +102,30 @@ def test_cli_reports_the_method(demo_db, neo4j_uri) -> None:
     assert result.exit_code == 0, result.output
     runs = json.loads(result.output)["runs"]
     assert [run["knn"] for run in runs] == ["gds", "gds"]
+
+
+def test_same_as_edges_are_each_claims_exact_nearest_premises(demo_db) -> None:
+    import numpy as np
+
+    from argkb.cluster.store import export_vectors, link_same_as
+
+    link_same_as(demo_db, threshold=0.5, k=3)
+    written = {
+        (r["a"], r["b"]): r["score"]
+        for r in demo_db.execute_query(
+            "MATCH (c:Claim)-[s:SAME_AS]->(p:Premise) "
+            "RETURN id(c) AS a, id(p) AS b, s.score AS score"
+        ).records
+    }
+    claim_ids, claims = export_vectors(demo_db, "Claim")
+    premise_ids, premises = export_vectors(demo_db, "Premise")
+    unit = premises / np.linalg.norm(premises, axis=1, keepdims=True)
+    want = {}
+    for cid, vector in zip(claim_ids.tolist(), claims, strict=True):
+        sims = unit @ (vector / np.linalg.norm(vector))
+        ranked = [(float(s), pid) for s, pid in zip(sims, premise_ids.tolist(), strict=True)
+                  if pid != cid]  # fmt: skip
+        want.update({(cid, pid): s for s, pid in sorted(ranked, reverse=True)[:3] if s >= 0.5})
+    assert len(want) > 5, "the fixture needs SAME_AS pairs"
+    assert written.keys() == want.keys()
+    assert all(written[p] == pytest.approx(want[p], abs=1e-5) for p in want)

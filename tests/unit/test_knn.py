@@ -51,3 +51,31 @@ def test_auto_is_exact_up_to_the_limit_without_asking_the_server() -> None:
     # the driver is never touched at or below the limit (None would fail if it were)
     assert knn.choose(None, None, knn.EXACT_UNITS, "auto") == "exact"  # type: ignore[arg-type]
     assert knn.choose(None, None, 10, "index") == "index"  # type: ignore[arg-type]
+
+
+def test_exact_pairs_against_a_base_skip_the_unit_itself() -> None:
+    # SAME_AS: claims' nearest premises; unit 7 is both, and is not its own neighbour
+    vectors = _vectors(12)
+    claims = np.array([7, 2, 30], dtype=np.int64)
+    premise_ids = np.array([9, 7, 5, 11, 3, 8, 4, 6, 10], dtype=np.int64)  # not sorted
+    claim_vectors = vectors[[7 - 2, 0, 11]]
+    base = (premise_ids, vectors[premise_ids - 2])
+    a, b, cos = knn.exact_pairs(claims, claim_vectors, k=3, min_cos=-1.0, base=base)
+    assert (7, 7) not in set(zip(a.tolist(), b.tolist(), strict=True))
+    for claim, vector in zip(claims, claim_vectors, strict=True):
+        others = [(float(vector @ v / np.linalg.norm(vector) / np.linalg.norm(v)), int(p))
+                  for p, v in zip(*base, strict=True) if p != claim]  # fmt: skip
+        want = {p for _, p in sorted(others, reverse=True)[:3]}
+        assert set(b[a == claim].tolist()) == want
+    assert np.all(cos <= 1.0 + 1e-6)
+
+
+def test_exact_above_finds_every_base_unit_near_a_query() -> None:
+    vectors = _vectors(30)
+    base = (np.arange(100, 125, dtype=np.int64), vectors[:25])
+    queries = vectors[25:]
+    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    want = {100 + j for j in range(25) if (unit[25:] @ unit[j] >= 0.4).any()}
+    assert 0 < len(want) < 25
+    assert knn.exact_above(queries, base, min_cos=0.4) == want
+    assert knn.exact_above(queries[:0], base, min_cos=0.4) == set()

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from argkb.cluster.store import ClusterRun, Kind
 
 from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
+from argkb.cluster.knn import METHODS
 
 
 @main.command("cluster")
@@ -48,7 +49,7 @@ from argkb.cli.app import Connection, connection_options, handle_errors, json_op
 @click.option(
     "--knn",
     "knn_method",
-    type=click.Choice(["auto", "exact", "gds", "index"]),
+    type=click.Choice(METHODS),
     default="auto",
     show_default=True,
     help="How a rebuild finds neighbours: exact (in the client; cost grows with the square of "

@@ -372,9 +372,7 @@ def corpus(workdir: Path, n: int, seed: int) -> Path:
     path = workdir / f"argsme-{n}-seed{seed}.json"
     if not path.exists():
         started = time.perf_counter()
-        partial = path.with_suffix(".partial")
-        synthcorpus.write_json(partial, n, seed)
-        partial.rename(path)
+        synthcorpus.write_json(path, n, seed)
         size = path.stat().st_size / 2**20
         seconds = time.perf_counter() - started
         print(f"wrote {path} ({size:,.0f} MiB) in {seconds:.0f} s", flush=True)

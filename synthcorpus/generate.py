@@ -225,10 +225,10 @@ def write_json(
 ) -> int:
     """Stream a corpus to ``path`` as args.me JSON, ``{"arguments": [...]}``; returns the count.
 
-    The array is written incrementally, never built in memory.
+    The array is written incrementally, never built in memory, to ``<path>.partial`` first, so
+    that a run killed while writing leaves no truncated corpus at ``path``.
     """
-    with open(path, "w", encoding="utf-8", newline="\n", buffering=1 << 20) as out:
-        return dump_json(out, n_arguments, seed, shape=shape, truth=truth)
+    return _write(path, dump_json, n_arguments, seed, shape=shape, truth=truth)
 
 
 def write_jsonl(
@@ -239,6 +239,15 @@ def write_jsonl(
     shape: Shape | None = None,
     truth: bool = False,
 ) -> int:
-    """Stream a corpus to ``path`` as JSON Lines, one argument per line; returns the count."""
-    with open(path, "w", encoding="utf-8", newline="\n", buffering=1 << 20) as out:
-        return dump_jsonl(out, n_arguments, seed, shape=shape, truth=truth)
+    """Stream a corpus to ``path`` as JSON Lines, one argument per line (through
+    ``<path>.partial``, as :func:`write_json`); returns the count."""
+    return _write(path, dump_jsonl, n_arguments, seed, shape=shape, truth=truth)
+
+
+def _write(path: str | Path, dump: Any, n_arguments: int, seed: int, **options: Any) -> int:
+    target = Path(path)
+    partial = target.with_name(target.name + ".partial")
+    with open(partial, "w", encoding="utf-8", newline="\n", buffering=1 << 20) as out:
+        count = int(dump(out, n_arguments, seed, **options))
+    partial.replace(target)
+    return count

@@ -6,7 +6,7 @@ import json
 import random
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -244,10 +244,12 @@ def write_jsonl(
     return _write(path, dump_jsonl, n_arguments, seed, shape=shape, truth=truth)
 
 
-def _write(path: str | Path, dump: Any, n_arguments: int, seed: int, **options: Any) -> int:
+def _write(
+    path: str | Path, dump: Callable[..., int], n_arguments: int, seed: int, **options: Any
+) -> int:
     target = Path(path)
     partial = target.with_name(target.name + ".partial")
     with open(partial, "w", encoding="utf-8", newline="\n", buffering=1 << 20) as out:
-        count = int(dump(out, n_arguments, seed, **options))
+        count = dump(out, n_arguments, seed, **options)
     partial.replace(target)
     return count

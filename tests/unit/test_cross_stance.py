@@ -95,6 +95,20 @@ def test_training_fits_a_small_task() -> None:
     assert (p[:4] > 0.5).all() and (p[4:] < 0.5).all()
 
 
+def test_question_conclusions_are_negated_only_when_asked() -> None:
+    """``augment_questions`` adds the negated question; statements are negated either way."""
+    conclusions = ["Should smoking be banned?", "We should ban smoking"]
+    premises = ["Smoke harms bystanders", "Adults may choose for themselves"]
+    counts = []
+    for questions in (False, True):
+        seen: list[int] = []
+        config = CrossConfig(epochs=1, batch_size=8, max_length=32,
+                             augment_questions=questions)  # fmt: skip
+        train(conclusions, premises, [True, False], config, progress=seen.append)
+        counts.append(sum(seen))
+    assert counts == [3, 4]
+
+
 def _loaded(tensors: dict[str, np.ndarray], config: CrossConfig) -> CrossStanceModel:
     import tempfile
 

@@ -24,7 +24,9 @@ through every stage in a fresh managed Neo4j under /tmp:
   cluster``), on the stand-in vectors.
 * **pagerank**: ``run_pagerank`` (``argkb pagerank``).
 * **query**: ``--queries`` queries after ``--warmup`` with the default ranker (hybrid, model
-  alignment, as ``argkb query``) and BM25-only from the same run, as in bench/query.py. Query
+  alignment, as ``argkb query``), the same ranker reading every claim of the retrieved claim
+  clusters (the engine before ``Settings.cluster_claims``) and BM25-only, alternating in the
+  same run, as in bench/query.py. Query
   texts are embedded by the real model (ONNX Runtime where installed); stored vectors are the
   stand-in's.
 
@@ -230,41 +232,52 @@ def sample_texts(driver: Any, label: str, n: int, seed: int) -> list[str]:
 
 
 def measure_queries(driver: Any, proxy: WordVectorProxy, args: argparse.Namespace) -> dict:
-    """p50 / p95 ms of the default ranker (as ``argkb query`` runs it) and of BM25-only, over
-    ``args.queries`` queries after ``args.warmup``, alternating per query."""
+    """p50 / p95 ms of the default ranker (as ``argkb query`` runs it), of the same ranker
+    reading every claim of each retrieved claim cluster (``Settings(cluster_claims=0)``, the
+    engine before the cap) and of BM25-only, over ``args.queries`` queries after ``args.warmup``,
+    alternating per query; with each ranker's median and largest candidate count."""
     import common
     from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
     from argkb.db import cypher
     from argkb.embed.model import Embedder
-    from argkb.retrieve.engine import QueryEngine, model_alignment
+    from argkb.retrieve.engine import QueryEngine, Settings, model_alignment
     from argkb.retrieve.lucene import lucene_query
 
     queries = common.benchmark_queries(driver, args.queries + args.warmup, args.seed)
     proxy.embed(queries)  # the stand-in learns the queries' words now, not while timed
     asker = TimedQueries(Embedder.for_queries(cache=False), proxy)
-    engine = QueryEngine(driver, asker, alignment=model_alignment(asker))  # type: ignore[arg-type]
+    alignment = model_alignment(asker)  # type: ignore[arg-type]
+    every = Settings(cluster_claims=0)
+    engines = {
+        "default": QueryEngine(driver, asker, alignment=alignment),  # type: ignore[arg-type]
+        "every claim": QueryEngine(driver, asker, alignment=alignment, settings=every),  # type: ignore[arg-type]
+    }
     bm25 = cypher.load("query/premises_fulltext")
-    default_ms: list[float] = []
-    bm25_ms: list[float] = []
+    ms: dict[str, list[float]] = {name: [] for name in (*engines, "bm25")}
+    candidates: dict[str, list[int]] = {name: [] for name in engines}
     # one BLAS thread, as argkb query and argkb serve run (argkb.cli.app.one_blas_thread)
     with threadpool_limits(1):
         for position, text in enumerate(queries):
+            for name, engine in engines.items():
+                clock = time.perf_counter()
+                answer = engine.query(text, k=args.k, ranker="hybrid")
+                if position >= args.warmup:
+                    ms[name].append(1000 * (time.perf_counter() - clock))
+                    candidates[name].append(answer.candidates)
             clock = time.perf_counter()
-            engine.query(text, k=args.k, ranker="hybrid")
-            middle = time.perf_counter()
             driver.execute_query(bm25, {"text": lucene_query(text), "k": args.k})
-            end = time.perf_counter()
             if position >= args.warmup:
-                default_ms.append(1000 * (middle - clock))
-                bm25_ms.append(1000 * (end - middle))
-    result = {
-        name: {"p50": common.percentile(ms, 50), "p95": common.percentile(ms, 95)}
-        for name, ms in (("default", default_ms), ("bm25", bm25_ms))
+                ms["bm25"].append(1000 * (time.perf_counter() - clock))
+    result: dict[str, Any] = {
+        name: {"p50": common.percentile(v, 50), "p95": common.percentile(v, 95)}
+        for name, v in ms.items()
     }
-    print(f"  query default p50/p95 {result['default']['p50']:.0f}/{result['default']['p95']:.0f}"
-          f" ms, BM25 {result['bm25']['p50']:.0f}/{result['bm25']['p95']:.0f} ms",
-          flush=True)  # fmt: skip
+    for name, counts in candidates.items():
+        result[name]["candidates p50"] = statistics.median(counts)
+        result[name]["candidates max"] = max(counts)
+    print("  query " + ", ".join(f"{name} p50/p95 {r['p50']:.0f}/{r['p95']:.0f} ms"
+                                 for name, r in result.items()), flush=True)  # fmt: skip
     return result
 
 
@@ -415,10 +428,13 @@ def report(results: list[dict[str, Any]]) -> str:
     lines.append("")
     lines.append(common.markdown_table(
         ["arguments", "units", "claims", "corpus MiB", "store MiB", "default p50/p95 ms",
-         "BM25 p50/p95 ms", "stand-in cos to model", "pairwise Spearman", "load avg"],
+         "every claim p50/p95 ms", "BM25 p50/p95 ms", "stand-in cos to model",
+         "pairwise Spearman", "load avg"],
         [[f"{r['arguments']:,}", f"{r['units']:,}", f"{r['claims']:,}", f"{r['corpus MiB']:.0f}",
           f"{r['store MiB']:.0f}",
           f"{r['query']['default']['p50']:.0f} / {r['query']['default']['p95']:.0f}",
+          " / ".join(f"{r['query'].get('every claim', {}).get(q, float('nan')):.0f}"
+                     for q in ("p50", "p95")),
           f"{r['query']['bm25']['p50']:.0f} / {r['query']['bm25']['p95']:.0f}",
           f"{r['calibration']['cosine stand-in vs model (mean)']:.3f}",
           f"{r['calibration']['pairwise similarity Spearman']:.3f}",

@@ -144,6 +144,11 @@ class Settings:
         Hybrid ranker (:mod:`argkb.retrieve.hybrid`): depth of the direct premise routes.
     collection_widen : int
         With a collection the direct routes read ``collection_widen`` times deeper.
+    cluster_claims : int
+        Claims read per retrieved claim cluster: the retrieved claim and the cluster's other
+        claims nearest the query, at most this many in all (0: every claim). P(gamma|q) is shared
+        by the claims read. Clusters on the benchmarks are far smaller; on a 400k-argument
+        synthetic graph one held 1,060 claims and 41,000 candidate edges (docs/benchmarks.md).
     rrf_k : float
         Reciprocal rank fusion constant.
     weight_claims, weight_bm25, weight_cosine : float
@@ -165,6 +170,7 @@ class Settings:
     bm25_depth: int = 100
     vector_depth: int = 100
     collection_widen: int = 20
+    cluster_claims: int = 100
     rrf_k: float = 10.0
     weight_claims: float = 3.0
     weight_bm25: float = 1.0
@@ -411,7 +417,7 @@ class QueryEngine:
                 "try other words, or check the query's language (the default model is English)."
             )
             return result
-        rows = self._read("query/claim_clusters", ids=[c.id for c in claims]) if claims else []
+        rows = self._cluster_rows(claims, vector) if claims else []
         claim_info = {r["claim"]: r for r in rows}
         result.claims = [
             {"text": claim_info[c.id]["text"], "key": claim_info[c.id]["key"], "p": c.p,
@@ -421,7 +427,7 @@ class QueryEngine:
 
         clock = time.perf_counter()
         wanted = _sides(stance)
-        p_cluster, claim_cluster = self._claim_mass(claims, rows) if claims else ({}, {})
+        p_cluster, claim_cluster = self._claim_mass(claims, vector, rows) if claims else ({}, {})
         terms: EdgeTerms | None = None
         if ranker == "hybrid":
             from argkb.retrieve.hybrid import rank_hybrid
@@ -465,7 +471,7 @@ class QueryEngine:
         """
         vector = self.embedder.embed([text], use_cache=False)[0]
         claims = self._retrieve_claims(text, vector)
-        candidates = self._candidates(*self._claim_mass(claims)) if claims else None
+        candidates = self._candidates(*self._claim_mass(claims, vector)) if claims else None
         if candidates is None:
             return {}
         terms = self._pfidf_terms(candidates)
@@ -488,7 +494,7 @@ class QueryEngine:
 
         vector = self.embedder.embed([text], use_cache=False)[0]
         claims = self._retrieve_claims(text, vector)
-        p_cluster, claim_cluster = self._claim_mass(claims) if claims else ({}, {})
+        p_cluster, claim_cluster = self._claim_mass(claims, vector) if claims else ({}, {})
         wanted = _sides(stance)
         pools, _ = side_pools(self, text, vector, p_cluster, claim_cluster, collection, wanted)
         return pools
@@ -507,17 +513,26 @@ class QueryEngine:
 
     # -- stage 2 and 3: claim clusters and candidate premises ------------------------------------
 
+    def _cluster_rows(self, claims: list[RetrievedClaim], vector: NDArray[np.float32]) -> list[Any]:
+        """Each retrieved claim's cluster and the claims of it that are read
+        (``cypher/query/claim_clusters.cypher``, at most ``cluster_claims`` per cluster)."""
+        cap = self.settings.cluster_claims
+        return self._read("query/claim_clusters", ids=[c.id for c in claims],
+                          vector=[float(x) for x in vector],
+                          others=cap - 1 if cap > 0 else 2**31 - 1)  # fmt: skip
+
     def _claim_mass(
-        self, claims: list[RetrievedClaim], rows: list[Any] | None = None
-    ) -> tuple[dict[str, float], dict[int, str]]:
+        self, claims: list[RetrievedClaim], vector: NDArray[np.float32],
+        rows: list[Any] | None = None,
+    ) -> tuple[dict[str, float], dict[int, str]]:  # fmt: skip
         """P(gamma|q) per claim cluster name (the sum of its retrieved claims' P(c|q)), and the
-        cluster name of every claim in those clusters. ``rows``: the claims' ``claim_clusters``
-        rows, when the caller has read them already."""
+        cluster name of every claim read of those clusters. ``rows``: the claims'
+        :meth:`_cluster_rows`, when the caller has read them already."""
         p_cluster: dict[str, float] = defaultdict(float)
         claim_p = {c.id: c.p for c in claims}
         cluster_of_claim: dict[int, str] = {}
         if rows is None:
-            rows = self._read("query/claim_clusters", ids=[c.id for c in claims])
+            rows = self._cluster_rows(claims, vector)
         for row in rows:
             name = row["cluster"] or f"claim:{row['claim']}"
             p_cluster[name] += claim_p[row["claim"]]

@@ -169,3 +169,47 @@ def test_engine_as_harness_ranker(engine) -> None:
     )
     result = engine.query("We should abandon fossil fuels", k=50, ranker="pfidf", stance="pro")
     assert [c[0] for c in pro.clusters] == [c.representative.key for c in result.pro]
+
+
+def test_claims_read_per_cluster_are_the_nearest_to_the_query(demo_db, embedder) -> None:
+    """``cluster_claims`` caps the claims read of a retrieved claim cluster: the retrieved claim,
+    then the cluster's other claims nearest the query; 0 reads them all."""
+    from argkb.retrieve.engine import QueryEngine, Settings
+
+    query = "We should abandon fossil fuels"
+    vector = embedder.embed([query], use_cache=False)[0]
+    every = QueryEngine(demo_db, embedder, settings=Settings(cluster_claims=0))
+    claims = every._retrieve_claims(query, vector)
+    rows = {r["claim"]: r for r in every._cluster_rows(claims, vector)}
+    sizes = {
+        r["cluster"]: r["n"]
+        for r in demo_db.execute_query(
+            "MATCH (m:Claim)-[:IN_CLUSTER]->(g:ClaimCluster) RETURN g.cid AS cluster, count(m) AS n"
+        ).records
+    }
+    big = [c for c, r in rows.items() if r["cluster"] and sizes[r["cluster"]] >= 3]
+    assert big, "the demo query should retrieve a claim of a cluster of three or more claims"
+    for claim in big:
+        assert len(rows[claim]["members"]) == sizes[rows[claim]["cluster"]]
+    for cap in (1, 2):
+        capped = QueryEngine(demo_db, embedder, settings=Settings(cluster_claims=cap))
+        for row in capped._cluster_rows(claims, vector):
+            members = row["members"]
+            assert members[0] == row["claim"] and len(members) <= cap
+            if row["claim"] in big and cap == 2:  # the other one is the nearest of the rest
+                rest = [m for m in rows[row["claim"]]["members"] if m != row["claim"]]
+                near = every._vectors(rest) @ vector
+                assert members[1] == rest[int(near.argmax())]
+    # the default cap reads every claim of the demo's clusters, so it answers as "all" does
+    default = QueryEngine(demo_db, embedder)
+    assert max(sizes.values()) <= default.settings.cluster_claims
+    for ranker in ("hybrid", "pfidf"):
+        a = default.query(query, k=5, ranker=ranker)
+        b = every.query(query, k=5, ranker=ranker)
+        assert [(c.stance, c.representative.key, c.score) for c in a.pro + a.con] == [
+            (c.stance, c.representative.key, c.score) for c in b.pro + b.con
+        ]
+    one = QueryEngine(demo_db, embedder, settings=Settings(cluster_claims=1))
+    assert one.query(query, k=5, ranker="pfidf").candidates < every.query(
+        query, k=5, ranker="pfidf"
+    ).candidates

@@ -156,7 +156,8 @@ def main() -> int:
     folds = topic_folds(quality, 5)
     if args.save_models:
         args.save_models.mkdir(parents=True, exist_ok=True)
-    jobs, keys = [], []
+    jobs: list[tuple[dict[str, Any], list[Any], list[list[Any]], str, str | None]] = []
+    keys: list[tuple[str, int | str]] = []
     for name, options in variants.items():
         for k, fold in enumerate(folds):
             held = set(fold)

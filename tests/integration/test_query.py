@@ -210,6 +210,7 @@ def test_claims_read_per_cluster_are_the_nearest_to_the_query(demo_db, embedder)
             (c.stance, c.representative.key, c.score) for c in b.pro + b.con
         ]
     one = QueryEngine(demo_db, embedder, settings=Settings(cluster_claims=1))
-    assert one.query(query, k=5, ranker="pfidf").candidates < every.query(
-        query, k=5, ranker="pfidf"
-    ).candidates
+    assert (
+        one.query(query, k=5, ranker="pfidf").candidates
+        < every.query(query, k=5, ranker="pfidf").candidates
+    )

@@ -38,6 +38,16 @@ def demo_db(db, embedder):
     return db
 
 
+@pytest.fixture(scope="module")
+def query_embedder():
+    """The embedder ``argkb serve`` and ``argkb query`` embed queries with (ONNX where it is
+    installed): torch's vectors differ from it in the seventh digit, which shows in the answer's
+    cosines."""
+    from argkb.embed.model import Embedder
+
+    return Embedder.for_queries(cache=False)
+
+
 def _client(db, embedder, **kwargs):
     from fastapi.testclient import TestClient
 
@@ -50,8 +60,8 @@ def _client(db, embedder, **kwargs):
 
 
 @pytest.fixture(scope="module")
-def client(demo_db, embedder):
-    with _client(demo_db, embedder) as client:
+def client(demo_db, query_embedder):
+    with _client(demo_db, query_embedder) as client:
         yield client
 
 
@@ -278,8 +288,8 @@ def test_post_is_refused_as_json(client) -> None:
     assert response.status_code == 405 and "use GET" in response.json()["message"]
 
 
-def test_token_protects_every_endpoint(demo_db, embedder) -> None:
-    with _client(demo_db, embedder, token="s3cret") as client:
+def test_token_protects_every_endpoint(demo_db, query_embedder) -> None:
+    with _client(demo_db, query_embedder, token="s3cret") as client:
         for path in ("/healthz", "/api/v1/status", "/openapi.json", "/api/v1/graph?key=x"):
             missing = client.get(path)
             assert missing.status_code == 401, path
@@ -311,11 +321,11 @@ def test_explorer_page_is_served_offline(client) -> None:
     assert '"api/v1/" + path' in script  # the page asks the API it is served with
 
 
-def test_database_calls_time_out_as_504(demo_db, embedder) -> None:
+def test_database_calls_time_out_as_504(demo_db, query_embedder) -> None:
     from argkb.serve.store import TimedDriver
 
     slow = "UNWIND range(1, 1000000000) AS x RETURN sum(x) AS total"
-    with _client(demo_db, embedder, timeout=0.2) as client:
+    with _client(demo_db, query_embedder, timeout=0.2) as client:
         store = client.app.state.store
         assert isinstance(store.driver, TimedDriver) and store.driver.timeout == 0.2
         store.status = lambda: store.driver.execute_query(slow)  # a read that outlasts 0.2 s

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from argkb.db import cypher
 from argkb.retrieve.lucene import lucene_query
-from argkb.retrieve.routes import unless_index_missing
+from argkb.retrieve.routes import index_check, unless_index_missing
 
 if TYPE_CHECKING:
     import neo4j
@@ -43,13 +43,13 @@ def _both_routes(
 ) -> tuple[dict[int, float], dict[int, float]] | None:
     """Cosine and BM25 hits of both claim routes in one query (``claims_routes``); None when
     an index is unavailable (the caller then asks each route on its own)."""
-    from argkb.retrieve.routes import index_unavailable
+    from argkb.retrieve.routes import route_failed_for_index
 
     try:
         columns = cypher.read_columns(driver, "query/claims_routes", database=database, k=pool,
                                       text=escaped, vector=vector)  # fmt: skip
     except Exception as err:
-        if not index_unavailable(err):
+        if not route_failed_for_index(err, driver, ["claim_embedding", "claim_text"], database):
             raise
         return None
     hits = zip(columns["vector_id"], columns["vector_score"], strict=True)
@@ -94,10 +94,11 @@ def retrieve_claims(
         cosine = {cid: 2.0 * score - 1.0
                   for cid, score in unless_index_missing(
                       lambda: scores("query/claims_vector", k=pool, vector=query_vector),
-                      "claim_embedding", notes).items()}  # fmt: skip
+                      "claim_embedding", notes,
+                      index_check(driver, "claim_embedding", database)).items()}  # fmt: skip
         bm25 = (
             unless_index_missing(lambda: scores("query/claims_fulltext", k=pool, text=escaped),
-                                 "claim_text", notes)
+                                 "claim_text", notes, index_check(driver, "claim_text", database))
             if escaped else {}
         )  # fmt: skip
         missing = [cid for cid in bm25 if cid not in cosine]

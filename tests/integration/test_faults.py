@@ -693,7 +693,8 @@ def _query_while(proc: subprocess.Popen[str], private: Private, embedder) -> Out
             (outcomes.errors if "\n" not in message else outcomes.crashes).append(message)
             continue
         except Exception as err:
-            outcomes.crashes.append(f"{type(err).__name__}: {err}"[:300])
+            cause = f" (from {type(err.__cause__).__name__}: {err.__cause__})" * bool(err.__cause__)
+            outcomes.crashes.append(f"{type(err).__name__}: {err}{cause}"[:600])
             continue
         outcomes.answers += 1
         outcomes.degraded.extend([*result.notes, *([result.message] if result.message else [])])

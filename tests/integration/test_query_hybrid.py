@@ -232,6 +232,35 @@ def test_missing_indexes_degrade_the_answer_with_a_note(wide_db, embedder) -> No
     assert not _engine(wide_db, embedder).query(QUERY, k=3, ranker="hybrid").notes
 
 
+def test_a_failure_that_names_no_index_is_put_down_to_the_index_state(wide_db) -> None:
+    """A full-text query running while a bulk load drops its index can fail with Neo4j's
+    "unexpected error", which names no index (behind the driver's ResultFailedError): the route
+    counts as unavailable when, asked after the failure, one of its indexes is not online."""
+    from neo4j.exceptions import Neo4jError, ResultFailedError
+
+    from argkb.retrieve.routes import route_failed_for_index
+
+    unexpected = Neo4jError._hydrate_neo4j(
+        code="Neo.DatabaseError.General.UnknownError",
+        message="Unexpected error has occurred. See debug log for details.",
+    )
+    try:
+        raise ResultFailedError(None, "The result has failed.") from unexpected
+    except ResultFailedError as err:
+        failed = err
+    both = ["premise_text", "premise_embedding"]
+    assert not route_failed_for_index(failed, wide_db, both, None)  # both online: a real error
+    wide_db.execute_query("DROP INDEX premise_text")
+    try:
+        assert route_failed_for_index(failed, wide_db, both, None)
+        assert route_failed_for_index(unexpected, wide_db, ["premise_text"], None)
+        assert not route_failed_for_index(failed, wide_db, ["premise_embedding"], None)
+        assert not route_failed_for_index(ValueError("boom"), wide_db, both, None)  # not Neo4j's
+    finally:
+        init_schema(wide_db)
+    assert not route_failed_for_index(failed, wide_db, both, None)
+
+
 def test_a_missing_vector_index_leaves_the_lexical_routes(wide_db, embedder) -> None:
     """Both claim routes, and both premise routes, are read in one query each; with one index
     missing, that query fails and the routes are asked one at a time: the other route answers."""

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from argkb.db import cypher
 from argkb.retrieve.lucene import lucene_query
-from argkb.retrieve.routes import index_check, unless_index_missing
+from argkb.retrieve.routes import unless_index_missing
 
 if TYPE_CHECKING:
     import neo4j
@@ -94,11 +94,10 @@ def retrieve_claims(
         cosine = {cid: 2.0 * score - 1.0
                   for cid, score in unless_index_missing(
                       lambda: scores("query/claims_vector", k=pool, vector=query_vector),
-                      "claim_embedding", notes,
-                      index_check(driver, "claim_embedding", database)).items()}  # fmt: skip
+                      "claim_embedding", notes, driver, database).items()}  # fmt: skip
         bm25 = (
             unless_index_missing(lambda: scores("query/claims_fulltext", k=pool, text=escaped),
-                                 "claim_text", notes, index_check(driver, "claim_text", database))
+                                 "claim_text", notes, driver, database)
             if escaped else {}
         )  # fmt: skip
         missing = [cid for cid in bm25 if cid not in cosine]

@@ -48,7 +48,7 @@ def direct_hits(
     """BM25 and vector-index hits over premises (of ``collection`` only, when given); a missing
     index leaves its route empty and adds a note to ``notes``."""
     from argkb.retrieve.lucene import lucene_query
-    from argkb.retrieve.routes import index_check, route_failed_for_index, unless_index_missing
+    from argkb.retrieve.routes import route_failed_for_index, unless_index_missing
 
     s = engine.settings
     widen = 1 if collection is None else s.collection_widen
@@ -77,7 +77,7 @@ def direct_hits(
             lambda: cypher.read_scores(engine.driver, "query/premises_bm25",
                                        database=engine.database, text=terms, k=s.bm25_depth,
                                        fetch=s.bm25_depth * widen, collection=collection),
-            "premise_text", notes, index_check(engine.driver, "premise_text", engine.database))
+            "premise_text", notes, engine.driver, engine.database)
         if terms and s.bm25_depth > 0 else {}
     )  # fmt: skip
     cosine = (
@@ -87,8 +87,7 @@ def direct_hits(
                                         database=engine.database, k=s.vector_depth,
                                         fetch=s.vector_depth * widen, collection=collection,
                                         vector=[float(x) for x in vector]),
-             "premise_embedding", notes,
-             index_check(engine.driver, "premise_embedding", engine.database)).items()}
+             "premise_embedding", notes, engine.driver, engine.database).items()}
         if s.vector_depth > 0 else {}
     )  # fmt: skip
     return DirectHits(bm25, cosine)

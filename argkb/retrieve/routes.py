@@ -73,25 +73,19 @@ def route_failed_for_index(
         return False
 
 
-def index_check(
-    driver: neo4j.Driver, name: str, database: str | None
-) -> Callable[[BaseException], bool]:
-    """:func:`route_failed_for_index` for a route reading the one index ``name``."""
-    return lambda err: route_failed_for_index(err, driver, [name], database)
-
-
 def unless_index_missing(
     read: Callable[[], dict[int, float]],
     index: str,
     notes: list[str],
-    unavailable: Callable[[BaseException], bool] = index_unavailable,
+    driver: neo4j.Driver,
+    database: str | None,
 ) -> dict[int, float]:
     """A route's scores ``read()``; none, with a note in ``notes``, when the index ``index`` it
-    reads is unavailable (``unavailable(error)``: by default, when the error says so)."""
+    reads is unavailable (:func:`route_failed_for_index`)."""
     try:
         return read()
     except Exception as err:
-        if not unavailable(err):
+        if not route_failed_for_index(err, driver, [index], database):
             raise
         note = (
             f"the index {index} is missing or still being built, so this answer does without "

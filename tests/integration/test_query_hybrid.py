@@ -261,6 +261,42 @@ def test_a_failure_that_names_no_index_is_put_down_to_the_index_state(wide_db) -
     assert not route_failed_for_index(failed, wide_db, both, None)
 
 
+def test_a_route_without_its_index_answers_empty_with_one_note(wide_db) -> None:
+    """The error names the missing index (behind the driver's ResultFailedError): the route
+    answers nothing and one note, however often it is asked."""
+    from neo4j.exceptions import Neo4jError, ResultFailedError
+
+    from argkb.retrieve.routes import unless_index_missing
+
+    missing = Neo4jError._hydrate_neo4j(
+        code="Neo.ClientError.Procedure.ProcedureCallFailed",
+        message="There is no such fulltext schema index: premise_text",
+    )
+    notes: list[str] = []
+
+    def read() -> dict[int, float]:
+        raise ResultFailedError(None, "The result has failed.") from missing
+
+    assert unless_index_missing(read, "premise_text", notes, wide_db, None) == {}
+    assert unless_index_missing(read, "premise_text", notes, wide_db, None) == {}
+    assert len(notes) == 1 and "premise_text" in notes[0]
+
+
+def test_a_route_failing_otherwise_raises(wide_db) -> None:
+    """A server error that names no index, while the route's index is online, is raised."""
+    from neo4j.exceptions import Neo4jError, ResultFailedError
+
+    from argkb.retrieve.routes import unless_index_missing
+
+    syntax = Neo4jError._hydrate_neo4j(code="Neo.ClientError.Statement.SyntaxError", message="bad")
+
+    def read() -> dict[int, float]:
+        raise ResultFailedError(None, "The result has failed.") from syntax
+
+    with pytest.raises(ResultFailedError):
+        unless_index_missing(read, "premise_text", [], wide_db, None)
+
+
 def test_a_missing_vector_index_leaves_the_lexical_routes(wide_db, embedder) -> None:
     """Both claim routes, and both premise routes, are read in one query each; with one index
     missing, that query fails and the routes are asked one at a time: the other route answers."""

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
 from neo4j.exceptions import Neo4jError, ResultFailedError
 
-from argkb.retrieve.routes import index_unavailable, unless_index_missing
+from argkb.retrieve.routes import index_unavailable
 
 MISSING = (
     "Failed to invoke procedure `db.index.fulltext.queryNodes`: Caused by: "
@@ -37,24 +36,3 @@ def test_other_errors_are_not_an_unavailable_index() -> None:
     assert not index_unavailable(syntax)
     assert not index_unavailable(_failed_result(syntax))
     assert not index_unavailable(ValueError("no such index"))  # not from the server
-
-
-def test_a_route_without_its_index_answers_empty_with_one_note() -> None:
-    notes: list[str] = []
-
-    def read() -> dict[int, float]:
-        raise _failed_result(
-            _server_error("Neo.ClientError.Procedure.ProcedureCallFailed", MISSING)
-        )
-
-    assert unless_index_missing(read, "premise_text", notes) == {}
-    assert unless_index_missing(read, "premise_text", notes) == {}
-    assert len(notes) == 1 and "premise_text" in notes[0]
-
-
-def test_a_route_failing_otherwise_raises() -> None:
-    def read() -> dict[int, float]:
-        raise _failed_result(_server_error("Neo.ClientError.Statement.SyntaxError", "bad"))
-
-    with pytest.raises(ResultFailedError):
-        unless_index_missing(read, "premise_text", [])

@@ -19,6 +19,7 @@ FORMATS: dict[str, tuple[str, str]] = {
     "argkp": ("argkp", "IBM ArgKP-2021 directory (arguments, key points, labels)"),
     "argquality": ("argquality", "Webis-ArgQuality-20 directory"),
     "argrank": ("argrank", "Webis-ArgRank-17 directory (graph + benchmark)"),
+    "sigir19": ("sigir19", "Webis SIGIR-19 argument search study directory (judged args.me)"),
 }
 
 

@@ -328,6 +328,7 @@ def load_cmd(
       argkp       IBM ArgKP-2021 directory (arguments, key points, labels)
       argquality  Webis-ArgQuality-20 directory
       argrank     Webis-ArgRank-17 directory (graph + benchmark)
+      sigir19     Webis SIGIR-19 argument search study directory (judged args.me)
 
     Loading the same files again changes nothing; a load that was interrupted (Ctrl-C, killed,
     Neo4j stopped) is completed by running it again. A load that fails on bad input leaves the

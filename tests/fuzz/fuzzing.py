@@ -56,7 +56,7 @@ RECORDS = (ArgumentRecord, UndercutRecord, UnitRecord, LinkRecord, SourceRecord)
 ALLOWED = (*RECORDS, Rejected, LeftOut)
 
 # every loader format with a fuzz test here; test_fuzz_loaders_cover checks it against FORMATS
-FUZZED_FORMATS = ("argsme", "jsonl", "aif", "argkp", "argquality", "argrank")
+FUZZED_FORMATS = ("argsme", "jsonl", "aif", "argkp", "argquality", "argrank", "sigir19")
 
 
 def fuzz_settings(examples: int) -> settings:

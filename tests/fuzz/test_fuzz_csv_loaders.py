@@ -1,4 +1,5 @@
-"""Fuzz tier: the CSV readers (ArgKP, Webis-ArgQuality-20, Webis-ArgRank-17) on hostile files.
+"""Fuzz tier: the CSV readers (ArgKP, Webis-ArgQuality-20, Webis-ArgRank-17, SIGIR-19) on hostile
+files.
 
 Each test draws a dataset directory: every file the format expects (sometimes one missing), with
 headers that may lose, repeat or pad a column, and rows whose cells are usually good values for
@@ -29,7 +30,7 @@ from fuzzing import (
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from argkb.loaders import argkp, argquality, argrank, reader
+from argkb.loaders import argkp, argquality, argrank, reader, sigir19
 
 pytestmark = pytest.mark.fuzz
 
@@ -41,7 +42,9 @@ def _read_dir(fmt: str, files: dict[str, bytes], **options: object) -> None:
         for name, data in files.items():
             (root / name).write_bytes(data)
         size = sum(len(data) for data in files.values())
-        module = {"argkp": argkp, "argquality": argquality, "argrank": argrank}[fmt]
+        module = {"argkp": argkp, "argquality": argquality, "argrank": argrank, "sigir19": sigir19}[
+            fmt
+        ]
         if options:
             exercise(lambda: module.read([root], **options), size)
         else:
@@ -145,6 +148,51 @@ def test_argquality(files: dict[str, bytes], arguments_only: bool) -> None:
         _read_dir("argquality", files, arguments_only=True)
     else:
         _read_dir("argquality", files)
+
+
+@st.composite
+def sigir19_dataset(draw: st.DrawFn) -> dict[str, bytes]:
+    topic_id = words("0001", "0030", "0003", "7")
+    grade = words("-2", "1", "2", "3", "4")
+    topics = csv_file(
+        sigir19.TOPIC_COLUMNS,
+        {
+            "Topic ID": topic_id,
+            "Biased": words("True", "False", "false"),
+            "Annotator Stance": words("I agree", "Neutral", ""),
+            "Thesis": texts(),
+            "Description": texts(),
+            "Query": texts(),
+        },
+    )
+    arguments = csv_file(
+        sigir19.ARGUMENT_COLUMNS,
+        {
+            "Topic ID": topic_id,
+            "Discussion ID": ints(0, 3),
+            "Argument ID": ints(0, 3),
+            "Is Argument?": words("True", "False", "true"),
+            "Stance": words("Pro", "Con", "Not specified", "con"),
+            **{c: grade for c in ("Relevance", "Logical Quality", "Rhetorical Quality")},
+            "Dialectical Quality": grade,
+            "Conclusion": texts(),
+            "Premise": texts(),
+            "Comment": words("", "None", "sehr kurz"),
+        },
+    )
+    return _files(draw, {"topics.csv": topics, "arguments.csv": arguments})
+
+
+@fuzz_settings(60)
+@given(sigir19_dataset())
+def test_sigir19(files: dict[str, bytes]) -> None:
+    _read_dir("sigir19", files)
+    if "topics.csv" in files and "arguments.csv" in files:
+        with tempfile.TemporaryDirectory(prefix="argkb-fuzz-") as folder:
+            for name, data in files.items():
+                (Path(folder) / name).write_bytes(data)
+            size = sum(len(data) for data in files.values())
+            exercise(lambda: sigir19.load_judgements(folder).rejected, size)
 
 
 UNIT_ID = mostly(st.integers(0, 6) | st.integers(0, 6).map(str), json_value(2))

@@ -20,11 +20,11 @@ if TYPE_CHECKING:
 
 CORPORA: list[tuple[str, str, OnError]] = [
     # (format, path under --data, on_error)
-    ("aif", "qt30-aif", "skip"),
-    ("aif", "microtexts-aif/cases", "skip"),
-    ("argkp", "argkp-2021", "skip"),
-    ("argquality", "webis-argquality-20", "skip"),
-    ("argrank", "webis-argrank-17", "skip"),
+    ("aif", "qt30-aif", "fail"),
+    ("aif", "microtexts-aif/cases", "fail"),
+    ("argkp", "argkp-2021", "fail"),
+    ("argquality", "webis-argquality-20", "fail"),
+    ("argrank", "webis-argrank-17", "fail"),
 ]
 
 

@@ -30,6 +30,11 @@ the properties ``topic_id``, ``discussion_id``, ``argument_id``, ``relevance``, 
 ``rhetorical``, ``logical``, ``dialectical``, ``combined`` (floats), ``text_length`` (int).
 ``read(..., arguments_only=True)`` skips the rows judged not to be arguments.
 
+A premise whose text is its topic's Long Query (one row of the released file, line 941: "should
+the death penalty be allowed?", judged not an argument) would be an argument that supports
+itself: it is :class:`LeftOut` (a warning with a count, like AIF structure argkb does not model),
+so the corpus loads with default options; 1,609 of the 1,610 rows become arguments.
+
 Bad input: a row with a missing or empty field, a non-numeric id, an unknown topic, stance or
 boolean, a score that is not a finite number, or a field that is not UTF-8 becomes a
 :class:`Rejected` naming ``file:line N``; reading goes on. A missing file or column raises
@@ -50,7 +55,15 @@ from pathlib import Path
 from argkb.errors import LoadError
 
 from .common import csv_rows, required_fields
-from .records import ArgumentRecord, Record, Rejected, SourceRecord, Stance, UnitRef
+from .records import (
+    ArgumentRecord,
+    LeftOut,
+    Record,
+    Rejected,
+    SourceRecord,
+    Stance,
+    UnitRef,
+)
 
 FORMAT = "argquality"
 
@@ -130,7 +143,7 @@ class ArgQualityJudgements:
 
 def read(
     paths: Sequence[str | os.PathLike[str]], *, arguments_only: bool = False
-) -> Iterator[Record | Rejected]:
+) -> Iterator[Record | Rejected | LeftOut]:
     """Records of the Webis-ArgQuality-20 directory, or of its topics and arguments files."""
     topics_path, arguments_path = _find_files(paths)
     topics: dict[int, Topic] = {}
@@ -146,6 +159,16 @@ def read(
             continue
         if arguments_only and not item.is_argument:
             continue
+        conclusion = UnitRef(topics[item.topic_id].long_query)
+        premise = UnitRef(item.premise)
+        if premise.uid == conclusion.uid:
+            yield LeftOut(
+                item.where,
+                "premise is the query",
+                f"the premise is topic {item.topic_id}'s query, which this loader uses as the "
+                "conclusion (an argument cannot support itself); left out",
+            )
+            continue
         sid = f"{FORMAT}:discussion:{item.discussion_id}"
         if sid not in sources:
             sources.add(sid)
@@ -154,8 +177,8 @@ def read(
             )
         yield ArgumentRecord(
             aid=item.aid,
-            conclusion=UnitRef(topics[item.topic_id].long_query),
-            premises=(UnitRef(item.premise),),
+            conclusion=conclusion,
+            premises=(premise,),
             stance=item.stance,
             source=sid,
             properties=(

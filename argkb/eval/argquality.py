@@ -90,9 +90,8 @@ def load_argquality(
 ) -> dict[str, Any]:
     """Load the corpus with argkb's loader (idempotent).
 
-    Rows the loader rejects are skipped and listed in ``reject_report``: in the released file one
-    row, a non-argument (grade 0) whose premise is the topic's long query itself, which the loader
-    refuses as a self-loop.
+    Rows the loader rejects are skipped and listed in ``reject_report`` (none in the released
+    file; its one row whose premise is the topic's long query is left out by the loader).
     """
     from argkb.ingest import load_records
     from argkb.loaders.argquality import read

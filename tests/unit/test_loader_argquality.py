@@ -9,7 +9,7 @@ import pytest
 
 from argkb.errors import LoadError
 from argkb.loaders import argquality
-from argkb.loaders.records import ArgumentRecord, Rejected, SourceRecord, UnitRef
+from argkb.loaders.records import ArgumentRecord, LeftOut, Rejected, SourceRecord, UnitRef
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "argquality"
 ARGUMENTS = "webis-argquality20-arguments.csv"
@@ -138,6 +138,29 @@ def test_bad_rows_are_rejected_and_reading_goes_on(tmp_path: Path) -> None:
     assert "duplicate key" in rejected[9].reason
     arguments = [r for r in records if isinstance(r, ArgumentRecord)]
     assert [(a.aid, a.stance) for a in arguments] == [("argquality:14:10:10", "con")]
+
+
+def test_a_premise_that_is_its_topics_query_is_left_out(tmp_path: Path) -> None:
+    """The released file's line 941: the premise is topic 14's long query, which the loader uses
+    as the conclusion. Rejecting it made `argkb load argquality` fail with default options."""
+    good = "0.5,False,-4.0,-4.0,-4.0,5,True,-4.0"
+    root = _with_arguments(
+        tmp_path,
+        f"14,1,10,should the death penalty be allowed?,{good}\n"
+        f"14,2,11,The death penalty deters crime.,{good}\n",
+    )
+    records = list(argquality.read([root]))
+    assert not [r for r in records if isinstance(r, Rejected)]
+    left_out = [r for r in records if isinstance(r, LeftOut)]
+    assert [(r.where, r.kind) for r in left_out] == [
+        (f"{ARGUMENTS}:line 2", "premise is the query")
+    ]
+    assert "topic 14's query" in left_out[0].reason
+    arguments = [r for r in records if isinstance(r, ArgumentRecord)]
+    assert [a.aid for a in arguments] == ["argquality:14:11:2"]
+    # no source for a discussion whose only row was left out
+    sources = [r.sid for r in records if isinstance(r, SourceRecord)]
+    assert sources == ["argquality:discussion:11"]
 
 
 def test_bad_topic_row_is_rejected_and_its_arguments_too(tmp_path: Path) -> None:

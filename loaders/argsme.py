@@ -24,9 +24,13 @@ Bad input: a record missing a field, with an empty text or an unknown stance bec
 dump ends that file (the parser cannot resynchronise) with one :class:`Rejected` that says after
 which record it happened; in JSONL only the bad line is lost. A value nested deeper than
 :data:`~argkb.loaders.common.MAX_JSON_DEPTH` levels rejects its record (the field is named) and
-is never built: a pre-scan finds such a file and sends it through a depth-capped parser. Files
-must be UTF-8 (a UTF-8 BOM is accepted); UTF-16/32 files raise
-:class:`~argkb.errors.LoadError` naming the encoding.
+is never built: a pre-scan finds such a file and sends it through a depth-capped parser. The
+same pre-scan finds a ``\\u`` escape of a lone surrogate (``\\ud800``, ``\\udc80``), which
+yajl would read as ``?`` or stop at: such a file goes through ijson's Python backend, which
+keeps it, and the ingest rejects that record naming its field (``not UTF-8 text (a lone
+surrogate)``), as for JSONL. Files must be UTF-8 (a UTF-8 BOM is accepted); UTF-16/32 files
+raise :class:`~argkb.errors.LoadError` naming the encoding; other bytes that are no UTF-8 end
+the dump with one :class:`Rejected` (field ``<encoding>``).
 """
 
 from __future__ import annotations
@@ -42,9 +46,9 @@ from argkb.loaders.common import (
     input_files,
     json_error,
     json_lines,
-    max_json_depth,
     open_utf8,
     parse_stance,
+    scan_json,
     too_deep_message,
 )
 from argkb.loaders.records import (
@@ -76,13 +80,17 @@ def _read_dump(path: Path) -> Iterator[Record | Rejected]:
     guard = JsonGuard()
     with open_utf8(path) as handle:
         start = handle.tell()
-        too_deep = max_json_depth(handle) > guard.max_depth
+        scan = scan_json(handle)
         handle.seek(start)
-        # a file without too deep values (every real one) takes ijson's fast path
+        too_deep = scan.depth > guard.max_depth
+        # yajl reads a lone surrogate escape as "?" (or as bytes that are no UTF-8): ijson's
+        # Python backend keeps it, so the ingest rejects that record as it does in JSONL
+        backend = ijson.get_backend("python") if scan.lone_surrogate else ijson
+        # a file without too deep values or lone surrogates (every real one) takes the fast path
         items = (
-            ijson.items(guard.events(ijson.basic_parse(handle, use_float=True)), "arguments.item")
+            ijson.items(guard.events(backend.basic_parse(handle, use_float=True)), "arguments.item")
             if too_deep
-            else ijson.items(handle, "arguments.item", use_float=True)
+            else backend.items(handle, "arguments.item", use_float=True)
         )
         try:
             for index, obj in enumerate(items):
@@ -93,8 +101,13 @@ def _read_dump(path: Path) -> Iterator[Record | Rejected]:
                 yield from argument_records(obj, f"{path.name}#{index}", seen_sources)
         except (ijson.JSONError, UnicodeDecodeError) as err:
             after = f"after record {index}" if index >= 0 else "before the first record"
-            reason = f"malformed JSON {after}: {json_error(err)}; rest of file lost"
-            yield Rejected(path.name, "<json>", reason)
+            message = json_error(err)
+            if isinstance(err, UnicodeDecodeError) or "UTF8" in message or "utf-8" in message:
+                # bytes in the file that are no UTF-8 (an escape is read on: see above)
+                yield Rejected(path.name, "<encoding>", f"not UTF-8 {after}; rest of file lost")
+            else:
+                reason = f"malformed JSON {after}: {message}; rest of file lost"
+                yield Rejected(path.name, "<json>", reason)
     if index < 0:
         yield Rejected(path.name, "arguments", "no arguments found (expected {'arguments': [...]})")
 

@@ -11,7 +11,7 @@ import sys
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 from argkb.errors import LoadError
 from argkb.loaders.records import Rejected, Stance, StanceLabel
@@ -194,35 +194,94 @@ class JsonGuard:
 
 
 _NOT_STRUCTURE = bytes(range(256)).translate(None, b'[]{}"')
+_HIGH_ESCAPE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}")
+# a high surrogate escape with no low one after it, or a low one with no high one before it
+_LONE_ESCAPE = re.compile(
+    rb"\\u[dD](?:[89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD])[c-fC-F][0-9a-fA-F]{2})"
+)
+_ESCAPE_SPAN = 12  # bytes of the longest escape, a surrogate pair: \ud83d\ude00
 
 
-def max_json_depth(handle: BinaryIO, chunk: int = 1 << 24) -> int:
-    """The deepest nesting of brackets outside strings in the JSON text of ``handle``.
+class JsonScan(NamedTuple):
+    """What :func:`scan_json` found in a JSON text before it is parsed."""
 
-    A scan at C speed (bytes methods and numpy; about a third of the time ijson takes to parse
-    the same text) so that a file with no value deeper than :data:`MAX_JSON_DEPTH` is parsed
-    by ijson's fast path, and only one with a deeper value by the slower :class:`JsonGuard`.
+    depth: int
+    """The deepest nesting of brackets outside strings."""
+    lone_surrogate: bool
+    """Whether a string holds a ``\\u`` escape of a lone UTF-16 surrogate (``\\ud800`` with no
+    low surrogate after it, or a low one such as ``\\udc80`` with no high one before it)."""
+
+
+def scan_json(handle: BinaryIO, chunk: int = 1 << 24) -> JsonScan:
+    """The deepest nesting and whether a lone surrogate is escaped, in the JSON text of ``handle``.
+
+    A scan at C speed (bytes methods, numpy and regular expressions; about a third of the
+    time ijson takes to parse the same text) so that a file with no value deeper than
+    :data:`MAX_JSON_DEPTH` and no lone surrogate is parsed by ijson's fast path, and only the
+    rare other file by a slower exact one: yajl (ijson's C backend) nests without limit, reads
+    a lone high surrogate as ``?`` and a lone low one as bytes that are no UTF-8.
     Escaped backslashes and quotes are removed first; then a bracket is outside a string when an
-    even number of quotes precedes it.
+    even number of quotes precedes it. The text is read in blocks cut between two escapes (or
+    where no escape is near), never within one or between the two halves of a surrogate pair.
     """
     import numpy as np
 
     sign = np.zeros(256, dtype=np.int64)
     sign[[ord("["), ord("{")]] = 1
     sign[[ord("]"), ord("}")]] = -1
-    odd_quotes, depth, deepest = 0, 0, 0
-    while block := handle.read(chunk):
-        while block.endswith(b"\\") and (more := handle.read(1)):
-            block += more  # never split an escape sequence between blocks
+    odd_quotes, depth, deepest, lone = 0, 0, 0, False
+    buffer = b""
+    while True:
+        data = handle.read(chunk)
+        buffer += data
+        cut = _escape_boundary(buffer) if data else len(buffer)
+        if cut <= 0 and data:
+            continue  # no boundary yet (a short read, or a long run of escapes): read on
+        block, buffer = buffer[:cut], buffer[cut:]
+        lone = lone or _lone_surrogate_escape(block)
         reduced = block.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NOT_STRUCTURE)
-        if not reduced:
-            continue
-        chars = np.frombuffer(reduced, dtype=np.uint8)
-        quotes = np.cumsum(chars == ord('"')) + odd_quotes
-        depths = np.cumsum(sign[chars] * ((quotes & 1) == 0)) + depth
-        deepest = max(deepest, int(depths.max()))
-        depth, odd_quotes = int(depths[-1]), int(quotes[-1]) & 1
-    return deepest
+        if reduced:
+            chars = np.frombuffer(reduced, dtype=np.uint8)
+            quotes = np.cumsum(chars == ord('"')) + odd_quotes
+            depths = np.cumsum(sign[chars] * ((quotes & 1) == 0)) + depth
+            deepest = max(deepest, int(depths.max()))
+            depth, odd_quotes = int(depths[-1]), int(quotes[-1]) & 1
+        if not data:
+            return JsonScan(deepest, lone)
+
+
+def max_json_depth(handle: BinaryIO, chunk: int = 1 << 24) -> int:
+    """The deepest nesting of brackets outside strings in the JSON text of ``handle``
+    (:func:`scan_json`)."""
+    return scan_json(handle, chunk).depth
+
+
+def _escape_boundary(text: bytes) -> int:
+    """A place near the end of ``text`` (JSON that starts outside any escape) where no escape
+    and no surrogate pair is cut in two: one with no backslash in the 6 bytes before it, or
+    the start of a run of backslashes (in JSON only an escape can follow the last backslash of
+    a run) that is not the low half of a pair. 0 when there is none."""
+    cut = len(text) - _ESCAPE_SPAN
+    while cut > 0:
+        last = text.rfind(b"\\", max(0, cut - 6), cut)
+        if last < 0:
+            return cut
+        cut = last
+        while cut > 0 and text[cut - 1] == 0x5C:
+            cut -= 1
+        if not _HIGH_ESCAPE.match(text, max(0, cut - 6), cut):
+            return cut
+        cut -= 6
+    return 0
+
+
+def _lone_surrogate_escape(block: bytes) -> bool:
+    """Whether ``block`` (JSON text cut between escapes) escapes a lone surrogate, once every
+    escaped backslash is blanked out (``\\\\ud800`` is a backslash and the text ``ud800``)."""
+    if b"\\ud" not in block and b"\\uD" not in block:  # a fast test for most texts
+        return False
+    return _LONE_ESCAPE.search(block.replace(b"\\\\", b"..")) is not None
 
 
 def _skip_container(events: Iterator[tuple[str, Any]]) -> None:
@@ -239,8 +298,12 @@ def _skip_container(events: Iterator[tuple[str, Any]]) -> None:
 
 def json_error(err: Exception) -> str:
     """A JSON parser's error on one line: yajl's (ijson's) messages span three lines, the
-    message, the text around the error and a ``------^`` marker; the marker line goes."""
-    lines = [line.strip() for line in str(err).splitlines()]
+    message, the text around the error and a ``------^`` marker; the marker line goes. (The C
+    backend gives the message as bytes, the Python one wraps the error it met.)"""
+    cause = err.args[0] if len(err.args) == 1 else err
+    if isinstance(cause, bytes):
+        cause = cause.decode("utf-8", "backslashreplace")
+    lines = [line.strip() for line in str(cause).splitlines()]
     kept = [line for line in lines if line and "(right here)" not in line]
     if len(kept) > 1:
         return f"{kept[0]} near {' '.join(kept[1:])!r}"

@@ -55,3 +55,39 @@ def test_fail_mode_stops_at_the_first_bad_record_with_one_line(clean, tmp_path: 
         load(clean, "jsonl", _file(tmp_path))
     assert err.value.where == "bad.jsonl:2" and "\n" not in str(err.value)
     str(err.value).encode("utf-8")
+
+
+def test_lone_surrogates_in_an_argsme_dump_are_one_line_errors(clean, tmp_path: Path) -> None:
+    """Issue 26: the dump loaded ``\\ud800`` and ``\\udbff`` as "?" and lost the file at
+    ``\\udc80``; now each is the JSONL reader's one-line error, and skip mode loads the rest."""
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    records = [
+        '{"id": "s1", "conclusion": "C \\ud800", "premises": [{"text": "P1", "stance": "PRO"}]}',
+        '{"id": "s2", "conclusion": "C", "premises": [{"text": "P2 \\udbff", "stance": "CON"}]}',
+        '{"id": "s3", "conclusion": "C", "premises": [{"text": "P3 \\udc80", "stance": "PRO"}]}',
+        '{"id": "s4", "conclusion": "C four", "premises": [{"text": "P4", "stance": "PRO"}]}',
+    ]
+    path = tmp_path / "dump.json"
+    path.write_text('{"arguments": [' + ",\n".join(records) + "]}")
+    runner = CliRunner()
+    failed = runner.invoke(main, ["load", "argsme", str(path)])
+    assert failed.exit_code == 1
+    assert failed.output.splitlines()[-1] == (
+        "Error: dump.json#0 (id s1): field 'conclusion': not UTF-8 text (a lone surrogate)"
+    )
+    report = tmp_path / "rejected.jsonl"
+    args = ["load", "argsme", str(path), "--on-error", "skip", "--reject-report", str(report)]
+    skipped = runner.invoke(main, args)
+    assert skipped.exit_code == 0, skipped.output
+    entries = [json.loads(line) for line in report.read_text().splitlines()]
+    assert [(e["where"], e["field"]) for e in entries] == [
+        ("dump.json#0 (id s1)", "conclusion"),
+        ("dump.json#1 (id s2)", "premises[0]"),
+        ("dump.json#2 (id s3)", "premises[0]"),
+    ]
+    assert {e["reason"] for e in entries} == {"not UTF-8 text (a lone surrogate)"}
+    texts = clean.execute_query("MATCH (u:Unit) RETURN u.text AS t ORDER BY t").records
+    assert [r["t"] for r in texts] == ["C four", "P4"]

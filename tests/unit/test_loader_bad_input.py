@@ -173,6 +173,80 @@ def test_a_record_that_breaks_the_checks_is_rejected_not_raised() -> None:
     assert isinstance(problem, Rejected) and problem.where == "f:1"
 
 
+# -- lone surrogates in the args.me JSON dump (issue 26) ---------------------------------------
+
+# escapes of lone UTF-16 surrogates (high ones alone, a low one alone), written as JSON text; the
+# last record has a valid pair and a backslash followed by the text "ud800", neither lone
+SURROGATE_RECORDS = [
+    '{"id": "s1", "conclusion": "C \\ud800", "premises": [{"text": "P", "stance": "PRO"}]}',
+    '{"id": "s2", "conclusion": "C", "premises": [{"text": "P \\udbff", "stance": "CON"}]}',
+    '{"id": "s3", "conclusion": "C", "premises": [{"text": "P \\udc80", "stance": "PRO"}]}',
+    '{"id": "s4", "conclusion": "C \\ud83d\\ude00 \\\\ud800", "premises": [{"text": "P"}]}',
+]
+
+
+def test_lone_surrogates_in_an_argsme_dump_are_rejected_as_in_jsonl(tmp_path: Path) -> None:
+    """yajl read ``\ud800`` and ``\udbff`` as "?" and stopped the file at ``\udc80`` ("malformed
+    JSON ... can't decode byte 0xed"): the dump now gives each record the JSONL reader's
+    one-line error, naming file, record and field, and reads on."""
+    records = [*SURROGATE_RECORDS[:3], SURROGATE_RECORDS[3].replace('"}]', '", "stance": "PRO"}]')]
+    dump = tmp_path / "dump.json"
+    dump.write_text('{"arguments": [' + ",\n".join(records) + "]}")
+    lines = tmp_path / "dump.jsonl"
+    lines.write_text("\n".join(records) + "\n")
+    for path, first in ((dump, "dump.json#0"), (lines, "dump.jsonl:1")):
+        rows, rejected = _checked(list(argsme.read([path])))
+        assert [(r.field, r.reason) for r in rejected] == [
+            ("conclusion", "not UTF-8 text (a lone surrogate)"),
+            ("premises[0]", "not UTF-8 text (a lone surrogate)"),
+            ("premises[0]", "not UTF-8 text (a lone surrogate)"),
+        ], path.name
+        assert rejected[0].where == f"{first} (id s1)"
+        [row] = [row for kind, row in rows if kind == "arguments"]
+        assert row["aid"] == "argsme:s4"
+        assert row["conclusion"]["text"] == "C \U0001f600 \\ud800"
+        for problem in rejected:
+            str(problem).encode("utf-8")
+            assert "\n" not in str(problem)
+
+
+def test_bytes_that_are_no_utf8_in_an_argsme_dump_are_called_so(tmp_path: Path) -> None:
+    """Not "malformed JSON after record 0: IncompleteJSONError" (yajl's message is bytes)."""
+    path = tmp_path / "latin.json"
+    second = json.dumps({**GOOD, "id": "a2", "conclusion": "C \u00e9t\u00e9"}, ensure_ascii=False)
+    text = '{"arguments": [' + json.dumps(GOOD) + ", " + second + "]}"
+    path.write_bytes(text.encode("latin-1"))
+    records = list(argsme.read([path]))
+    assert _aids(records) == ["argsme:a1"]
+    assert _rejected(records) == [
+        Rejected("latin.json", "<encoding>", "not UTF-8 after record 0; rest of file lost")
+    ]
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 5, 7, 11, 1 << 24])
+@pytest.mark.parametrize(
+    ("text", "lone"),
+    [
+        ('"\\ud800"', True),
+        ('"\\uDBFF x"', True),
+        ('"\\udc80"', True),
+        ('"x \\ud83d\\u0041"', True),  # a high surrogate, then no low one
+        ('"\\\\\\udc80"', True),  # an escaped backslash, then a lone low surrogate
+        ('"\\\\ud800\\udc80"', True),  # the text "ud800" does not pair the low surrogate
+        ('"\\ud83d\\ude00 \\uD83D\\uDE00"', False),
+        ('"\\\\ud800 \\\\udc80"', False),  # a backslash and plain text
+        ('"\\\\\\\\ud800"', False),
+        ('"\\u0041 \\n \\" ud800"', False),
+    ],
+)
+def test_scan_json_finds_lone_surrogate_escapes(text: str, lone: bool, chunk: int) -> None:
+    from argkb.loaders.common import scan_json
+
+    document = ('{"a": [' + text + ', "' + "x" * 20 + '"]}').encode()
+    assert json.loads(document)  # valid JSON either way
+    assert scan_json(io.BytesIO(document), chunk=chunk) == (2, lone)
+
+
 # -- silently lost data: two texts under one unit id, an empty file ----------------------------
 
 

@@ -24,10 +24,12 @@ from argkb.rank.store import Reuse, Variant
 @connection_options
 @click.option(
     "--alpha",
-    type=click.FloatRange(0, 1, max_open=True),
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
     default=0.85,
     show_default=True,
-    help="Weight of the recursive summand (damping).",
+    help="Weight of the recursive summand (damping), 0 < alpha < 1. At 0 every unit would get "
+    "the same score 1/n whatever the graph, so 0 is refused rather than overwrite the stored "
+    "PageRank with it; at 1 the ground relevance would drop out.",
 )
 @click.option(
     "--tol",

@@ -312,7 +312,13 @@ def pagerank_round_trip(
     import numpy as np
 
     from argkb.rank.aggregate import aggregate_all
+    from argkb.rank.pagerank import GraphInputError
 
+    if not 0.0 < alpha < 1.0:  # before anything is read or written
+        raise GraphInputError(
+            f"alpha must lie strictly between 0 and 1, got {alpha}: alpha 0 gives every unit "
+            "the same score (the graph ignored) and would overwrite the stored PageRank"
+        )
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
     graph = export_graph(driver, database, reuse=reuse, previous=warm)

@@ -144,3 +144,16 @@ def test_small_concurrent_write_batches_write_every_value(graph_db) -> None:
     np.testing.assert_array_equal(again.unit_ids, graph.unit_ids)
     np.testing.assert_array_equal(again.premise_units, graph.premise_units)
     np.testing.assert_array_equal(again.conclusions, graph.conclusions)
+
+
+@pytest.mark.parametrize("alpha", [0.0, 1.0, -0.1])
+def test_alpha_outside_0_1_is_refused_and_the_stored_scores_stay(graph_db, alpha) -> None:
+    """Issue 26: alpha 0 replaced the stored scores with one uniform value without a word."""
+    from argkb.rank.pagerank import GraphInputError
+
+    run_pagerank(graph_db)
+    before = _scores(graph_db)
+    assert len(set(before.values())) > 1
+    with pytest.raises(GraphInputError, match="strictly between 0 and 1"):
+        run_pagerank(graph_db, alpha=alpha)
+    assert _scores(graph_db) == before

@@ -28,6 +28,7 @@ NOWHERE = ["--uri", "bolt://127.0.0.1:9"]
         (["cluster", "--same-as", "0"], "--same-as"),
         (["pagerank", "--top", "-1"], "--top"),
         (["pagerank", "--alpha", "1.5"], "--alpha"),
+        (["pagerank", "--alpha", "0"], "--alpha"),  # would overwrite the scores with 1/n
         (["pagerank", "--max-iter", "0"], "--max-iter"),
         (["init", "--dimensions", "0"], "--dimensions"),
         (["embed", "--device", "bogus"], "--device"),

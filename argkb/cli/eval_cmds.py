@@ -1,4 +1,4 @@
-"""``argkb eval run|argkp|argquality|dataset|microtexts``: score run files, and the dataset
+"""``argkb eval run|argkp|argquality|sigir19|dataset|microtexts``: score run files, and the dataset
 harnesses (which share one option block and one runner)."""
 
 from __future__ import annotations
@@ -202,6 +202,14 @@ def run_harness(
 ) -> None:  # fmt: skip
     """``run(driver, *positional, database=..., options=..., **keywords)`` with embed and rank
     progress bars; print the table (or JSON)."""
+    _report(harness_report(run, conn, args, *positional, **keywords), args.as_json)
+
+
+def harness_report(
+    run: Callable[..., HarnessReport], conn: Connection, args: HarnessArgs, *positional: Any,
+    **keywords: Any,
+) -> HarnessReport:  # fmt: skip
+    """What :func:`run_harness` runs, without printing: the report."""
     from argkb.eval.harness import HarnessOptions
 
     embed_bar = _Bar(args.as_json, "embed", " units")
@@ -217,13 +225,10 @@ def run_harness(
         on_embed=embed_bar.update,
     )
     try:
-        report = run(
-            conn.driver(), *positional, database=conn.database, options=options, **keywords
-        )
+        return run(conn.driver(), *positional, database=conn.database, options=options, **keywords)
     finally:
         embed_bar.close()
         rank_bar.close()
-    _report(report, args.as_json)
 
 
 _DATA = click.Path(exists=True, file_okay=False)
@@ -274,6 +279,67 @@ def argquality_cmd(conn: Connection, data: str, query_kind: str, args: HarnessAr
     from argkb.eval.argquality import run_argquality
 
     run_harness(run_argquality, conn, args, data, query=query_kind)
+
+
+@eval_group.command("sigir19")
+@connection_options
+@click.option(
+    "--data",
+    required=True,
+    type=_DATA,
+    help="The SIGIR-19 study folder (topics.csv, arguments.csv).",
+)
+@click.option(
+    "--topics",
+    "topic_kind",
+    type=click.Choice(["all", "biased", "neutral"]),
+    default="all",
+    show_default=True,
+    help="Which topics are queries: all, or only the biased or the neutral ones.",
+)
+@harness_options
+@handle_errors
+def sigir19_cmd(conn: Connection, data: str, topic_kind: str, args: HarnessArgs) -> None:
+    """Webis SIGIR-19: the topics' queries over every judged args.me argument, graded relevance.
+
+    Loads the corpus (idempotent), embeds its units when a ranker needs vectors, and scores
+    nDCG@5/10 and P@5/10 (gain = relevance - 1, at least 0) for argkb's default ranker (or each
+    --ranker) next to the baselines bm25, cosine and random, then nDCG@10 per issue (the biased
+    and the neutral topic of one issue together). Depth 100 unless --depth. See
+    docs/eval/harness.md.
+    """
+    from argkb.eval.sigir19 import per_issue, run_sigir19, topic_issues
+    from argkb.loaders.sigir19 import load_judgements
+
+    issues = topic_issues(load_judgements(data))  # bad files fail before connecting
+    report = harness_report(run_sigir19, conn, args, data, topics=topic_kind)
+    asked = {q for r in report.results for q in r.scores.per_query} | set(
+        q for r in report.results for q in r.scores.skipped
+    )
+    issues = {qid: issue for qid, issue in issues.items() if qid in asked}
+    by_issue = {r.name: per_issue(r.scores, issues) for r in report.results}
+    if args.as_json:
+        click.echo(to_json({**report.to_json(), "issues": issues, "ndcg@10_by_issue": by_issue}))
+        return
+    _report(report, False)
+    click.echo()
+    click.echo(_issue_table(issues, by_issue))
+
+
+def _issue_table(issues: dict[str, str], by_issue: dict[str, dict[str, float]]) -> str:
+    """nDCG@10 per issue (rows) and system (columns), each issue named by its topics."""
+    members: dict[str, list[str]] = {}
+    for qid, issue in sorted(issues.items(), key=lambda item: int(item[0])):
+        members.setdefault(issue, []).append(qid)
+    names = list(by_issue)
+    lines = [
+        "| issue (topics) | " + " | ".join(names) + " |",
+        "|---|" + "---:|" * len(names),
+    ]
+    for issue, qids in sorted(members.items(), key=lambda item: int(item[0])):
+        cells = [f"{by_issue[n][issue]:.3f}" if issue in by_issue[n] else "-" for n in names]
+        lines.append(f"| {'+'.join(qids)} | " + " | ".join(cells) + " |")
+    return "nDCG@10 by issue\n" + "\n".join(lines)
 
 
 @eval_group.command("dataset")

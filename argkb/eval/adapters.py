@@ -1,21 +1,26 @@
 """Adapters from the harness's Ranker protocol to the query engine, for ``argkb eval --ranker``.
 
-Every factory makes sure claim and premise clusters exist (running ``argkb cluster``'s library
-call once if the database has none), then answer each benchmark query with
+Every factory first brings the claim and premise clusters up to date (:func:`ensure_clusters`:
+what ``argkb update`` would cluster, i.e. units with an embedding and no cluster, corpora loaded
+since the last cluster run, an interrupted run), then answers each benchmark query with
 :class:`~argkb.retrieve.engine.QueryEngine`: clusters of premise unit keys, representative first.
 A query without a stance gets the pro and con lists merged by score.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import neo4j
 
+    from argkb.cluster.store import ClusterRun
     from argkb.embed.model import Embedder
     from argkb.ranking import Query, Ranking
     from argkb.retrieve.engine import RankerName, Settings
+
+logger = logging.getLogger(__name__)
 
 
 class EngineRanker:
@@ -40,19 +45,46 @@ class EngineRanker:
         return Ranking(groups, [c.score for c in clusters])
 
 
+# the stale counts of argkb.db.staleness that clustering brings to 0
+CLUSTER_STALE = (
+    "claims_without_cluster",
+    "premises_without_cluster",
+    "corpora_since_cluster",
+    "cluster_runs_interrupted",
+)
+
+
+def ensure_clusters(driver: neo4j.Driver, database: str | None = None) -> list[ClusterRun]:
+    """Cluster claims and premises where the clusters are stale, as ``argkb update`` does.
+
+    Stale (:func:`argkb.db.staleness.stale_steps`): claims or premises with an embedding and no
+    cluster (a corpus loaded and embedded since the last run), corpora loaded since the last run
+    (their claim frequencies), or a cluster run interrupted while writing. Each kind is then
+    updated by :func:`argkb.cluster.update.update_clusters` with the default cut and linkage:
+    incrementally where clusters of that method exist, else rebuilt; so a corpus loaded into a
+    database that another benchmark already clustered is scored clustered too. Returns the runs
+    (none when nothing was stale). SAME_AS edges are not touched (queries do not read them).
+    """
+    from argkb.cluster.update import update_clusters
+    from argkb.db.staleness import stale_steps
+
+    stale = {s.what: s.count for s in stale_steps(driver, database) if s.what in CLUSTER_STALE}
+    if not any(stale.values()):
+        return []
+    logger.info("clustering for the evaluation: %s", stale)
+    return [update_clusters(driver, database, kind=kind) for kind in ("claim", "premise")]
+
+
 def _engine(
     driver: neo4j.Driver, database: str | None, embedder: Embedder | None,
     settings: Settings | None = None,
 ) -> Any:  # fmt: skip
-    from argkb.cluster.store import cluster_units, has_clusters
     from argkb.errors import ConfigError
     from argkb.retrieve.engine import QueryEngine
 
     if embedder is None:
         raise ConfigError("the query engine needs an embedding model")
-    if not has_clusters(driver, database):
-        cluster_units(driver, database, kind="claim")
-        cluster_units(driver, database, kind="premise")
+    ensure_clusters(driver, database)
     return QueryEngine(driver, embedder, database=database, settings=settings)
 
 

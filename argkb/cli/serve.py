@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import get_args
 
 import click
@@ -58,7 +59,7 @@ def serve_cmd(
     timeout: float,
     alignment: AlignmentChoice,
 ) -> None:
-    """Serve the query engine and the graph over HTTP (JSON API, OpenAPI at /docs).
+    """Serve the query engine and the graph over HTTP (JSON API, OpenAPI at /openapi.json).
 
     Loads the embedding model once, then answers GET /api/v1/query and the browse endpoints
     until stopped with Ctrl-C. Listens on 127.0.0.1 unless --allow-remote is given.
@@ -79,6 +80,7 @@ def serve_cmd(
     from argkb.embed.model import Embedder
     from argkb.retrieve.engine import choose_alignment
     from argkb.serve.app import create_app
+    from argkb.serve.protocol import server_config
 
     target = conn.target()
     # a request must not wait the driver's default 30 s of retries when Neo4j is down: retries,
@@ -100,5 +102,9 @@ def serve_cmd(
         timeout=timeout,
         alignment=choose_alignment(alignment, embedder),
     )
-    echo_err(f"argkb serve on http://{host}:{port} (API docs at /docs; Ctrl-C stops)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    echo_err(f"argkb serve on http://{host}:{port} (OpenAPI at /openapi.json; Ctrl-C stops)")
+    server = uvicorn.Server(server_config(app, host=host, port=port))
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down already
+        server.run()
+    if not server.started:
+        raise click.ClickException(f"could not listen on {host}:{port} (see the message above)")

@@ -8,7 +8,11 @@ framework runs in its thread pool; each query builds a light
 
 Every error is JSON, ``{"status", "error", "message"}`` (:class:`~argkb.serve.models.ErrorBody`):
 422 for a bad parameter, 404 for an unknown key, 401 without the token, 409 when the graph
-cannot answer yet, 503 when Neo4j is unreachable, 504 when a database call times out.
+cannot answer yet, 503 when Neo4j is unreachable, 504 when a database call times out, 500 for a
+bug; a request the HTTP server cannot parse gets the same body from
+:class:`~argkb.serve.protocol.JsonErrorProtocol`. Every answer carries the security headers of
+:mod:`argkb.serve.protocol`. The OpenAPI document is ``/openapi.json``; FastAPI's ``/docs`` and
+``/redoc`` pages are off, as they load scripts and fonts from CDNs.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from argkb.retrieve.engine import (
     always_aligned,
 )
 from argkb.serve import models
+from argkb.serve.protocol import SECURITY_HEADERS, SecurityHeaders
 from argkb.serve.store import NotFound, Store, TimedDriver
 
 if TYPE_CHECKING:
@@ -151,6 +156,8 @@ def create_app(
     app = FastAPI(
         title="argkb",
         version=_argkb_version(),
+        docs_url=None,  # Swagger UI and ReDoc load from CDNs: not offline, not under the CSP
+        redoc_url=None,
         description=(
             "Ranked, deduplicated pro and con premise clusters for a claim, and the argument "
             "graph behind them. Errors are JSON objects with `status`, `error` and `message`."
@@ -183,6 +190,8 @@ def create_app(
                 )
         return await call_next(request)
 
+    app.add_middleware(SecurityHeaders)  # outermost: the token's 401 gets the headers too
+
     @app.exception_handler(ApiError)
     async def on_api_error(request: Request, err: ApiError) -> JSONResponse:
         return error_response(err.status, err.error, err.message)
@@ -203,10 +212,19 @@ def create_app(
     async def on_http(request: Request, err: StarletteHTTPException) -> JSONResponse:
         message = str(err.detail)
         if err.status_code == 404:
-            message = f"no endpoint {request.url.path}: see /openapi.json or /docs"
+            message = f"no endpoint {request.url.path}: see /openapi.json"
         elif err.status_code == 405:
             message = f"{request.method} is not allowed on {request.url.path}: use GET"
         return error_response(err.status_code, "http_error", message)
+
+    @app.exception_handler(Exception)
+    async def on_bug(request: Request, err: Exception) -> JSONResponse:
+        # answered outside the middleware (so the security headers are added here); the
+        # server logs the traceback
+        return error_response(
+            500, "internal_error", "argkb serve failed on this request (see its log)",
+            **SECURITY_HEADERS,
+        )  # fmt: skip
 
     @app.exception_handler(ServiceUnavailable)
     @app.exception_handler(SessionExpired)

@@ -321,6 +321,132 @@ def test_explorer_page_is_served_offline(client) -> None:
     assert '"api/v1/" + path' in script  # the page asks the API it is served with
 
 
+SECURITY_HEADERS = {
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+}
+
+
+def _assert_security_headers(headers: Any, what: str) -> None:
+    for name, value in SECURITY_HEADERS.items():
+        assert headers.get(name) == value, (what, name)
+    policy = headers.get("content-security-policy", "")
+    assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy, what
+    assert "http" not in policy and "*" not in policy and "unsafe" not in policy, policy
+
+
+def test_every_answer_has_the_security_headers(demo_db, query_embedder, client) -> None:
+    """Issue 26: the explorer and the API sent no security headers."""
+    for path in ("/", "/static/explorer.js", "/static/vendor/cytoscape-3.34.4.min.js",
+                 "/api/v1/status", "/openapi.json", "/api/v1/query?q=", "/nowhere"):  # fmt: skip
+        _assert_security_headers(client.get(path).headers, path)
+    with _client(demo_db, query_embedder, token="s3cret") as guarded:
+        refused = guarded.get("/api/v1/status")
+        assert refused.status_code == 401
+        _assert_security_headers(refused.headers, "401")
+
+
+def test_a_bug_answers_500_as_json_with_the_headers(demo_db, query_embedder) -> None:
+    with _client(demo_db, query_embedder) as client:
+        client.app.state.store.status = lambda: 1 / 0  # a bug in an endpoint
+        response = client.get("/api/v1/status")
+    assert response.status_code == 500
+    assert response.json() == {
+        "status": 500,
+        "error": "internal_error",
+        "message": "argkb serve failed on this request (see its log)",
+    }
+    _assert_security_headers(response.headers, "500")
+
+
+def test_api_docs_pages_that_load_from_cdns_are_gone(client) -> None:
+    """/docs and /redoc loaded Swagger UI and ReDoc from jsDelivr and fonts from Google: off;
+    the OpenAPI document stays."""
+    for path in ("/docs", "/redoc", "/docs/oauth2-redirect"):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert response.json()["message"] == f"no endpoint {path}: see /openapi.json"
+    assert client.get("/openapi.json").json()["info"]["title"] == "argkb"
+
+
+def _raw_http(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send ``request`` on a new socket, all of it, and read the answer until the server
+    closes (the requests say ``Connection: close``)."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(request)
+        data = b""
+        while chunk := sock.recv(1 << 16):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    fields = (line.split(": ", 1) for line in lines[1:])
+    headers = {name.lower(): value for name, value in fields}
+    return int(lines[0].split()[1]), headers, body
+
+
+def _socket_get(port: int, target: bytes) -> tuple[int, dict[str, str], bytes]:
+    return _raw_http(port, b"GET " + target + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+
+
+def test_argkb_serve_answers_json_to_any_request(neo4j_uri, demo_db, tmp_path) -> None:
+    """Issue 26: through ``argkb serve`` itself, a 1 MB ``q`` got uvicorn's plain-text ``400
+    Invalid HTTP request`` and a reset, a 99 kB one the API's JSON 422. Now both are JSON (414
+    for a request head past MAX_REQUEST_HEAD), the client reads the answer, and so is a request
+    that is no HTTP."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from argkb.db.server import free_port
+    from argkb.serve.protocol import MAX_REQUEST_HEAD
+
+    port = free_port()
+    argkb = Path(sys.executable).with_name("argkb")
+    log = (tmp_path / "serve.log").open("w")
+    server = subprocess.Popen(
+        [str(argkb), "serve", "--port", str(port), "--uri", neo4j_uri],
+        stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "NO_COLOR": "1"},
+    )  # fmt: skip
+    status = 0
+    try:
+        for _ in range(600):
+            try:
+                status, _, _ = _socket_get(port, b"/healthz")
+                break
+            except OSError:
+                assert server.poll() is None, (tmp_path / "serve.log").read_text()
+                time.sleep(0.2)
+        assert status == 200
+
+        def get(q_bytes: int) -> tuple[int, dict[str, str], dict[str, Any]]:
+            status, headers, body = _socket_get(port, b"/api/v1/query?q=" + b"x" * q_bytes)
+            return status, headers, json.loads(body)
+
+        status, headers, body = get(1_000_000)
+        assert status == 414 and body["status"] == 414 and body["error"] == "uri_too_long"
+        assert f"{MAX_REQUEST_HEAD:,} bytes" in body["message"] and "2000" in body["message"]
+        assert headers["content-type"] == "application/json"
+        _assert_security_headers(headers, "414")
+        status, headers, body = get(99_000)
+        assert status == 422 and "at most 2000 characters" in body["message"]
+        _assert_security_headers(headers, "422")
+        status, headers, junk = _raw_http(port, b"\x16\x03\x01 not http\r\n\r\n")
+        assert status == 400 and json.loads(junk)["error"] == "bad_request"
+        status, headers, page = _socket_get(port, b"/docs")
+        assert status == 404 and json.loads(page)["status"] == 404
+        status, headers, page = _socket_get(port, b"/")
+        assert status == 200 and b"explorer.js" in page
+        _assert_security_headers(headers, "/")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
+
+
 def test_database_calls_time_out_as_504(demo_db, query_embedder) -> None:
     from argkb.serve.store import TimedDriver
 
@@ -398,11 +524,10 @@ def test_explorer_in_a_real_browser(client, answer, tmp_path) -> None:
     import uvicorn
 
     from argkb.db.server import free_port
+    from argkb.serve.protocol import server_config
 
     port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(client.app, host="127.0.0.1", port=port, log_level="warning")
-    )
+    server = uvicorn.Server(server_config(client.app, host="127.0.0.1", port=port))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     for _ in range(200):
@@ -414,7 +539,12 @@ def test_explorer_in_a_real_browser(client, answer, tmp_path) -> None:
         with playwright.sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            console: list[str] = []  # the page runs under the CSP: nothing of it is refused
+            page.on("console", lambda message: console.append(message.text))
             page.goto(f"http://127.0.0.1:{port}/")
+            assert "default-src 'self'" in page.evaluate(
+                "fetch('/').then(r => r.headers.get('content-security-policy'))"
+            )
             page.fill("#q", QUERY)
             page.fill("#k", "5")
             page.click("button[type=submit]")
@@ -424,16 +554,19 @@ def test_explorer_in_a_real_browser(client, answer, tmp_path) -> None:
                 assert shown == [c["representative"]["text"] for c in answer[side]], side
             page.screenshot(path=str(shots / "serve-explorer.png"), full_page=True)
             page.locator("#pro > li.cluster").first.click()
-            page.wait_for_function(
-                "window.argkbGraph && window.argkbGraph.nodes().length > 1", timeout=60_000
-            )
-            drawn = page.evaluate("window.argkbGraph.nodes().length")
+            # polled from here: wait_for_function evaluates its predicate by eval in the page,
+            # which the page's CSP (rightly) refuses
+            drawn, deadline = 0, time.monotonic() + 60
+            while drawn <= 1 and time.monotonic() < deadline:
+                page.wait_for_timeout(100)
+                drawn = page.evaluate("window.argkbGraph ? window.argkbGraph.nodes().length : 0")
             key = answer["pro"][0]["representative"]["key"]
             graph = client.get("/api/v1/graph", params={"key": key, "depth": 2, "limit": 300})
             assert drawn == len(graph.json()["nodes"])
             page.wait_for_timeout(500)
             page.screenshot(path=str(shots / "serve-graph.png"), full_page=True)
             browser.close()
+        assert not [m for m in console if "Content Security Policy" in m], console
     finally:
         server.should_exit = True
         thread.join(timeout=10)

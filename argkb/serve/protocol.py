@@ -1,0 +1,130 @@
+"""The HTTP layer under ``argkb serve``: security headers, and JSON for the errors that the HTTP
+server answers before the application sees a request (docs/serve.md, "Limits and headers").
+
+uvicorn's h11 protocol answers a request it cannot parse (a request line and headers longer than
+h11 buffers, or no HTTP at all) itself, with a plain-text ``400 Invalid HTTP request received.``,
+and closes the socket while the client may still be sending, so the client often sees a reset
+instead. :class:`JsonErrorProtocol` answers the same cases with the API's JSON error body
+(``{"status", "error", "message"}``, 414 or 431 when the request head is too long, 400
+otherwise) and the security headers, then stops writing but reads on and discards what the
+client still sends (a lingering close, as web servers do), so the client reads the answer.
+:func:`server_config` is the uvicorn configuration ``argkb serve`` runs (and the browser test).
+"""
+
+from __future__ import annotations
+
+import json
+from http import HTTPStatus
+from typing import TYPE_CHECKING, Any
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+if TYPE_CHECKING:
+    import uvicorn
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+MAX_REQUEST_HEAD = 64 * 1024
+"""Bytes of request line and headers the server buffers (h11's default is 16 KiB): room for the
+longest valid query, 2,000 characters of 4-byte UTF-8 percent-encoded (24,000 bytes), a token and
+a browser's headers. A longer head is answered 414 or 431 in JSON."""
+LINGER_SECONDS = 5.0
+"""How long a connection answered with such an error may go on sending before it is closed."""
+
+# self only; the one inline style allowed is the rule Cytoscape.js inserts into the page
+# (".__________cytoscape_container { position: relative; }"), by its SHA-256
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; "
+    "style-src 'self' 'sha256-pgvDUBa4IjFA2yuSJ2cqcyxmNYJMborsd0ORcRv9vw8='; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""Sent with every answer: the explorer page, its assets, the API's JSON, its errors."""
+
+
+class SecurityHeaders:
+    """ASGI middleware that adds :data:`SECURITY_HEADERS` to every HTTP response (a header the
+    application set itself is kept)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                from starlette.datastructures import MutableHeaders
+
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers.setdefault(name, value)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class JsonErrorProtocol(H11Protocol):
+    """uvicorn's h11 protocol with the API's JSON errors for requests it cannot parse."""
+
+    _lingering = False
+
+    def data_received(self, data: bytes) -> None:
+        if self._lingering:  # answered and half-closed: what the client still sends is dropped
+            return
+        super().data_received(data)
+
+    def send_400_response(self, msg: str) -> None:
+        import h11
+
+        buffered, _ = self.conn.trailing_data
+        if len(buffered) > MAX_REQUEST_HEAD:
+            line_ended = b"\n" in buffered
+            status, error = (431, "headers_too_large") if line_ended else (414, "uri_too_long")
+            message = (
+                f"the request line and headers are longer than {MAX_REQUEST_HEAD:,} bytes: "
+                "ask a shorter claim (parameter 'q' takes at most 2000 characters)"
+            )
+        else:
+            status, error = 400, "bad_request"
+            message = "not an HTTP/1.1 request this server can read"
+        body = json.dumps({"status": status, "error": error, "message": message}).encode()
+        headers: list[tuple[Any, Any]] = [
+            ("content-type", "application/json"),
+            ("content-length", str(len(body))),
+            ("connection", "close"),
+            *SECURITY_HEADERS.items(),
+        ]
+        for event in (
+            h11.Response(status_code=status, headers=headers, reason=HTTPStatus(status).phrase),
+            h11.Data(data=body),
+            h11.EndOfMessage(),
+        ):
+            self.transport.write(self.conn.send(event))
+        self._lingering = True
+        if self.transport.can_write_eof():
+            self.transport.write_eof()  # the answer, then FIN; closed when the client is done
+            self.loop.call_later(LINGER_SECONDS, self.transport.close)
+        else:
+            self.transport.close()
+
+
+def server_config(app: ASGIApp, *, host: str, port: int) -> uvicorn.Config:
+    """The uvicorn configuration of ``argkb serve``: h11 with :class:`JsonErrorProtocol` and
+    :data:`MAX_REQUEST_HEAD`, warnings only."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        http=JsonErrorProtocol,
+        h11_max_incomplete_event_size=MAX_REQUEST_HEAD,
+    )

@@ -154,6 +154,9 @@ class Settings:
     weight_claims, weight_bm25, weight_cosine : float
         Route weights. Weights and k chosen on ArgKP train by bench/tune_hybrid.py: of the settings
         within .01 TaskB@10 of the best (.6638), the one that weighs the direct routes most (.6559)
+    weight_argument : float
+        Weight of the argumentativeness route (:mod:`argkb.retrieve.argument_prior`): candidates
+        ranked by how much their text reads as an argument; 0 leaves it out (and unread).
     """
 
     claims_k: int = 10
@@ -175,6 +178,7 @@ class Settings:
     weight_claims: float = 3.0
     weight_bm25: float = 1.0
     weight_cosine: float = 0.5
+    weight_argument: float = 0.0
 
 
 @dataclass

@@ -111,6 +111,8 @@ class SidePool:
     cosine: NDArray[np.float64]  # cosine to the query
     vector_hit: NDArray[np.bool_]  # among the vector route's hits
     words: NDArray[np.int64]  # text length, for the "longest" representative
+    # the argumentativeness prior's logit (argkb.retrieve.argument_prior); None: not asked for
+    argument: NDArray[np.float64] | None = None
 
 
 @dataclass(frozen=True)
@@ -121,9 +123,13 @@ class Fusion:
     bm25: float = 1.0
     cosine: float = 1.0
     rrf_k: float = 60.0
+    argument: float = 0.0  # weight of the argumentativeness route (needs SidePool.argument)
 
     def weights(self) -> dict[str, float]:
-        return {"claims": self.claims, "bm25": self.bm25, "cosine": self.cosine}
+        weights = {"claims": self.claims, "bm25": self.bm25, "cosine": self.cosine}
+        if self.argument:
+            weights["argument"] = self.argument
+        return weights
 
 
 def side_pools(
@@ -148,6 +154,7 @@ def side_pools(
     """
     import numpy as np
 
+    from argkb.retrieve import argument_prior
     from argkb.retrieve.engine import EdgeColumns, always_aligned
     from argkb.retrieve.pfidf import cluster_scores
 
@@ -162,10 +169,13 @@ def side_pools(
     # every argument of every candidate (the claim route's premises and the direct hits), with
     # each candidate's cosine and word count, computed on the server (no embedding travels back)
     claims, ids = sorted(claim_cluster), sorted(set(hits.bm25) | set(hits.cosine))
+    prior = argument_prior.load() if s.weight_argument > 0 else None
     columns = cypher.read_columns(engine.driver, "query/premise_edges", database=engine.database,
                                   claims=claims, ids=ids, collection=collection,
-                                  vector=[float(x) for x in vector])  # fmt: skip
+                                  vector=[float(x) for x in vector],
+                                  argument=list(prior.direction) if prior else None)  # fmt: skip
     per_edge_score, per_edge_words = columns.pop("score"), columns.pop("words")
+    per_edge_prior = columns.pop("prior")
     edges = EdgeColumns(**columns)
     if not len(edges):
         return {}, None
@@ -195,6 +205,10 @@ def side_pools(
     similarity = np.asarray(per_edge_score, np.float64)[order]
     exact_cos = np.where(similarity >= 0.0, 2.0 * similarity - 1.0, 0.0)
     word_counts = np.asarray(per_edge_words, np.int64)[order]
+    argument = (
+        prior.logits(np.asarray(per_edge_prior, np.float64)[order], word_counts)
+        if prior is not None else None
+    )  # fmt: skip
     position = {int(p): i for i, p in enumerate(premises.tolist())}
     edge_position = [position[int(p)] for p in candidates.premise.tolist()]
     cluster_of = np.empty(len(premises), np.int64)
@@ -221,6 +235,7 @@ def side_pools(
             cosine=exact_cos[rows],
             vector_hit=np.asarray([p in cosine_hits for p in members]),
             words=word_counts[rows],
+            argument=argument[rows] if argument is not None else None,
         )
     return pools, candidates
 
@@ -240,11 +255,14 @@ def premise_ranks(pool: SidePool) -> dict[str, NDArray[np.int64]]:
     ``claims`` by P(pi^s|q) then P(p^s|q), ``bm25`` by score, ``cosine`` over every candidate."""
     from argkb.retrieve.fusion import ranks_by
 
-    return {
+    ranks = {
         "claims": ranks_by(pool.cluster_p, pool.own, found=pool.own > 0),
         "bm25": ranks_by(pool.bm25, found=pool.found_bm25),
         "cosine": ranks_by(pool.cosine),
     }
+    if pool.argument is not None:
+        ranks["argument"] = ranks_by(pool.argument)
+    return ranks
 
 
 def fuse_pool(pool: SidePool, fusion: Fusion, k: int, representative: str = "best") -> list[Entry]:
@@ -280,6 +298,10 @@ def fuse_pool(pool: SidePool, fusion: Fusion, k: int, representative: str = "bes
         "bm25": ranks_by(best_bm25, found=found_bm25),
         "cosine": ranks_by(best_cos),
     }
+    if pool.argument is not None and "argument" in weights:
+        best_argument = np.zeros(len(names))
+        np.maximum.at(best_argument, member_of, pool.argument)
+        cluster_ranks["argument"] = ranks_by(best_argument)
     cluster_fused = reciprocal_rank_fusion(cluster_ranks, weights, k=fusion.rrf_k)
     by_label = dict(zip(names.tolist(), cluster_fused.tolist(), strict=True))
     entries: list[Entry] = []
@@ -294,7 +316,7 @@ def fuse_pool(pool: SidePool, fusion: Fusion, k: int, representative: str = "bes
                         "contribution": float(
                             weights[route] / (fusion.rrf_k + cluster_ranks[route][c])
                             if cluster_ranks[route][c] > 0 else 0.0)}
-                for route in ROUTES
+                for route in ROUTES + (("argument",) if "argument" in cluster_ranks else ())
             },
             "p_cluster": float(pool.cluster_p[head]),
             "bm25": float(pool.bm25[head]),
@@ -328,7 +350,7 @@ def rank_hybrid(
     s = engine.settings
     pools, candidates = side_pools(engine, text, vector, p_cluster, claim_cluster, collection,
                                    wanted, notes, hits)  # fmt: skip
-    fusion = Fusion(s.weight_claims, s.weight_bm25, s.weight_cosine, s.rrf_k)
+    fusion = Fusion(s.weight_claims, s.weight_bm25, s.weight_cosine, s.rrf_k, s.weight_argument)
     representative = "longest" if s.representative == "longest" else "best"
     ranked: dict[str, list[Ranked]] = {side: [] for side in wanted}
     if candidates is None:

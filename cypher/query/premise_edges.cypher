@@ -12,6 +12,8 @@
 // and words repeat on each of its edges. collect() drops nulls, so an unclustered premise has
 // cluster '' and cf_pro = cf_con = -1.
 // $collection (a Source.sid prefix, or null) keeps only arguments from matching sources.
+// $argument (a unit vector, or null): each premise's similarity to it, for the argumentativeness
+// prior (argkb/retrieve/argument_prior.py); -2 without an embedding or without $argument.
 CALL {
   UNWIND $claims AS cid
   MATCH (c:Unit)<-[:CONCLUDES]-(a:Argument)<-[:PREMISE_OF]-(p:Unit)
@@ -26,6 +28,8 @@ MATCH (p:Unit) WHERE id(p) = pid
 WITH p, pid,
      CASE WHEN p.embedding IS NULL THEN -2.0
           ELSE vector.similarity.cosine(p.embedding, $vector) END AS score,
+     CASE WHEN p.embedding IS NULL OR $argument IS NULL THEN -2.0
+          ELSE vector.similarity.cosine(p.embedding, $argument) END AS prior,
      CASE WHEN p.words IS NOT NULL THEN p.words  // not coalesce(): it would split the text too
           ELSE size([w IN split(replace(replace(replace(
                  coalesce(p.text, ''), '\n', ' '), '\t', ' '), '\r', ' '), ' ') WHERE w <> ''])
@@ -40,4 +44,4 @@ RETURN collect(id(c)) AS claim, collect(pid) AS premise, collect(p.uid) AS premi
        collect(coalesce(r.stance_source, 'data')) AS stance_source, collect(a.aid) AS argument,
        collect(coalesce(pc.cid, '')) AS cluster, collect(coalesce(pc.cf_pro, -1)) AS cf_pro,
        collect(coalesce(pc.cf_con, -1)) AS cf_con, collect(score) AS score,
-       collect(words) AS words
+       collect(words) AS words, collect(prior) AS prior

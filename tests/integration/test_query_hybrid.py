@@ -312,3 +312,31 @@ def test_a_missing_vector_index_leaves_the_lexical_routes(wide_db, embedder) -> 
             assert any(name in note for note in result.notes), result.notes
     finally:
         init_schema(wide_db)
+
+
+def test_the_argument_route_computes_the_prior_on_the_server(wide_db, embedder) -> None:
+    """With ``weight_argument`` > 0 each candidate's prior logit comes from the server's
+    similarity; it equals the logistic regression computed here from the stored embedding."""
+    import numpy as np
+
+    from argkb.retrieve import argument_prior
+    from argkb.retrieve.engine import Settings
+
+    engine = _engine(wide_db, embedder, settings=Settings(weight_argument=1.0))
+    pools = engine.hybrid_pools(QUERY)
+    assert pools
+    prior = argument_prior.load()
+    direction = np.asarray(prior.direction)
+    for pool in pools.values():
+        assert pool.argument is not None
+        rows = wide_db.execute_query(
+            "UNWIND $ids AS i MATCH (u:Unit) WHERE id(u) = i RETURN u.embedding AS e",
+            ids=pool.premises,
+        ).records
+        x = np.asarray([r["e"] for r in rows], np.float64)
+        expected = prior.norm * (x @ direction) + prior.length * np.log1p(pool.words) + prior.bias
+        assert np.allclose(pool.argument, expected, atol=1e-4)
+    # the default reads no prior
+    assert all(p.argument is None for p in _engine(wide_db, embedder).hybrid_pools(QUERY).values())
+    explained = engine.query(QUERY, k=3, ranker="hybrid", explain=True)
+    assert all("argument" in c.explain["routes"] for c in explained.pro + explained.con)

@@ -62,7 +62,13 @@ def test_stored_word_counts_equal_the_fallback(db, tmp_path: Path) -> None:
     # the query file answers the same with and without the stored counts
     ids = [row["id"] for row in rows]
     vector = [float(x) for x in embedder.embed(["words and spaces"], use_cache=False)[0]]
-    params: dict[str, Any] = {"claims": [], "ids": ids, "vector": vector, "collection": None}
+    params: dict[str, Any] = {
+        "claims": [],
+        "ids": ids,
+        "vector": vector,
+        "collection": None,
+        "argument": None,
+    }
     with_counts = cypher.read_columns(db, "query/premise_edges", **params)
     db.execute_query("MATCH (u:Unit) REMOVE u.words")
     without = cypher.read_columns(db, "query/premise_edges", **params)

@@ -193,11 +193,13 @@ class Variant:
     rrf_k: float = 10.0
     mmr: float = 1.0  # 1: relevance only; < 1: MMR trade-off over cluster representatives
     representative: str = "longest"
+    clusters: bool = True  # False: every premise a cluster of its own
 
     def label(self) -> str:
         return (
             f"c{self.w_claims:g} b{self.w_bm25:g} v{self.w_cosine:g} a{self.w_argument:g} "
             f"k{self.rrf_k:g} m{self.mmr:g} {self.representative}"
+            + ("" if self.clusters else " singletons")
         )
 
 
@@ -206,7 +208,9 @@ def rank_side(side: Side, top_claim: float, v: Variant, k: int) -> list[tuple[fl
     from argkb.retrieve.hybrid import Fusion, SidePool, fuse_pool
 
     pool = SidePool(
-        premises=list(range(len(side.keys))), labels=side.labels, cluster_p=side.cluster_p,
+        premises=list(range(len(side.keys))),
+        labels=side.labels if v.clusters else np.arange(len(side.keys)),
+        cluster_p=side.cluster_p,
         own=side.own, bm25=side.bm25, found_bm25=side.found_bm25, cosine=side.cosine,
         vector_hit=np.zeros(len(side.keys), bool), words=side.words.astype(np.int64),
         argument=side.argument,
@@ -271,7 +275,15 @@ def score(benchmark: Any, pools: dict[str, QueryPools], variant: Variant, metric
 # -- main ---------------------------------------------------------------------------------------
 
 
-def grid() -> list[Variant]:
+def grid(name: str = "weights") -> list[Variant]:
+    """``weights``: the route weights, RRF k and MMR; ``shape``: representative and clusters."""
+    if name == "shape":
+        return [
+            Variant(wc, 1.0, 1.0, wa, 10.0, 1.0, rep, clusters)
+            for wc, wa, rep, clusters in itertools.product(
+                (0.0, 1.0, 3.0), (0.0, 0.5), ("longest", "best"), (True, False)
+            )
+        ]
     out = []
     for wc, wb, wv, wa, k, mmr in itertools.product(
         (0.0, 1.0, 3.0), (1.0,), (0.5, 1.0), (0.0, 0.5, 1.0), (10.0, 60.0), (1.0, 0.8),
@@ -285,6 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--study", type=Path, required=True)
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--only", nargs="*", default=None)
+    parser.add_argument("--grid", choices=["weights", "shape"], default="weights")
     args = parser.parse_args(argv)
     names = [n for n in BENCHMARKS if (args.study / f"{n}.pkl").exists()]
     if args.only:
@@ -292,7 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     pools = {n: read_pools(args.study / f"{n}.pkl") for n in names}
     benchmarks = {n: build(n, args.data) for n in names}
     assign_priors(pools, args.data)
-    variants = grid()
+    variants = grid(args.grid)
     print(f"{len(variants)} variants x {len(names)} benchmarks", flush=True)
     table: dict[str, dict[Variant, float]] = {n: {} for n in names}
     per_query: dict[str, dict[Variant, dict[str, float]]] = {n: {} for n in names}
@@ -304,8 +317,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\n| benchmark | recorded default replayed | BM25 | cosine |")
     for n in names:
         base = baseline_scores(args.study, n, BENCHMARKS[n][0])
-        print(f"| {n} | {table[n][default]:.4f} | {_mean(base.get('bm25'))} | "
+        replayed = f"{table[n][default]:.4f}" if default in table[n] else "-"
+        print(f"| {n} | {replayed} | {_mean(base.get('bm25'))} | "
               f"{_mean(base.get('cosine'))} |")  # fmt: skip
+    print("\n| variant | " + " | ".join(names) + " |")
+    for v in variants:
+        print(f"| {v.label()} | " + " | ".join(f"{table[n][v]:.4f}" for n in names) + " |")
     groups = sorted({BENCHMARKS[n][1] for n in names})
     print("\n## leave one benchmark out")
     for held in groups:
@@ -323,7 +340,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\n## best on all (in-sample, for reference)")
     best = max(variants, key=lambda v: _train_mean(table, names, v))
     print(best.label(), {n: round(table[n][best], 4) for n in names})
-    with (args.study / "table.pkl").open("wb") as handle:
+    with (args.study / f"table-{args.grid}.pkl").open("wb") as handle:
         pickle.dump({"table": table, "per_query": per_query}, handle)
     return 0
 

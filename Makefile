@@ -35,9 +35,10 @@ demo: neo4j
 	$(ARGKB) cluster
 	$(ARGKB) pagerank --top 5
 	$(ARGKB) status
-	$(ARGKB) query "We should abandon fossil fuels" --k 5
-	@# the Browser URL; restarts the server once if it runs with HTTP off (the port is then saved)
+	@# the Browser URL; restarts the server once if it runs with HTTP off (the port is then saved),
+	@# before the query, so that the query warms the restarted server for the next one
 	$(ARGKB) browse --no-open --restart
+	$(ARGKB) query "We should abandon fossil fuels" --k 5
 
 # Debian's chromium drives the real-browser tests (playwright, from the test extra, is told
 # where it is); installed once, as root, from Debian's packages.

@@ -11,6 +11,7 @@ import click
 from argkb.cli.app import (
     Connection,
     connection_options,
+    echo_err,
     handle_errors,
     json_option,
     main,
@@ -476,6 +477,9 @@ def embed_cmd(
               file=sys.stderr) as bar:  # fmt: skip
         run.negations = embed_negations(driver, embedder, conn.database, all_units=all_units,
                                         progress=bar.update)  # fmt: skip
+    # what the first `argkb query` would otherwise make (and wait for): its model's ONNX graph
+    query_model = Embedder.for_queries(cache=False).prepare(echo=None if as_json else echo_err)
+    run.query_model = str(query_model) if query_model else None
     if as_json:
         click.echo(to_json(run))
         return
@@ -485,3 +489,5 @@ def embed_cmd(
         f"in {run.seconds:.1f} s ({rate:,.0f} units/s), and the negations of "
         f"{run.negations:,} claims (for stance alignment)"
     )
+    if run.query_model:
+        click.echo(f"query model ready: {run.query_model}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,6 +18,9 @@ from argkb.cli.app import (
     main,
     to_json,
 )
+
+if TYPE_CHECKING:
+    from argkb.stance.store import Predictor
 
 
 @main.command("stance")
@@ -57,28 +61,31 @@ def stance_cmd(
     """
     from tqdm import tqdm
 
-    from argkb.embed.model import Embedder
     from argkb.stance.store import load_model, predict_unknown, stance_counts
 
-    model = load_model(kind, Path(model_path) if model_path else None, device=device)  # type: ignore[arg-type]
+    def load() -> Predictor:  # only when some edge needs a stance
+        return load_model(kind, Path(model_path) if model_path else None, device=device)  # type: ignore[arg-type]
+
     driver = conn.driver()
     with tqdm(unit=" edges", desc="stance", disable=as_json, file=sys.stderr) as bar:
         run = predict_unknown(
-            driver,
-            conn.database,
-            embedder=Embedder(long_text=model.long_text),  # type: ignore[arg-type]
-            model=model,
-            refresh=refresh,
-            progress=bar.update,
+            driver, conn.database, model=load, refresh=refresh, progress=bar.update
         )
     counts = stance_counts(driver, conn.database)
     if as_json:
         click.echo(to_json({"run": run, "counts": counts}))
         return
-    click.echo(
-        f"predicted {run.written} of {run.pending} edges ({run.pro} pro, {run.con} con) "
-        f"with {run.model}"
-    )
+    if run.pending == 0:
+        again = " (--refresh predicts the model's own again)" if counts["model"] else ""
+        click.echo(
+            f"nothing to predict: no premise edge has an unknown stance{again}; "
+            "the stance model was not loaded"
+        )
+    else:
+        click.echo(
+            f"predicted {run.written} of {run.pending} edges ({run.pro} pro, {run.con} con) "
+            f"with {run.model}"
+        )
     click.echo(
         f"premise stances: {counts['data']} from data, {counts['model']} from the model, "
         f"{counts['unknown']} unknown"

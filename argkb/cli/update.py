@@ -152,18 +152,11 @@ def _stance(conn: Connection, quiet: bool) -> dict[str, Any]:
     """``argkb stance``: P(pro) for the premise edges whose stance the data left unknown."""
     from tqdm import tqdm
 
-    from argkb.embed.model import Embedder
-    from argkb.stance.store import load_model, predict_unknown
+    from argkb.stance.store import predict_unknown
 
-    model = load_model()
     with tqdm(unit=" edges", desc="stance", disable=quiet, file=sys.stderr) as bar:
-        run = predict_unknown(
-            conn.driver(),
-            conn.database,
-            embedder=Embedder(long_text=model.long_text),  # type: ignore[arg-type]
-            model=model,
-            progress=bar.update,
-        )
+        # the shipped model, loaded only if some edge is pending
+        run = predict_unknown(conn.driver(), conn.database, progress=bar.update)
     return asdict(run)
 
 

@@ -58,6 +58,11 @@ def model_dir(model_path: Path, fingerprint: str) -> Path:
     return cache_root() / "onnx" / f"{model_path.name}-{fingerprint}-r{RECIPE}"
 
 
+def model_file(model_path: Path, fingerprint: str, backend: str) -> Path:
+    """Where the ``.onnx`` file of ``backend`` for a model folder is (made or not)."""
+    return model_dir(model_path, fingerprint) / _FILES[backend]
+
+
 def read_config(model_path: Path) -> tuple[int, int]:
     """``(max_seq_length, dimensions)`` of a mean-pooling sentence-transformers folder.
 
@@ -90,7 +95,7 @@ def read_config(model_path: Path) -> tuple[int, int]:
 def ensure_model(model_path: Path, fingerprint: str, backend: str) -> Path:
     """The ``.onnx`` file of ``backend`` for a model folder, made on first use."""
     folder = model_dir(model_path, fingerprint)
-    target = folder / _FILES[backend]
+    target = model_file(model_path, fingerprint, backend)
     if target.is_file():
         return target
     folder.mkdir(parents=True, exist_ok=True)

@@ -36,6 +36,7 @@ class EmbedRun:
     units: int
     seconds: float
     negations: int = 0  # claims whose negation was embedded (for the stance-alignment model)
+    query_model: str | None = None  # the query embedder's cached file, made by `argkb embed`
 
 
 def count_pending(

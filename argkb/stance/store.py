@@ -78,7 +78,7 @@ class StanceRun:
     written: int
     pro: int
     con: int
-    model: str
+    model: str | None  # None: nothing was pending, so no model was loaded
 
 
 def stance_counts(driver: neo4j.Driver, database: str | None = None) -> dict[str, int]:
@@ -110,8 +110,8 @@ def predict_unknown(
     driver: neo4j.Driver,
     database: str | None = None,
     *,
-    embedder: Embedder,
-    model: Predictor | None = None,
+    embedder: Embedder | None = None,
+    model: Predictor | Callable[[], Predictor] | None = None,
     refresh: bool = False,
     batch: int = 2_000,
     progress: Callable[[int], object] | None = None,
@@ -120,14 +120,32 @@ def predict_unknown(
 
     ``refresh`` also re-predicts edges the model labelled before (e.g. after a new model).
     Edges are read and written in batches of ``batch``; stance is ``pro`` when P(pro) >= 0.5.
+
+    ``model`` is a loaded :class:`Predictor` or a function that loads one (default: the
+    shipped cross-encoder, :func:`load_model`), and ``embedder`` defaults to the default
+    embedding model with the predictor's ``long_text``. Both are loaded only when some edge is
+    pending: with nothing to predict the run returns at once, ``model`` None.
     """
-    model = model if model is not None else load_model()
     # read everything first: writing while the read cursor is open would change what it reads
     batches = list(_pending(driver, database, refresh, batch))
-    run = StanceRun(sum(len(b) for b in batches), 0, 0, 0, model.model_id)
+    pending = sum(len(b) for b in batches)
+    if pending == 0:
+        log.info("stance: no premise edge needs a stance; no model loaded")
+        return StanceRun(0, 0, 0, 0, None)
+    if model is None:
+        model = load_model()
+    elif callable(model) and not hasattr(model, "predict"):
+        model = model()
+    predictor: Predictor = model  # type: ignore[assignment]
+    log.info("stance: %d edges to predict with %s", pending, predictor.model_id)
+    if embedder is None:
+        from argkb.embed.model import Embedder
+
+        embedder = Embedder(long_text=predictor.long_text)  # type: ignore[arg-type]
+    run = StanceRun(pending, 0, 0, 0, predictor.model_id)
     query = cypher.load("stance/write")
     for rows in batches:
-        p_pro = model.predict(
+        p_pro = predictor.predict(
             embedder, [r["premise_text"] for r in rows], [r["conclusion_text"] for r in rows]
         )
         out = [
@@ -136,7 +154,7 @@ def predict_unknown(
             for r, p in zip(rows, p_pro, strict=True)
         ]  # fmt: skip
         records, _, _ = driver.execute_query(
-            query, {"rows": out, "model": model.model_id}, database_=database
+            query, {"rows": out, "model": predictor.model_id}, database_=database
         )
         run.written += int(records[0]["written"])
         run.pro += sum(1 for r in out if r["stance"] == "pro")

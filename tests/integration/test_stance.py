@@ -135,3 +135,49 @@ def test_query_json_says_where_each_members_stance_came_from(energy) -> None:
     assert source["Poor households cannot afford the alternatives"] == "data"
     assert source["Fossil fuel pollution kills millions of people every year"] == "model"
     assert source["Solar and wind power are now cheaper than coal"] == "model"
+
+
+def test_stance_with_nothing_to_predict_does_not_load_the_model(
+    db, wipe_db, tmp_path: Path
+) -> None:
+    """Every premise has its stance from the data: ``argkb stance`` says so and never loads
+    the model. The model it is given is unreadable, so loading it would fail the command."""
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    wipe_db(db)
+    init_schema(db)
+    path = tmp_path / "decided.jsonl"
+    line = {"id": "d1", "conclusion": ENERGY, "premises": [
+        {"text": "Burning coal and oil warms the planet", "stance": "pro"},
+        {"text": "Poor households cannot afford the alternatives", "stance": "con"},
+    ]}  # fmt: skip
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    load(db, "jsonl", path)
+    broken = tmp_path / "broken.json"
+    broken.write_text("not a stance model", encoding="utf-8")
+
+    runner = CliRunner()
+    out = runner.invoke(main, ["stance", "--model", str(broken)])
+    assert out.exit_code == 0, out.output
+    assert out.stdout.splitlines() == [
+        "nothing to predict: no premise edge has an unknown stance; "
+        "the stance model was not loaded",
+        "premise stances: 2 from data, 0 from the model, 0 unknown",
+    ]
+    as_json = runner.invoke(main, ["stance", "--kind", "linear", "--model", str(broken), "--json"])
+    assert as_json.exit_code == 0, as_json.output
+    assert json.loads(as_json.stdout)["run"] == {
+        "pending": 0, "written": 0, "pro": 0, "con": 0, "model": None,
+    }  # fmt: skip
+
+    # with an edge to predict the same command does load it, and says why it cannot
+    unknown = tmp_path / "unknown.jsonl"
+    line = {"id": "d2", "conclusion": ENERGY, "premises": [{"text": "Coal is cheap"}]}
+    unknown.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    load(db, "jsonl", unknown)
+    failed = runner.invoke(main, ["stance", "--model", str(broken)])
+    assert failed.exit_code == 1
+    error = failed.output.splitlines()[-1]  # after the progress bar
+    assert error.startswith("Error: ") and "not a cross-encoder stance model" in error, error

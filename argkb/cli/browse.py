@@ -33,9 +33,12 @@ def _has_desktop() -> bool:
 def browse(http_port: int | None, restart: bool, no_open: bool, as_json: bool) -> None:
     """Open Neo4j Browser on the managed Neo4j (HTTP on 127.0.0.1), with argkb's guide.
 
-    Starts the server with HTTP if it is not running, prints the URL that opens Browser with
-    the server and user filled in (type the password: 'argkb server password'), and opens it
-    when there is a desktop. argkb's guide (docs/guide.md) plays when Browser connects.
+    Starts the server with HTTP if it is not running (on 7474, or a free port when 7474 is
+    taken and none was asked for), prints the URL that opens Browser with the server and user
+    filled in (type the password: 'argkb server password'), and opens it when there is a
+    desktop. When Browser connects it takes argkb's style (units captioned by their text) and
+    plays argkb's guide (docs/guide.md), both served by a small helper process beside Neo4j.
+    Neo4j and the helper keep running after the command returns: 'argkb server stop' ends both.
     """
     from argkb.db.browser import ensure_browser
 
@@ -54,4 +57,13 @@ def browse(http_port: int | None, restart: bool, no_open: bool, as_json: bool) -
         "(Browser takes no password in its URL; it remembers it in this web browser)."
     )
     if access.guide_url:
-        click.echo(f"argkb's guide plays on connect (:play {access.guide_url}).")
+        click.echo(
+            "On connect Browser takes argkb's style and plays its guide "
+            f"(:play {access.guide_url})."
+        )
+    # what this command leaves running, and how it ends
+    helper = f" and argkb's guide server (pid {access.guide_pid})" if access.guide_pid else ""
+    click.echo(
+        f"Neo4j (pid {access.server_pid}){helper} keep serving Browser after this command; "
+        "'argkb server stop' stops them."
+    )

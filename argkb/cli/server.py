@@ -170,9 +170,12 @@ def server_start(
 @server.command("stop")
 @handle_errors
 def server_stop() -> None:
-    """Stop the managed Neo4j (SIGTERM, then wait)."""
+    """Stop the managed Neo4j and its Browser guide server (SIGTERM, then wait)."""
     srv = _managed_server()
-    click.echo("Neo4j stopped" if srv.stop() else "Neo4j was not running")
+    guide = srv.guide_pid()
+    stopped = srv.stop()
+    also = f" (and argkb's Browser guide server, pid {guide})" if guide else ""
+    click.echo(("Neo4j stopped" if stopped else "Neo4j was not running") + also)
 
 
 @server.command("status")

@@ -16,8 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from argkb.db.distribution import add_browser, install
-from argkb.db.server import MANAGED_USER, LocalServer, ServerConfig
+from argkb.db.server import MANAGED_USER, LocalServer, ServerConfig, free_port, port_in_use
 from argkb.errors import ServerError
+from argkb.explore.guide import guide_url, post_connect_cmd
 
 DEFAULT_HTTP_PORT = 7474
 
@@ -33,6 +34,9 @@ class BrowserAccess:
     password_file: str
     guide_url: str | None
     started: bool  # False: it was running already
+    server_pid: int | None = None  # Neo4j: keeps serving after argkb browse returns
+    guide_pid: int | None = None  # the guide server beside it, ends with it
+    http_port_chosen: bool = False  # True: 7474 was taken, so argkb chose http_port
 
 
 def browser_url(*, http_port: int, bolt_port: int, user: str = MANAGED_USER) -> str:
@@ -74,8 +78,9 @@ def ensure_browser(
         install(dist, echo=echo)
     add_browser(dist, echo=echo)
     running = server.running_config()
+    chosen = False
     if running is None:
-        port = http_port or server.config.http_port or DEFAULT_HTTP_PORT
+        port, chosen = _http_port(http_port or server.config.http_port, echo)
         config = dataclasses.replace(server.config, http_port=port)
     else:
         problem = _why_not_ready(server, running, http_port)
@@ -91,14 +96,13 @@ def ensure_browser(
         else:
             echo(f"Restarting Neo4j at {running.uri}: it {problem} ...")
             server.stop()
-            port = http_port or running.http_port or DEFAULT_HTTP_PORT
+            port, chosen = _http_port(http_port or running.http_port, echo)
             config = dataclasses.replace(running, http_port=port)
     managed = LocalServer(dist, config)
     result = managed.start()
     if not result.already_running:
         config.save()  # as 'argkb server start': settings that started a server are remembered
     guide_port = managed.guide_port()
-    from argkb.explore.guide import guide_url
 
     return BrowserAccess(
         url=browser_url(http_port=port, bolt_port=config.bolt_port),
@@ -108,7 +112,27 @@ def ensure_browser(
         password_file=str(config.password_file),
         guide_url=guide_url(guide_port) if guide_port else None,
         started=not result.already_running,
+        server_pid=result.pid,
+        guide_pid=managed.guide_pid(),
+        http_port_chosen=chosen,
     )
+
+
+def _http_port(asked: int | None, echo: Callable[[str], None]) -> tuple[int, bool]:
+    """The HTTP port to start with: ``asked`` (given, or saved by an earlier start) as it is,
+    else 7474, or a free port when something else holds 7474 (Neo4j Desktop does). Returns the
+    port and whether argkb chose it. A taken port that was asked for is refused by
+    :meth:`LocalServer.start` with a one-line error that says how to pick another."""
+    if asked is not None:
+        return asked, False
+    if not port_in_use(DEFAULT_HTTP_PORT):
+        return DEFAULT_HTTP_PORT, False
+    port = free_port()
+    echo(
+        f"HTTP port {DEFAULT_HTTP_PORT} is taken by another process (Neo4j Desktop uses it): "
+        f"Neo4j Browser gets port {port} instead (remembered; --http-port picks another)."
+    )
+    return port, True
 
 
 def _why_not_ready(server: LocalServer, running: ServerConfig, http_port: int | None) -> str | None:
@@ -118,6 +142,20 @@ def _why_not_ready(server: LocalServer, running: ServerConfig, http_port: int | 
         return f"serves HTTP on port {running.http_port}, not {http_port}"
     if not serves_browser(running.http_port):
         return "was started before Neo4j Browser was installed"
-    if server.guide_port() is None:
+    guide_port = server.guide_port()
+    if guide_port is None:
         return "was started without argkb's Browser guide"
+    if _post_connect_cmd(server) != post_connect_cmd(guide_port):
+        return "was started before argkb gave Browser its style"
     return None
+
+
+def _post_connect_cmd(server: LocalServer) -> str | None:
+    """``browser.post_connect_cmd`` in the running server's neo4j.conf (None: not there)."""
+    conf = server.config.instance_dir / "conf" / "neo4j.conf"
+    try:
+        lines = conf.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    key = "browser.post_connect_cmd="
+    return next((line[len(key) :] for line in lines if line.startswith(key)), None)

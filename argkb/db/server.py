@@ -74,6 +74,9 @@ _JVM_FLAGS = [
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
 ]
 
+# Neo4j's log line when a connector's port is taken (org.neo4j.configuration.helpers).
+_PORT_BIND = re.compile(r"PortBindException: Address [^\s:]+:(?P<port>\d+) is already in use")
+
 # Log lines that mean a plugin, not the server, broke the start-up.
 _PLUGIN_FAILURE_HINTS = ("GlobalProceduresRegistry", "ProcedureException", "ComponentInjection")
 
@@ -234,11 +237,25 @@ class StartResult:
     plugins_disabled_because: str | None = None
 
 
+def http_port_taken(port: int) -> str:
+    """The one-line error for an HTTP port that another process holds."""
+    desktop = " (Neo4j Desktop uses 7474)" if port == 7474 else ""
+    return (
+        f"HTTP port {port} on 127.0.0.1 is taken by another process{desktop}: pick another "
+        "with --http-port PORT (argkb browse, argkb server start) or ARGKB_NEO4J_HTTP_PORT"
+    )
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on right now (for tests)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def port_in_use(port: int) -> bool:
+    """Whether something listens on 127.0.0.1:``port``."""
+    return _port_open(port)
 
 
 def _port_open(port: int) -> bool:
@@ -335,7 +352,7 @@ class LocalServer:
     # -- start ---------------------------------------------------------------------------------
 
     def write_config(self, with_plugins: bool = True) -> Path:
-        from argkb.explore.guide import guide_url
+        from argkb.explore.guide import post_connect_cmd
 
         cfg = self.config
         names = ("conf", "data", "logs", "run", "import", "no-plugins")
@@ -356,7 +373,7 @@ class LocalServer:
             http_port=cfg.http_port or 7474,
             http_origin=cfg.http_origin,
             url_loading=url_loading,
-            post_connect_cmd=f"play {guide_url(self._guide_port)}" if self._guide_port else "",
+            post_connect_cmd=post_connect_cmd(self._guide_port) if self._guide_port else "",
             heap=cfg.heap,
             pagecache=cfg.pagecache,
             data_dir=dirs["data"],
@@ -403,7 +420,7 @@ class LocalServer:
             running = self.running_config() or self.config
             guide_port = self.guide_port()
             if running.http_port and guide_port:
-                self._start_guide(running.http_port, guide_port)  # if it died meanwhile
+                self._start_guide(running.http_port, guide_port, pid)  # if it died meanwhile
             return StartResult(pid, running.uri, 0.0, True, self._plugins_disabled_because())
         if not self.distribution.is_installed():
             raise ServerError(
@@ -414,6 +431,8 @@ class LocalServer:
                 f"Port {self.config.bolt_port} on 127.0.0.1 is taken by another process: stop it, "
                 "or pick another port (--port or ARGKB_NEO4J_PORT), or use it with --uri."
             )
+        if self.config.http_port and _port_open(self.config.http_port):
+            raise ServerError(http_port_taken(self.config.http_port))
         marker = self.config.instance_dir / "run" / "plugins-disabled.txt"
         marker.unlink(missing_ok=True)
         self._guide_port = free_port() if self.config.http_port else None
@@ -428,7 +447,7 @@ class LocalServer:
             pid = self._launch_and_wait(with_plugins=False, timeout=timeout)
         if self.config.http_port and self._guide_port:
             try:
-                self._start_guide(self.config.http_port, self._guide_port)
+                self._start_guide(self.config.http_port, self._guide_port, pid)
             except BaseException:
                 self.stop()
                 raise
@@ -520,6 +539,10 @@ class LocalServer:
             if proc.poll() is not None:
                 self.config.pid_file.unlink(missing_ok=True)
                 failure = "\n".join(_text_since(path, offset) for path, offset in offsets.items())
+                bind = _PORT_BIND.search(failure)
+                if bind and int(bind["port"]) == self.config.http_port:
+                    # taken between the check in start() and Neo4j's bind: one line, not Java's
+                    raise ServerError(http_port_taken(self.config.http_port))
                 if with_plugins and any(hint in failure for hint in _PLUGIN_FAILURE_HINTS):
                     raise _PluginStartupFailure(_first_error(failure))
                 raise ServerError(
@@ -575,8 +598,11 @@ class LocalServer:
         path.unlink(missing_ok=True)
         return None
 
-    def _start_guide(self, http_port: int, port: int, timeout: float = 30.0) -> int:
-        """Start the guide server on ``port`` unless it runs; wait until it listens."""
+    def _start_guide(
+        self, http_port: int, port: int, server_pid: int, timeout: float = 30.0
+    ) -> int:
+        """Start the guide server on ``port`` unless it runs; wait until it listens. It ends
+        by itself when the process ``server_pid`` (this instance's Neo4j) ends."""
         pid = self._guide_pid()
         if pid is not None:
             return pid
@@ -593,6 +619,7 @@ class LocalServer:
             f"--port={port}",
             f"--http-port={http_port}",
             f"--instance={self.config.instance_dir}",
+            f"--server-pid={server_pid}",
         ]
         with log.open("ab") as sink:
             proc = subprocess.Popen(
@@ -618,6 +645,10 @@ class LocalServer:
         self._terminate(proc.pid, 10.0)
         self.config.guide_pid_file.unlink(missing_ok=True)
         raise ServerError(f"the Browser guide server did not listen on port {port}; see {log}")
+
+    def guide_pid(self) -> int | None:
+        """The pid of this instance's running guide server (None: none runs)."""
+        return self._guide_pid()
 
     def _stop_guide(self) -> None:
         pid = self._guide_pid()

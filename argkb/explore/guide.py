@@ -1,11 +1,17 @@
-"""argkb's Neo4j Browser guide (``docs/guide.md``) served over loopback HTTP for ``:play``.
+"""argkb's Neo4j Browser guide (``docs/guide.md``) and style (``argkb.grass``) served over
+loopback HTTP for ``:play`` and ``:style``.
 
 Browser 5 plays a guide from a URL: it fetches the file from its own page, and a ``.md`` file is
-split into slides on ``---`` lines, with its ```` ```cypher ```` blocks made runnable. Neo4j's own
-HTTP server cannot serve it: its static content is one classpath folder, the Browser jar's. So
-argkb serves the guide itself, with this tiny standard-library server on 127.0.0.1, which
-:class:`argkb.db.server.LocalServer` starts beside a managed Neo4j that has HTTP on, and stops
-with it (``python -m argkb.explore.guide``).
+split into slides on ``---`` lines, with its ```` ```cypher ```` blocks made runnable.
+``:style URL`` fetches a GraSS file the same way and makes it Browser's style (kept in the web
+browser's storage).
+Neo4j's own HTTP server cannot serve either: its static content is one classpath folder, the
+Browser jar's. So argkb serves them itself, with this tiny standard-library server on 127.0.0.1,
+which :class:`argkb.db.server.LocalServer` starts beside a managed Neo4j that has HTTP on, and
+stops with it (``python -m argkb.explore.guide``). Neo4j's ``browser.post_connect_cmd`` runs
+both commands when Browser connects (:func:`post_connect_cmd`), so a new user gets argkb's style
+and guide with no step of their own. Given ``--server-pid``, the process also ends by itself
+within a second of that Neo4j ending, however it ended, so it never outlives its server.
 
 Browser's fetch sends ``pragma`` and ``cache-control`` headers, so it is a CORS request with a
 preflight; both are answered with ``Access-Control-Allow-Origin`` for the Browser's own origins
@@ -15,12 +21,23 @@ preflight; both are answered with ``Access-Control-Allow-Origin`` for the Browse
 from __future__ import annotations
 
 import argparse
+import html
 import logging
+import os
+import re
+import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from typing import Any
 
-GUIDE_PATH = "/guide.md"
+GUIDE_PATH = "/guide.md"  # the guide as written (docs/guide.md)
+GUIDE_HTML_PATH = "/guide.html"  # the same, as the HTML guide ``:play`` is given
+GRASS_PATH = "/argkb.grass"
 CONTENT_TYPE = "text/markdown; charset=utf-8"
+HTML_CONTENT_TYPE = "text/html; charset=utf-8"
+GRASS_CONTENT_TYPE = "text/plain; charset=utf-8"
+SLIDE_BREAK = re.compile(r"\r?\n---\r?\n")  # where Browser splits a Markdown guide
 MODULE = "argkb.explore.guide"  # what `python -m` runs; also how a guide process is recognised
 
 log = logging.getLogger(__name__)
@@ -31,9 +48,57 @@ def guide_text() -> str:
     return resources.files("argkb.explore").joinpath("guide.md").read_text(encoding="utf-8")
 
 
+def guide_html(markdown: str) -> str:
+    """The Markdown guide as a Browser HTML guide: one ``<slide>`` per ``---``-separated slide,
+    each ```` ```cypher ```` block a runnable ``pre`` (click: into the editor), as in Neo4j's
+    own HTML guides.
+
+    Why not the Markdown itself: Browser 5.24 draws a Markdown guide played in a frame with the
+    colours of its dark sidebar, pale grey (#f4f4f4) on the frame's near-white background, and
+    it escapes any HTML in the Markdown, so the guide's own markup cannot correct it. HTML
+    slides take the frame's theme: dark text on light.
+    """
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+
+    def fence(_self: Any, tokens: Any, idx: int, _options: Any, _env: Any) -> str:
+        token = tokens[idx]
+        code = html.escape(token.content.rstrip("\n"), quote=False)
+        if token.info.strip().split(" ")[0] == "cypher":
+            return f'<pre class="code runnable">{code}</pre>\n'
+        return f"<pre><code>{code}</code></pre>\n"
+
+    md.add_render_rule("fence", fence)
+    slides = "".join(
+        f'<slide class="row-fluid"><div class="col-sm-12">\n{md.render(text)}</div></slide>\n'
+        for text in SLIDE_BREAK.split(markdown)
+    )
+    title = next((line[2:].strip() for line in markdown.splitlines() if line.startswith("# ")),
+                 "argkb")  # fmt: skip
+    return (
+        f"<title>{html.escape(title)}</title>\n"
+        f'<article class="guide"><carousel class="deck container-fluid">\n{slides}'
+        "</carousel></article>\n"
+    )
+
+
 def guide_url(port: int) -> str:
-    """Where the guide server on ``port`` serves the guide (what ``:play`` is given)."""
-    return f"http://127.0.0.1:{port}{GUIDE_PATH}"
+    """Where the guide server on ``port`` serves the guide (what ``:play`` is given): the HTML
+    guide (:func:`guide_html`)."""
+    return f"http://127.0.0.1:{port}{GUIDE_HTML_PATH}"
+
+
+def grass_url(port: int) -> str:
+    """Where the guide server on ``port`` serves argkb's style (what ``:style`` is given)."""
+    return f"http://127.0.0.1:{port}{GRASS_PATH}"
+
+
+def post_connect_cmd(port: int) -> str:
+    """Neo4j's ``browser.post_connect_cmd`` for a guide server on ``port``: Browser runs each
+    ``;``-separated command, with a ``:`` added, every time it connects. The style comes first,
+    so the guide's frame lands on top of the stream."""
+    return f"style {grass_url(port)}; play {guide_url(port)}"
 
 
 def browser_origins(http_port: int) -> tuple[str, ...]:
@@ -42,13 +107,23 @@ def browser_origins(http_port: int) -> tuple[str, ...]:
 
 
 class GuideServer(ThreadingHTTPServer):
-    """Serves ``text`` at :data:`GUIDE_PATH` on 127.0.0.1:``port`` (0: any free port)."""
+    """Serves the Markdown guide ``text`` at :data:`GUIDE_PATH`, as HTML at
+    :data:`GUIDE_HTML_PATH`, and ``grass``, if given, at :data:`GRASS_PATH`, on
+    127.0.0.1:``port`` (0: any free port)."""
 
     daemon_threads = True
 
-    def __init__(self, port: int, *, origins: tuple[str, ...], text: str) -> None:
+    def __init__(
+        self, port: int, *, origins: tuple[str, ...], text: str, grass: str | None = None
+    ) -> None:
         self.origins = origins
         self.body = text.encode("utf-8")
+        self.files = {
+            GUIDE_PATH: (CONTENT_TYPE, self.body),
+            GUIDE_HTML_PATH: (HTML_CONTENT_TYPE, guide_html(text).encode("utf-8")),
+        }
+        if grass is not None:
+            self.files[GRASS_PATH] = (GRASS_CONTENT_TYPE, grass.encode("utf-8"))
         super().__init__(("127.0.0.1", port), _Handler)
 
     @property
@@ -67,7 +142,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Vary", "Origin")
 
     def do_OPTIONS(self) -> None:  # the preflight of Browser's fetch
-        self.send_response(204 if self.path == GUIDE_PATH else 404)
+        self.send_response(204 if self.path.split("?", 1)[0] in self.server.files else 404)
         self._cors()
         self.send_header("Access-Control-Allow-Methods", "GET, HEAD")
         self.send_header("Access-Control-Allow-Headers", "cache-control, pragma")
@@ -82,32 +157,69 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer(body=True)
 
     def _answer(self, *, body: bool) -> None:
-        if self.path.split("?", 1)[0] != GUIDE_PATH:
-            self.send_error(404, f"only {GUIDE_PATH} is served here")
+        found = self.server.files.get(self.path.split("?", 1)[0])
+        if found is None:
+            self.send_error(404, f"only {', '.join(self.server.files)} served here")
             return
+        content_type, data = found
         self.send_response(200)
         self._cors()
-        self.send_header("Content-Type", CONTENT_TYPE)
-        self.send_header("Content-Length", str(len(self.server.body)))
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-cache")
         self.send_header("X-Content-Type-Options", "nosniff")
         self.end_headers()
         if body:
-            self.wfile.write(self.server.body)
+            self.wfile.write(data)
 
     def log_message(self, format: str, *args: object) -> None:
         log.debug("%s " + format, self.address_string(), *args)
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def watch(server: GuideServer, pid: int, interval: float = 0.5) -> threading.Thread:
+    """Shut ``server`` down once the process ``pid`` (its Neo4j) has ended."""
+
+    def run() -> None:
+        while _alive(pid):
+            time.sleep(interval)
+        log.info("Neo4j (pid %d) has ended: the guide server stops", pid)
+        server.shutdown()
+
+    thread = threading.Thread(target=run, name="watch-neo4j", daemon=True)
+    thread.start()
+    return thread
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Serve the guide until killed (the managed server sends SIGTERM when it stops)."""
+    """Serve the guide and the style until killed (the managed server sends SIGTERM when it
+    stops) or, with ``--server-pid``, until that process ends."""
+    from argkb.explore.style import grass_text
+
     parser = argparse.ArgumentParser(prog=f"python -m {MODULE}", description=main.__doc__)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--http-port", type=int, required=True, help="Neo4j Browser's port")
     parser.add_argument("--instance", help="the managed instance it belongs to (for ps)")
+    parser.add_argument("--server-pid", type=int, help="end when this process (Neo4j) ends")
     args = parser.parse_args(argv)
-    server = GuideServer(args.port, origins=browser_origins(args.http_port), text=guide_text())
-    server.serve_forever()
+    server = GuideServer(
+        args.port, origins=browser_origins(args.http_port), text=guide_text(), grass=grass_text()
+    )
+    if args.server_pid:
+        watch(server, args.server_pid)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
 
 
 if __name__ == "__main__":

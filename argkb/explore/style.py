@@ -1,10 +1,17 @@
 """The Neo4j Browser style (GraSS) shipped with argkb: ``argkb/explore/argkb.grass``.
 
+``argkb browse`` gives it to Browser with no step of the user's: the managed server's
+``browser.post_connect_cmd`` runs ``:style`` with its URL on the guide server
+(:mod:`argkb.explore.guide`) whenever Browser connects.
+
 Browser styles by label and relationship type only (its selectors are ``node.Label`` and
-``relationship.TYPE``, no property conditions), so the style sets colours and captions per
-label, a larger diameter for claims than for premises, and shows each premise edge's stance
-as its caption; sizing by PageRank and colouring by stance are Bloom's (see
-:mod:`argkb.explore.bloom`).
+``relationship.TYPE``, no property conditions; of several matching rules the later one in the
+file wins), so the style sets colours and captions per label: units by their text, arguments
+by stance and relevance (``relevance_avg``), sources by title, and each premise edge by its
+stance. Clusters are drawn by their number of members through the size label that the cluster
+writers give each one (``ClusterOf1`` .. ``ClusterOf100plus``,
+``cypher/cluster/write_clusters.cypher``).
+Sizing units by PageRank and colouring by stance are Bloom's (see :mod:`argkb.explore.bloom`).
 """
 
 from __future__ import annotations

@@ -58,6 +58,7 @@ def test_overview(graph) -> None:
         ("label", "Unit"): 13, ("label", "Claim"): 5, ("label", "Premise"): 10,
         ("label", "Argument"): 12, ("label", "Source"): 4, ("label", "Corpus"): 1,
         ("label", "Cluster"): 8, ("label", "ClaimCluster"): 5, ("label", "PremiseCluster"): 3,
+        ("label", "ClusterOf1"): 6, ("label", "ClusterOf2to4"): 2,
         ("relationship", "CONCLUDES"): 12, ("relationship", "PREMISE_OF"): 12,
         ("relationship", "FROM"): 12, ("relationship", "REUSES"): 3,
         ("relationship", "SAME_AS"): 1, ("relationship", "IN_CLUSTER"): 10,
@@ -420,6 +421,6 @@ def test_guide_slides_and_blocks_run_in_order(graph) -> None:
             ran[bodies[block]] = len(graph.execute_query(block, params).records)
     assert len(ran) >= 15
     # the guide's examples name the demo corpus; those without a text find rows here too
-    for name, count in (("overview", 16), ("contested_claims", 3), ("sources", 4),
+    for name, count in (("overview", 18), ("contested_claims", 3), ("sources", 4),
                         ("communities", None), ("bridges", 10)):  # fmt: skip
         assert ran[name] == count if count is not None else ran[name] > 0

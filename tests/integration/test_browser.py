@@ -1,17 +1,22 @@
-"""Neo4j Browser on a managed server (issue 15): ``argkb browse`` starts a private instance with
-HTTP and auth on, the Browser jar is served at /browser/, the guide beside it, and in Debian's
-chromium (playwright) the one-click URL connects, two library queries show the fixture graph's
-rows and nodes, and argkb's guide plays on connect. ARGKB_SCREENSHOTS=1 saves the screenshots
-to docs/ (docs/browse-*.png, shown in docs/browse.md).
+"""Neo4j Browser on a managed server (issues 15 and 31): ``argkb browse`` starts a private
+instance with HTTP and auth on (on a free port when the default one is taken), the Browser jar
+is served at /browser/, the guide and the style beside it, and in Debian's chromium
+(playwright) the one-click URL connects, Browser takes argkb's style (nodes captioned by unit
+text, argument stance and relevance; clusters drawn by their size) and plays argkb's guide in
+legible text, and two library queries show the fixture graph's rows and nodes. What keeps
+running after ``argkb browse`` says so, and ``argkb server stop`` ends it. ARGKB_SCREENSHOTS=1
+saves the screenshots to docs/images/ (browse-*.png, shown in docs/browse.md).
 
 The pieces that need no server: tests/unit/test_browser_pieces.py.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import socket
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -23,9 +28,12 @@ import pytest
 from click.testing import CliRunner
 
 from argkb.cli import main
+from argkb.db import browser as browser_module
 from argkb.db.distribution import add_browser, default_distribution
-from argkb.db.server import LocalServer, ServerConfig, free_port
+from argkb.db.server import LocalServer, ServerConfig, _alive, free_port
 from argkb.explore import library
+from argkb.explore.guide import GRASS_PATH, GUIDE_HTML_PATH, guide_html
+from argkb.explore.style import grass_text
 
 pytestmark = pytest.mark.neo4j
 REPO = Path(__file__).resolve().parents[2]
@@ -59,14 +67,32 @@ def home(
     LocalServer(real, config).stop()
 
 
+@contextlib.contextmanager
+def _holding(port: int) -> Iterator[None]:
+    """Another process's server on 127.0.0.1:``port`` (as Neo4j Desktop's on 7474)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", port))
+        sock.listen()
+        yield
+
+
 @pytest.fixture(scope="module")
-def access(home: dict[str, str | None]) -> dict[str, Any]:
-    http_port = free_port()
-    result = CliRunner().invoke(
-        main, ["browse", "--no-open", "--json", "--http-port", str(http_port)], env=home
-    )
+def taken() -> int:
+    """The port that stands for 7474, held by another process while argkb browse starts."""
+    return free_port()
+
+
+@pytest.fixture(scope="module")
+def access(home: dict[str, str | None], taken: int) -> dict[str, Any]:
+    """``argkb browse --no-open --json`` with no port asked for, while the default one is taken:
+    argkb picks a free port and says which."""
+    with pytest.MonkeyPatch.context() as patch, _holding(taken):
+        patch.setattr(browser_module, "DEFAULT_HTTP_PORT", taken)
+        result = CliRunner().invoke(main, ["browse", "--no-open", "--json"], env=home)
     assert result.exit_code == 0, result.output
-    return dict(json.loads(result.stdout))
+    found = dict(json.loads(result.stdout))
+    found["said"] = result.stderr
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +124,30 @@ def _get(url: str, origin: str | None = None) -> tuple[int, dict[str, str], byte
 # -- argkb browse ---------------------------------------------------------------------------------
 
 
+def test_browse_on_a_taken_http_port_is_one_line_that_says_how_to_pick_another(
+    home: dict[str, str | None],
+) -> None:
+    """Neo4j is not running yet; the asked port is held by another process: no Java start, no
+    PortBindException, one line naming the port and the option."""
+    port = free_port()
+    with _holding(port):
+        result = CliRunner().invoke(
+            main, ["browse", "--no-open", "--http-port", str(port)], env=home
+        )
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1, result.output
+    assert f"HTTP port {port} " in result.output and "--http-port" in result.output
+    assert "Exception" not in result.output
+
+
+def test_browse_picks_a_free_port_when_the_default_is_taken(
+    access: dict[str, Any], taken: int
+) -> None:
+    assert access["http_port_chosen"] is True and access["http_port"] != taken
+    assert f"HTTP port {taken} is taken" in access["said"]
+    assert f"Neo4j Browser gets port {access['http_port']} instead" in access["said"]
+
+
 def test_browse_json_gives_the_one_click_url(access: dict[str, Any], server: LocalServer) -> None:
     url = urllib.parse.urlsplit(access["url"])
     assert (url.scheme, url.hostname, url.port, url.path) == (
@@ -122,12 +172,20 @@ def test_browse_again_reuses_the_server_and_plain_output_says_how_to_sign_in(
 ) -> None:
     again = CliRunner().invoke(main, ["browse", "--no-open", "--json"], env=home)
     assert again.exit_code == 0, again.output
-    assert json.loads(again.stdout) | {"started": True} == access
+    # the port chosen the first time was remembered: nothing is chosen again
+    assert json.loads(again.stdout) | {"started": True, "http_port_chosen": True} == {
+        key: value for key, value in access.items() if key != "said"
+    }
     plain = CliRunner().invoke(main, ["browse", "--no-open"], env=home)
     assert plain.exit_code == 0, plain.output
     lines = plain.stdout.splitlines()
     assert lines[0] == access["url"]
     assert "argkb server password" in plain.stdout and access["guide_url"] in plain.stdout
+    # what keeps running after the command returns, and how it ends
+    assert lines[-1] == (
+        f"Neo4j (pid {access['server_pid']}) and argkb's guide server (pid {access['guide_pid']})"
+        " keep serving Browser after this command; 'argkb server stop' stops them."
+    )
 
 
 def test_browse_on_another_http_port_while_running_is_one_line(home: dict[str, str | None]) -> None:
@@ -166,12 +224,20 @@ def test_browser_is_served_with_a_loopback_only_policy(access: dict[str, Any]) -
     assert "segment" not in policy and "canny" not in policy and "googleapis" not in policy
 
 
-def test_guide_is_served_beside_the_server(access: dict[str, Any]) -> None:
+def test_guide_and_style_are_served_beside_the_server(access: dict[str, Any]) -> None:
     origin = f"http://127.0.0.1:{access['http_port']}"
+    assert access["guide_url"].endswith(GUIDE_HTML_PATH)
     status, headers, body = _get(access["guide_url"], origin=origin)
-    assert status == 200 and headers["Content-Type"] == "text/markdown; charset=utf-8"
+    assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
     assert headers["Access-Control-Allow-Origin"] == origin
-    assert body == GUIDE.read_bytes()
+    assert body.decode() == guide_html(GUIDE.read_text(encoding="utf-8"))
+    status, headers, body = _get(_grass_url(access), origin=origin)
+    assert status == 200 and body.decode() == grass_text()
+    assert headers["Access-Control-Allow-Origin"] == origin
+
+
+def _grass_url(access: dict[str, Any]) -> str:
+    return access["guide_url"].removesuffix(GUIDE_HTML_PATH) + GRASS_PATH
 
 
 def test_browser_settings_reach_the_browser(server: LocalServer, access: dict[str, Any]) -> None:
@@ -181,7 +247,9 @@ def test_browser_settings_reach_the_browser(server: LocalServer, access: dict[st
     with GraphDatabase.driver(server.config.uri, auth=server.config.auth()) as driver:
         records = driver.execute_query("CALL dbms.clientConfig()", database_="system").records
     settings = {record["name"]: record["value"] for record in records}
-    assert settings["browser.post_connect_cmd"] == f"play {access['guide_url']}"
+    assert settings["browser.post_connect_cmd"] == (
+        f"style {_grass_url(access)}; play {access['guide_url']}"
+    )
     assert settings["client.allow_telemetry"] == "false"
     assert settings["browser.remote_content_hostname_whitelist"] == "127.0.0.1,localhost"
     assert settings["dbms.security.auth_enabled"] == "true"
@@ -228,23 +296,29 @@ def test_browser_connects_runs_library_queries_and_plays_the_guide(
             page.click("[data-testid=connect]")
             page.wait_for_selector("text=You are connected as user neo4j", timeout=90_000)
 
-            # the guide plays on connect (browser.post_connect_cmd): its first slide
+            # on connect (browser.post_connect_cmd) Browser took argkb's style ...
+            style = page.locator("[data-testid=frame]", has_text=f":style {_grass_url(access)}")
+            style.get_by_text("node.Unit").first.wait_for(timeout=60_000)
+            # ... and plays the guide: its first slide
             guide = page.locator("[data-testid=frame]", has_text=f":play {access['guide_url']}")
             guide.wait_for(timeout=60_000)
             title = guide.locator("h1").first
             assert title.inner_text().strip() == _first_heading(GUIDE.read_text())
             slides = GUIDE.read_text().count("\n---\n") + 1
             assert guide.get_by_text(f"1 / {slides}").count() == 1
-
             title.wait_for(state="visible")
             page.wait_for_timeout(1000)  # the slide fades in
+            # legible: the text's contrast with what it is drawn on, as WCAG computes it
+            for element in (title, guide.locator("p").first):
+                assert _contrast(element) >= 4.5, element.inner_text()[:40]
             page.screenshot(path=str(tmp_path / "browse-guide.png"))
+            # a grey block goes into the editor when clicked
+            guide.locator("pre.runnable").first.click()
+            editor = page.locator("[data-testid=activeEditor] .view-lines")
+            assert "UNWIND labels(n) AS name" in editor.inner_text().replace("\u00a0", " ")
+            page.click("[data-testid=editor-Run]")  # run it: its table is read below
 
-            _run(page, ":param claim => 'ban cars'")
-            # Browser sets a parameter asynchronously: a query run before it is set fails with
-            # ParameterMissing, so wait for the frame that says it is set
-            param = page.locator("[data-testid=frame]", has_text=":param claim")
-            param.get_by_text("Successfully set your parameters").wait_for(timeout=30_000)
+            _param(page, "claim => 'ban cars'")
             _run(page, library.get("claim_arguments").text)
             frame = page.locator("[data-testid=frame]", has_text="A claim with its pro and con")
             # c1, its 4 arguments and their 4 premises (tests/fixtures/browse/graph.cypher)
@@ -255,11 +329,24 @@ def test_browser_connects_runs_library_queries_and_plays_the_guide(
             drawn = frame.locator("svg g.layer.nodes g.node")  # drawn, not only counted
             drawn.nth(8).wait_for(timeout=30_000)
             assert drawn.count() == 9
+            captions = _captions(frame)
+            # units by their text (not their key), arguments by stance and relevance
+            assert "Cities should ban cars" in captions and "Cars pollute the air" in captions
+            assert not {"c1", "c2", "p3", "p5", "p14"} & set(captions), captions
+            arguments = sorted(c for c in captions if c.split(" ")[0] in ("pro", "con"))
+            assert arguments == ["con 0.03", "con 0.1", "pro 0.05", "pro 0.2"], captions
             page.wait_for_timeout(1500)  # let the layout settle for the picture
             page.screenshot(path=str(tmp_path / "browse-graph.png"))
 
-            _run(page, library.get("overview").text)
-            table = _ascii_rows(page, "Corpus overview")
+            # clusters are drawn by their number of members
+            _param(page, "unit => 'c2'")
+            _run(page, library.get("unit_cluster").text)
+            frame = page.locator("[data-testid=frame]", has_text="The clusters of a unit")
+            frame.get_by_text("Displaying 4 nodes, 3 relationships").wait_for(timeout=60_000)
+            radii = _radii(frame)  # captions "{kind} \u00d7{size}"
+            assert radii["premise \u00d72"] > radii["claim \u00d71"], radii
+
+            table = _ascii_rows(page, "UNWIND labels(n) AS name")
             assert table[("label", "Unit")] == "13" and table[("label", "Claim")] == "5"
             assert table[("relationship", "PREMISE_OF")] == "12"
             assert table[("corpus complete", "browse fixture")] == "13"
@@ -267,8 +354,61 @@ def test_browser_connects_runs_library_queries_and_plays_the_guide(
             browser.close()
     assert outside == []
     if os.environ.get("ARGKB_SCREENSHOTS"):
+        (REPO / "docs" / "images").mkdir(exist_ok=True)
         for shot in tmp_path.glob("browse-*.png"):
-            shutil.copy(shot, REPO / "docs" / shot.name)
+            shutil.copy(shot, REPO / "docs" / "images" / shot.name)
+
+
+def _captions(frame: Any) -> list[str]:
+    """Each drawn node's caption, its lines joined by spaces (Browser wraps it in the circle)."""
+    texts = frame.locator("svg g.layer.nodes g.node").evaluate_all(
+        "nodes => nodes.map(n => [...n.querySelectorAll('text')].map(t => t.textContent.trim())"
+        ".join(' '))"
+    )
+    return [" ".join(text.split()) for text in texts]
+
+
+def _radii(frame: Any) -> dict[str, float]:
+    """Caption -> radius of each drawn node."""
+    pairs = frame.locator("svg g.layer.nodes g.node").evaluate_all(
+        "nodes => nodes.map(n => [[...n.querySelectorAll('text')].map(t => t.textContent.trim())"
+        ".join(' '), Number(n.querySelector('circle').getAttribute('r'))])"
+    )
+    return {" ".join(text.split()): r for text, r in pairs}
+
+
+def _contrast(element: Any) -> float:
+    """WCAG 2 contrast ratio of ``element``'s text colour against the first opaque background
+    behind it."""
+    return float(
+        element.evaluate(
+            """el => {
+              const rgb = s => s.match(/[\\d.]+/g).map(Number);
+              const lum = ([r, g, b]) => {
+                const f = c => {
+                  c /= 255;
+                  return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+                };
+                return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+              };
+              let back = el;
+              const clear = e => rgb(getComputedStyle(e).backgroundColor)[3] === 0;
+              while (back && clear(back)) back = back.parentElement;
+              const fg = lum(rgb(getComputedStyle(el).color));
+              const bg = back ? lum(rgb(getComputedStyle(back).backgroundColor)) : 1;
+              return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+            }"""
+        )
+    )
+
+
+def _param(page: Any, assignment: str) -> None:
+    """``:param NAME => VALUE``, waited for: Browser sets a parameter asynchronously, and a
+    query run before it is set fails with ParameterMissing."""
+    _run(page, f":param {assignment}")
+    name = assignment.split("=>")[0].strip()
+    param = page.locator("[data-testid=frame]", has_text=f":param {name}").first
+    param.get_by_text("Successfully set your parameters").wait_for(timeout=30_000)
 
 
 def _run(page: Any, text: str) -> None:
@@ -276,6 +416,19 @@ def _run(page: Any, text: str) -> None:
     page.click("[data-testid=activeEditor] .view-lines")
     page.keyboard.insert_text(text)
     page.click("[data-testid=editor-Run]")
+
+
+def test_server_stop_ends_neo4j_and_the_guide_server(
+    home: dict[str, str | None], access: dict[str, Any]
+) -> None:
+    """Last in this module: what argkb browse said keeps serving, argkb server stop ends."""
+    assert _alive(access["server_pid"]) and _alive(access["guide_pid"])
+    result = CliRunner().invoke(main, ["server", "stop"], env=home)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        f"Neo4j stopped (and argkb's Browser guide server, pid {access['guide_pid']})\n"
+    )
+    assert not _alive(access["server_pid"]) and not _alive(access["guide_pid"])
 
 
 def _ascii_rows(page: Any, title: str) -> dict[tuple[str, str], str]:

@@ -120,6 +120,7 @@ def update(db, embedder, neo4j_uri: str, tmp_path_factory: pytest.TempPathFactor
     seen: dict[str, Any] = {"stale_a": _stale(neo4j_uri)}
     seen["vectors_a"] = _vectors(db)
     seen["clusters_a"] = _memberships(db)
+    seen["bands_a"] = _size_labels(db)
     seen["answers_a"] = {q: _answers(QueryEngine(db, embedder), q) for q in A_QUERIES}
 
     cid_b = _load(db, path_b)
@@ -137,6 +138,7 @@ def update(db, embedder, neo4j_uri: str, tmp_path_factory: pytest.TempPathFactor
     assert result.exit_code == 0, result.output
     seen["cluster"] = json.loads(result.stdout)
     seen["clusters_b"] = _memberships(db)
+    seen["bands_b"] = _size_labels(db)
     seen["cf_b"] = _cf(db)
     seen["same_as_b"] = _same_as(db)
     seen["diameters"] = _premise_cluster_diameters(db)
@@ -162,6 +164,24 @@ def update(db, embedder, neo4j_uri: str, tmp_path_factory: pytest.TempPathFactor
     link_same_as(db)
     seen["answers_rebuilt"] = {q: _answers(QueryEngine(db, embedder), q) for q in A_QUERIES}
     return seen
+
+
+def _size_labels(driver: Any) -> dict[str, tuple[int, list[str]]]:
+    """``cid -> (size, its ClusterOf* labels)`` of every cluster."""
+    records = driver.execute_query(
+        "MATCH (c:Cluster) RETURN c.cid AS cid, c.size AS size, "
+        "[label IN labels(c) WHERE label STARTS WITH 'ClusterOf'] AS bands"
+    ).records
+    return {r["cid"]: (r["size"], sorted(r["bands"])) for r in records}
+
+
+def _band(size: int) -> str:
+    """The size label argkb's Browser style draws a cluster of ``size`` members by."""
+    for low, label in ((100, "ClusterOf100plus"), (20, "ClusterOf20to99"), (5, "ClusterOf5to19"),
+                       (2, "ClusterOf2to4")):  # fmt: skip
+        if size >= low:
+            return label
+    return "ClusterOf1"
 
 
 def _premise_cluster_diameters(driver: Any) -> dict[str, float]:
@@ -199,6 +219,19 @@ def test_cluster_is_incremental_and_keeps_old_memberships(update) -> None:
     # some of B's units joined A's clusters or B's own; every one of them has a cluster now
     assert update["stale_done"]["claims_without_cluster"]["count"] == 0
     assert update["stale_done"]["premises_without_cluster"]["count"] == 0
+
+
+def test_each_cluster_has_the_size_label_of_its_size(update) -> None:
+    """Written by a full run, and kept up to date by the incremental one where a cluster grew
+    (one size label each: Browser's style draws a cluster by it)."""
+    for bands in (update["bands_a"], update["bands_b"]):
+        assert bands and {cid: labels for cid, (_, labels) in bands.items()} == {
+            cid: [_band(size)] for cid, (size, _) in bands.items()
+        }
+    before, after = update["bands_a"], update["bands_b"]
+    grown = [cid for cid in before if after[cid][0] > before[cid][0]]
+    assert grown  # the incremental run added members to clusters of A
+    assert any(after[cid][1] != before[cid][1] for cid in grown)  # and moved one up a band
 
 
 def test_incremental_statistics_equal_a_full_recount(update) -> None:

@@ -52,9 +52,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from argkb.errors import LoadError
-
-from .common import csv_rows, required_fields
+from .common import csv_rows, required_fields, topics_and_arguments
 from .records import (
     ArgumentRecord,
     LeftOut,
@@ -82,8 +80,6 @@ ARGUMENT_COLUMNS = (
     "Stance",
     "Combined Quality",
 )
-TOPICS_SUFFIX = "topics.csv"
-ARGUMENTS_SUFFIX = "arguments.csv"
 
 _STANCES: dict[str, Stance] = {"true": "pro", "pro": "pro", "false": "con", "con": "con"}
 _BOOLEANS = {"true": True, "false": False}
@@ -145,7 +141,7 @@ def read(
     paths: Sequence[str | os.PathLike[str]], *, arguments_only: bool = False
 ) -> Iterator[Record | Rejected | LeftOut]:
     """Records of the Webis-ArgQuality-20 directory, or of its topics and arguments files."""
-    topics_path, arguments_path = _find_files(paths)
+    topics_path, arguments_path = topics_and_arguments(paths)
     topics: dict[int, Topic] = {}
     for topic in _read_topics(topics_path):
         if isinstance(topic, Rejected):
@@ -199,7 +195,7 @@ def read(
 
 def load_judgements(root: str | os.PathLike[str]) -> ArgQualityJudgements:
     """Topics and per-topic judged premises with their scores, for evaluation without Neo4j."""
-    topics_path, arguments_path = _find_files([root])
+    topics_path, arguments_path = topics_and_arguments([root])
     rejected: list[Rejected] = []
     topics: dict[int, Topic] = {}
     for topic in _read_topics(topics_path):
@@ -218,29 +214,6 @@ def load_judgements(root: str | os.PathLike[str]) -> ArgQualityJudgements:
         premises={topic_id: tuple(premises.get(topic_id, ())) for topic_id in topics},
         rejected=tuple(rejected),
     )
-
-
-def _find_files(paths: Sequence[str | os.PathLike[str]]) -> tuple[Path, Path]:
-    """``(topics file, arguments file)`` among directories and files, by their name endings."""
-    found: dict[str, list[Path]] = {TOPICS_SUFFIX: [], ARGUMENTS_SUFFIX: []}
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            for suffix, files in found.items():
-                files.extend(sorted(path.glob(f"*{suffix}")))
-        elif path.is_file():
-            kind = next((s for s in found if path.name.endswith(s)), None)
-            if kind is None:
-                raise LoadError(str(path), "<file>", "expected *topics.csv or *arguments.csv")
-            found[kind].append(path)
-        else:
-            raise LoadError(str(path), "<file>", "no such file or directory")
-    where = ", ".join(str(p) for p in paths)
-    for suffix, files in found.items():
-        if len(files) != 1:
-            names = ", ".join(p.name for p in files) or "none"
-            raise LoadError(where, "<file>", f"need exactly one *{suffix}; found {names}")
-    return found[TOPICS_SUFFIX][0], found[ARGUMENTS_SUFFIX][0]
 
 
 def _read_topics(path: Path) -> Iterator[Topic | Rejected]:

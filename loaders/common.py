@@ -67,6 +67,31 @@ def input_files(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Path]:
         yield path
 
 
+def topics_and_arguments(paths: Sequence[str | os.PathLike[str]]) -> tuple[Path, Path]:
+    """``(*topics.csv, *arguments.csv)`` among directories and files, by their name endings:
+    exactly one of each (the Webis-ArgQuality-20 and SIGIR-19 layouts)."""
+    topics_suffix, arguments_suffix = "topics.csv", "arguments.csv"
+    found: dict[str, list[Path]] = {topics_suffix: [], arguments_suffix: []}
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for suffix, files in found.items():
+                files.extend(sorted(path.glob(f"*{suffix}")))
+        elif path.is_file():
+            kind = next((s for s in found if path.name.endswith(s)), None)
+            if kind is None:
+                raise LoadError(str(path), "<file>", "expected *topics.csv or *arguments.csv")
+            found[kind].append(path)
+        else:
+            raise LoadError(str(path), "<file>", "no such file or directory")
+    where = ", ".join(str(p) for p in paths)
+    for suffix, files in found.items():
+        if len(files) != 1:
+            names = ", ".join(p.name for p in files) or "none"
+            raise LoadError(where, "<file>", f"need exactly one *{suffix}; found {names}")
+    return found[topics_suffix][0], found[arguments_suffix][0]
+
+
 def open_utf8(path: Path) -> BinaryIO:
     """Open ``path`` for binary reading past a UTF-8 BOM; refuse UTF-16/32 with a clear error."""
     handle = path.open("rb")

@@ -75,9 +75,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from argkb.errors import LoadError
-
-from .common import csv_rows, required_fields
+from .common import csv_rows, required_fields, topics_and_arguments
 from .records import (
     ArgumentRecord,
     LeftOut,
@@ -108,8 +106,6 @@ ARGUMENT_COLUMNS = (
     "Comment",
 )
 ARGUMENT_REQUIRED = ARGUMENT_COLUMNS[:-1]  # all but Comment
-TOPICS_SUFFIX = "topics.csv"
-ARGUMENTS_SUFFIX = "arguments.csv"
 SPAM = -2  # relevance and qualities of a text marked as spam or not an argument
 SCALE = (SPAM, 1, 2, 3, 4)
 
@@ -179,7 +175,7 @@ class SIGIR19Judgements:
 
 def read(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Record | Rejected | LeftOut]:
     """Records of the SIGIR-19 directory, or of its topics and arguments files."""
-    topics_path, arguments_path = _find_files(paths)
+    topics_path, arguments_path = topics_and_arguments(paths)
     topics: dict[int, Topic] = {}
     for topic in _read_topics(topics_path):
         if isinstance(topic, Rejected):
@@ -251,7 +247,7 @@ def argument_properties(judgements: Sequence[Judgement]) -> Properties:
 def load_judgements(root: str | os.PathLike[str]) -> SIGIR19Judgements:
     """Topics, per-topic judgements (every row, an argument judged twice included twice) and
     the topic -> issue map, for evaluation without Neo4j."""
-    topics_path, arguments_path = _find_files([root])
+    topics_path, arguments_path = topics_and_arguments([root])
     rejected: list[Rejected] = []
     topics: dict[int, Topic] = {}
     for topic in _read_topics(topics_path):
@@ -336,29 +332,6 @@ def topic_issues(
 
 
 # -- reading -----------------------------------------------------------------------------------
-
-
-def _find_files(paths: Sequence[str | os.PathLike[str]]) -> tuple[Path, Path]:
-    """``(topics file, arguments file)`` among directories and files, by their name endings."""
-    found: dict[str, list[Path]] = {TOPICS_SUFFIX: [], ARGUMENTS_SUFFIX: []}
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            for suffix, files in found.items():
-                files.extend(sorted(path.glob(f"*{suffix}")))
-        elif path.is_file():
-            kind = next((s for s in found if path.name.endswith(s)), None)
-            if kind is None:
-                raise LoadError(str(path), "<file>", "expected *topics.csv or *arguments.csv")
-            found[kind].append(path)
-        else:
-            raise LoadError(str(path), "<file>", "no such file or directory")
-    where = ", ".join(str(p) for p in paths)
-    for suffix, files in found.items():
-        if len(files) != 1:
-            names = ", ".join(p.name for p in files) or "none"
-            raise LoadError(where, "<file>", f"need exactly one *{suffix}; found {names}")
-    return found[TOPICS_SUFFIX][0], found[ARGUMENTS_SUFFIX][0]
 
 
 def _read_topics(path: Path) -> Iterator[Topic | Rejected]:

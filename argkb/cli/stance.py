@@ -57,7 +57,9 @@ def stance_cmd(
     needs 'argkb load' first; 'argkb query' then counts these premises as pro or con.
 
     Writes stance, stance_source 'model', stance_p_pro and stance_model on each such PREMISE_OF
-    edge; a stance from the data (stance_source 'data') is never changed.
+    edge; a stance from the data (stance_source 'data') is never changed. An edge whose premise
+    or conclusion has no text (possible in a graph argkb did not build) is skipped and counted:
+    its stance stays unknown.
     """
     from tqdm import tqdm
 
@@ -75,17 +77,25 @@ def stance_cmd(
     if as_json:
         click.echo(to_json({"run": run, "counts": counts}))
         return
+    no_text = "no text in their premise or conclusion (empty, blank or missing)"
     if run.pending == 0:
         again = " (--refresh predicts the model's own again)" if counts["model"] else ""
         click.echo(
             f"nothing to predict: no premise edge has an unknown stance{again}; "
             "the stance model was not loaded"
         )
+    elif run.pending == run.skipped:
+        click.echo(
+            f"nothing to predict: the {run.skipped} edges with an unknown stance have {no_text}, "
+            "so their stance stays unknown; the stance model was not loaded"
+        )
     else:
         click.echo(
             f"predicted {run.written} of {run.pending} edges ({run.pro} pro, {run.con} con) "
             f"with {run.model}"
         )
+        if run.skipped:
+            click.echo(f"skipped {run.skipped} edges with {no_text}: their stance stays unknown")
     click.echo(
         f"premise stances: {counts['data']} from data, {counts['model']} from the model, "
         f"{counts['unknown']} unknown"

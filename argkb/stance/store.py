@@ -78,7 +78,8 @@ class StanceRun:
     written: int
     pro: int
     con: int
-    model: str | None  # None: nothing was pending, so no model was loaded
+    model: str | None  # None: nothing was pending (with a text), so no model was loaded
+    skipped: int = 0  # pending edges whose premise or conclusion has no text: left unknown
 
 
 def stance_counts(driver: neo4j.Driver, database: str | None = None) -> dict[str, int]:
@@ -106,6 +107,14 @@ def _pending(
             yield rows
 
 
+def _has_text(row: dict[str, Any]) -> bool:
+    """Whether both texts of a pending edge are texts with something in them."""
+    return all(
+        isinstance(row[name], str) and row[name].strip()
+        for name in ("premise_text", "conclusion_text")
+    )
+
+
 def predict_unknown(
     driver: neo4j.Driver,
     database: str | None = None,
@@ -125,26 +134,39 @@ def predict_unknown(
     shipped cross-encoder, :func:`load_model`), and ``embedder`` defaults to the default
     embedding model with the predictor's ``long_text``. Both are loaded only when some edge is
     pending: with nothing to predict the run returns at once, ``model`` None.
+
+    An edge whose premise or conclusion has no text (empty, blank or missing: possible in a
+    graph argkb did not build) is skipped and counted in ``skipped``: no text has a stance, so
+    it stays unknown, and nothing is written to it.
     """
     # read everything first: writing while the read cursor is open would change what it reads
     batches = list(_pending(driver, database, refresh, batch))
     pending = sum(len(b) for b in batches)
-    if pending == 0:
-        log.info("stance: no premise edge needs a stance; no model loaded")
-        return StanceRun(0, 0, 0, 0, None)
+    usable = [[r for r in rows if _has_text(r)] for rows in batches]
+    skipped = pending - sum(len(rows) for rows in usable)
+    if skipped:
+        log.info("stance: %d of %d edges skipped: premise or conclusion has no text", skipped,
+                 pending)  # fmt: skip
+    if pending == skipped:
+        log.info("stance: no premise edge with a text needs a stance; no model loaded")
+        return StanceRun(pending, 0, 0, 0, None, skipped)
     if model is None:
         model = load_model()
     elif callable(model) and not hasattr(model, "predict"):
         model = model()
     predictor: Predictor = model  # type: ignore[assignment]
-    log.info("stance: %d edges to predict with %s", pending, predictor.model_id)
+    log.info("stance: %d edges to predict with %s", pending - skipped, predictor.model_id)
     if embedder is None:
         from argkb.embed.model import Embedder
 
         embedder = Embedder(long_text=predictor.long_text)  # type: ignore[arg-type]
-    run = StanceRun(pending, 0, 0, 0, predictor.model_id)
+    run = StanceRun(pending, 0, 0, 0, predictor.model_id, skipped)
     query = cypher.load("stance/write")
-    for rows in batches:
+    for read, rows in zip(batches, usable, strict=True):
+        if progress:
+            progress(len(read) - len(rows))  # the skipped ones
+        if not rows:
+            continue
         p_pro = predictor.predict(
             embedder, [r["premise_text"] for r in rows], [r["conclusion_text"] for r in rows]
         )

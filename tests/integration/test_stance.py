@@ -169,7 +169,7 @@ def test_stance_with_nothing_to_predict_does_not_load_the_model(
     as_json = runner.invoke(main, ["stance", "--kind", "linear", "--model", str(broken), "--json"])
     assert as_json.exit_code == 0, as_json.output
     assert json.loads(as_json.stdout)["run"] == {
-        "pending": 0, "written": 0, "pro": 0, "con": 0, "model": None,
+        "pending": 0, "written": 0, "pro": 0, "con": 0, "model": None, "skipped": 0,
     }  # fmt: skip
 
     # with an edge to predict the same command does load it, and says why it cannot

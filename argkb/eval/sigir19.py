@@ -100,9 +100,9 @@ def _by_number(item: tuple[str, Any]) -> tuple[int, str]:
 
 def corpus_files(root: str | os.PathLike[str]) -> list[Path]:
     """The topics and arguments files of the corpus folder; the load's corpus id hashes these."""
-    from argkb.loaders.sigir19 import _find_files
+    from argkb.loaders.common import topics_and_arguments
 
-    return list(_find_files([root]))
+    return list(topics_and_arguments([root]))
 
 
 def load_sigir19(

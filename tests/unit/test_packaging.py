@@ -33,3 +33,11 @@ def test_relevance_model_is_package_data() -> None:
     config = tomllib.loads((REPO / "pyproject.toml").read_text())
     data = config["tool"]["setuptools"]["package-data"]
     assert "relevance_model.json" in data["argkb.retrieve"]
+
+
+def test_argument_prior_and_docker_env_template_are_package_data() -> None:
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())
+    data = config["tool"]["setuptools"]["package-data"]
+    assert "argument_prior.json" in data["argkb.retrieve"]
+    assert ".env.example" in data["argkb.docker"]
+    assert (REPO / "docker" / ".env.example").is_file()

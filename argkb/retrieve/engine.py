@@ -207,6 +207,19 @@ class Ranked:
     explain: dict[str, Any] | None = None
 
 
+@dataclass(frozen=True)
+class MemberSource:
+    """Where an argument a premise is used in comes from (``(:Argument)-[:FROM]->(:Source)``).
+
+    ``title``: a title, ArgKP topic or args.me discussion title, None where the data has none
+    (the ``sid`` names the source then); ``url``: as the data gave it, None where it gave none.
+    """
+
+    sid: str
+    title: str | None = None
+    url: str | None = None
+
+
 @dataclass
 class Member:
     key: str
@@ -216,6 +229,8 @@ class Member:
     # where the premise's stance in these arguments came from: "data", "model" (argkb stance)
     # or "data+model"
     stance_source: str = "data"
+    # the distinct sources of ``arguments``, by sid (empty where they have none)
+    sources: list[MemberSource] = field(default_factory=list)
 
 
 @dataclass
@@ -848,13 +863,20 @@ class QueryEngine:
         ids = sorted({p for stance in ("pro", "con") for entry in ranked.get(stance, [])
                       for p in entry.premises})  # fmt: skip
         need_vectors = self.settings.representative == "centroid"
-        info = {r["id"]: r for r in self._read("query/units", ids=ids, vectors=need_vectors)}
+        wanted = set(ids)
         arguments: dict[int, list[str]] = defaultdict(list)
         sources: dict[int, set[str]] = defaultdict(set)
         for p, aid, source in zip(candidates.premise.tolist(), candidates.argument,
                                   candidates.stance_source, strict=True):  # fmt: skip
             arguments[p].append(aid)
             sources[p].add(source)
+        # the members' sources are read alongside their texts: no extra round trip in sequence
+        aids = sorted({aid for p in wanted for aid in arguments[p]})
+        origins = self._pool().submit(self._read, "query/sources", aids=aids)
+        info = {r["id"]: r for r in self._read("query/units", ids=ids, vectors=need_vectors)}
+        source_of: dict[str, MemberSource] = {
+            r["aid"]: MemberSource(r["sid"], r["title"], r["url"]) for r in origins.result()
+        }
         claim_text: dict[int, str] = {}
         if terms is not None:
             claim_ids = sorted(set(candidates.claim.tolist()))
@@ -866,7 +888,8 @@ class QueryEngine:
                 premises = entry.premises
                 members = [
                     Member(info[p]["key"], info[p]["text"], info[p]["pagerank"],
-                           sorted(set(arguments[p])), "+".join(sorted(sources[p])))
+                           sorted(set(arguments[p])), "+".join(sorted(sources[p])),
+                           _sources(arguments[p], source_of))
                     for p in premises
                 ]  # fmt: skip
                 if result.ranker in ("coreset", "hybrid"):
@@ -925,3 +948,9 @@ class QueryEngine:
             for claim, edges in lines
         ]  # fmt: skip
         return detail
+
+
+def _sources(aids: list[str], source_of: dict[str, MemberSource]) -> list[MemberSource]:
+    """The distinct sources of a premise's arguments, by sid."""
+    found = {source_of[a].sid: source_of[a] for a in aids if a in source_of}
+    return [found[sid] for sid in sorted(found)]

@@ -1,0 +1,115 @@
+"""``argkb eval kpa``: Track 1 of the ArgMining 2021 key point analysis shared task on ArgKP-2021
+(mAP strict and relaxed; :mod:`argkb.keypoints.evaluate`), for argkb's matchers and for
+shared-task prediction files. Reads the CSV files only; no Neo4j."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from argkb.cli.app import eval_group, handle_errors, json_option, to_json
+
+# argkb.keypoints.match.MATCHERS (not imported here: `argkb --help` stays instant)
+MATCHERS = ("bm25", "cosine")
+_MATCHER_HELP = (
+    "Matcher to score (repeatable; default: all): bm25, cosine (all-MiniLM-L6-v2 embeddings)."
+)
+
+
+@eval_group.command("kpa")
+@click.option(
+    "--data",
+    required=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="The ArgKP-2021 directory (arguments_, key_points_, labels_<split>.csv).",
+)
+@click.option("--split", default="dev", show_default=True, help="The split to score.")
+@click.option(
+    "--matcher",
+    "matchers",
+    multiple=True,
+    type=click.Choice(MATCHERS),
+    help=_MATCHER_HELP,
+)
+@click.option(
+    "--predictions",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="A shared-task predictions file, JSON {arg_id: {kp_id: score}} (repeatable).",
+)
+@click.option("--groups", is_flag=True, help="Also print the AP of each topic and stance.")
+@json_option
+@handle_errors
+def eval_kpa_cmd(
+    data: str,
+    split: str,
+    matchers: tuple[str, ...],
+    predictions: tuple[str, ...],
+    groups: bool,
+    as_json: bool,
+) -> None:
+    """Score key point matching as the KPA 2021 shared task's Track 1 does: each argument's
+    top-scoring key point (same topic and stance), average precision over the top half of those
+    pairs per topic and stance, mAP strict (undecided pairs, missing from the labels file, are
+    non-matches) and relaxed (they are matches). BM25 and cosine run as baselines."""
+    from argkb.keypoints.evaluate import load_predictions, load_split, split_ids, track1
+    from argkb.keypoints.match import Task, score_task
+
+    loaded = load_split(data, split)
+    arguments, key_points, labels = split_ids(loaded)
+    task = Task.from_split(loaded)
+    rows: list[dict[str, Any]] = []
+    names = list(matchers) if matchers else ([] if predictions else list(MATCHERS))
+    runs: list[tuple[str, Any]] = [(name, lambda n=name: score_task(task, n)) for name in names]
+    runs += [(path, lambda p=path: load_predictions(p)) for path in predictions]
+    for name, make in runs:
+        click.echo(f"scoring {name} ...", err=True)
+        result = track1(arguments, key_points, labels, make())
+        rows.append(
+            {
+                "matcher": name,
+                "map_strict": result.map_strict,
+                "map_relaxed": result.map_relaxed,
+                "undecided_kept": result.undecided,
+                "groups": [
+                    {
+                        "topic": g.topic,
+                        "stance": g.stance,
+                        "arguments": g.arguments,
+                        "kept": g.kept,
+                        "ap_strict": g.ap_strict,
+                        "ap_relaxed": g.ap_relaxed,
+                        "undecided_kept": g.undecided_kept,
+                    }
+                    for g in result.groups
+                ],
+            }
+        )
+    summary = {
+        "split": split,
+        "arguments": sum(len(v) for v in arguments.values()),
+        "key_points": sum(len(v) for v in key_points.values()),
+        "labelled_pairs": len(labels),
+        "groups": len(arguments),
+        "results": rows,
+    }
+    if as_json:
+        click.echo(to_json(summary))
+        return
+    click.echo(
+        f"ArgKP {split}: {summary['arguments']} arguments, {summary['key_points']} key points, "
+        f"{summary['groups']} topic-stance groups, {summary['labelled_pairs']} labelled pairs"
+    )
+    click.echo(f"{'matcher':<24} {'mAP strict':>10} {'mAP relaxed':>11} {'undecided':>9}")
+    for row in rows:
+        click.echo(
+            f"{row['matcher']:<24} {row['map_strict']:>10.3f} {row['map_relaxed']:>11.3f} "
+            f"{row['undecided_kept']:>9}"
+        )
+        if groups:
+            for g in row["groups"]:
+                click.echo(
+                    f"  {g['stance']:<3} {g['topic'][:50]:<50} "
+                    f"{g['ap_strict']:.3f} {g['ap_relaxed']:.3f} ({g['kept']} kept)"
+                )

@@ -1,0 +1,147 @@
+"""Track 1 of the KPA 2021 shared task (argkb.keypoints.evaluate, argkb eval kpa) on a hand-made
+fixture whose average precisions are computed by hand below."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from argkb.cli import main
+from argkb.keypoints.evaluate import average_precision, load_split, split_ids, track1
+from argkb.keypoints.match import Task, bm25_scores, tokens
+
+TOPIC = "We should ban cars"
+
+ARGUMENTS = f"""arg_id,argument,topic,stance
+arg_1_1,Cars pollute the air in cities,{TOPIC},1
+arg_1_2,Traffic accidents kill many people,{TOPIC},1
+arg_1_3,Cars are noisy,{TOPIC},1
+arg_1_4,Exhaust fumes cause asthma,{TOPIC},1
+arg_1_5,People need cars to get to work,{TOPIC},-1
+arg_1_6,Cars give freedom,{TOPIC},-1
+arg_1_7,Rural areas have no buses,{TOPIC},-1
+arg_1_8,The car industry employs millions,{TOPIC},-1
+"""
+KEY_POINTS = f"""key_point_id,key_point,topic,stance
+kp_1_1,Cars harm health,{TOPIC},1
+kp_1_2,Cars are dangerous,{TOPIC},1
+kp_1_3,Cars are needed for work,{TOPIC},-1
+"""
+# (arg_1_1, kp_1_1) is missing: undecided
+LABELS = """arg_id,key_point_id,label
+arg_1_1,kp_1_2,0
+arg_1_2,kp_1_1,0
+arg_1_2,kp_1_2,1
+arg_1_3,kp_1_1,0
+arg_1_4,kp_1_1,1
+arg_1_5,kp_1_3,1
+arg_1_6,kp_1_3,0
+arg_1_7,kp_1_3,0
+arg_1_8,kp_1_3,0
+"""
+SCORES = {
+    # pro: best pairs (score, label): 1_1 (.9, undecided), 1_2 (.8, 1), 1_3 (.7, 0), 1_4 (.2, 1)
+    "arg_1_1": {"kp_1_1": 0.9, "kp_1_2": 0.1},
+    "arg_1_2": {"kp_1_1": 0.3, "kp_1_2": 0.8},
+    "arg_1_3": {"kp_1_1": 0.7, "kp_1_3": 0.95},  # kp_1_3 is con: not a candidate
+    "arg_1_4": {"kp_1_1": 0.2},
+    # con: 1_5 (.3, 1); 1_6, 1_7, 1_8 unscored -> placeholder pairs (score 0, no match)
+    "arg_1_5": {"kp_1_3": 0.3},
+}
+# pro keeps int(4 * .5) = 2 pairs: 1_1 (.9) and 1_2 (.8).
+#   strict labels [0, 1]: AP = 1/2 * 1/2 = .5; relaxed [1, 1]: AP = 1.
+# con keeps 1_5 (.3, 1) and the first placeholder, ranked at .99 with no match:
+#   [0, 1]: AP = .5 (strict and relaxed).
+# mAP strict (.5 + .5) / 2 = .5; relaxed (1 + .5) / 2 = .75.
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    (tmp_path / "arguments_dev.csv").write_text(ARGUMENTS)
+    (tmp_path / "key_points_dev.csv").write_text(KEY_POINTS)
+    (tmp_path / "labels_dev.csv").write_text(LABELS)
+    return tmp_path
+
+
+def test_average_precision_by_hand() -> None:
+    assert average_precision([1, 0, 1], [0.9, 0.8, 0.7]) == pytest.approx((1 + 2 / 3) / 2)
+    assert average_precision([0, 1, 1], [0.9, 0.8, 0.7]) == pytest.approx((1 / 2 + 2 / 3) / 2)
+    # tied scores are one step: precision 1/2 at recall 1
+    assert average_precision([1, 0], [0.5, 0.5]) == pytest.approx(0.5)
+    assert average_precision([0, 0], [0.5, 0.4]) == 0.0
+
+
+def test_track1_strict_relaxed_placeholder_and_top_half(data: Path) -> None:
+    result = track1(*split_ids(load_split(str(data), "dev")), SCORES)
+    by_stance = {g.stance: g for g in result.groups}
+    assert by_stance["pro"].kept == 2 and by_stance["con"].kept == 2
+    assert by_stance["pro"].ap_strict == pytest.approx(0.5)
+    assert by_stance["pro"].ap_relaxed == pytest.approx(1.0)
+    assert by_stance["con"].ap_strict == pytest.approx(0.5)
+    assert result.map_strict == pytest.approx(0.5)
+    assert result.map_relaxed == pytest.approx(0.75)
+    assert result.undecided == 1
+    picks = {p.arg_id: p for p in result.picks}
+    assert picks["arg_1_3"].kp_id == "kp_1_1"  # the other stance's key point is no candidate
+    assert picks["arg_1_6"].kp_id is None
+
+
+def test_bm25_prefers_shared_words(data: Path) -> None:
+    task = Task.from_split(load_split(str(data), "dev"))
+    scores = bm25_scores(task)
+    # "people need cars to get to work" shares car, need, work with "cars are needed for work"
+    assert scores["arg_1_5"]["kp_1_3"] > scores["arg_1_6"]["kp_1_3"] > 0
+    assert scores["arg_1_7"]["kp_1_3"] == 0  # no word in common
+    assert tokens("The cities are noisy") == ["city", "noisy"]
+
+
+def test_cli_scores_a_predictions_file(data: Path, tmp_path: Path) -> None:
+    predictions = tmp_path / "predictions.json"
+    predictions.write_text(json.dumps(SCORES))
+    result = CliRunner().invoke(
+        main,
+        ["eval", "kpa", "--data", str(data), "--predictions", str(predictions), "--json"],
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    (row,) = payload["results"]
+    assert row["map_strict"] == pytest.approx(0.5)
+    assert row["map_relaxed"] == pytest.approx(0.75)
+    assert payload["labelled_pairs"] == 9
+
+
+def test_cli_bm25_runs_on_the_fixture(data: Path) -> None:
+    result = CliRunner().invoke(main, ["eval", "kpa", "--data", str(data), "--matcher", "bm25"])
+    assert result.exit_code == 0, result.output
+    assert "bm25" in result.stdout and "mAP strict" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"arg_1_1": {"kp_1_1": "high"}}', "kp_1_1"),
+        ('{"arg_1_1": [1, 2]}', "arg_1_1"),
+        ("not json", "predictions.json"),
+    ],
+)
+def test_cli_bad_predictions_is_one_line(
+    data: Path, tmp_path: Path, content: str, message: str
+) -> None:
+    predictions = tmp_path / "predictions.json"
+    predictions.write_text(content)
+    result = CliRunner().invoke(
+        main, ["eval", "kpa", "--data", str(data), "--predictions", str(predictions)]
+    )
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert message in result.output
+
+
+def test_cli_missing_labels_file_is_one_line(data: Path) -> None:
+    (data / "labels_dev.csv").unlink()
+    result = CliRunner().invoke(main, ["eval", "kpa", "--data", str(data), "--matcher", "bm25"])
+    assert result.exit_code == 1
+    assert "labels_dev.csv" in result.output and "Traceback" not in result.output

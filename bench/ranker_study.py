@@ -276,7 +276,15 @@ def score(benchmark: Any, pools: dict[str, QueryPools], variant: Variant, metric
 
 
 def grid(name: str = "weights") -> list[Variant]:
-    """``weights``: the route weights, RRF k and MMR; ``shape``: representative and clusters."""
+    """``weights``: the route weights, RRF k and MMR; ``shape``: representative and clusters;
+    ``diverse``: singletons with MMR over premises (and the default, for reference)."""
+    if name == "diverse":  # every premise its own cluster, diversity by MMR instead
+        return [Variant()] + [
+            Variant(wc, 1.0, 1.0, wa, 10.0, mmr, "longest", False)
+            for wc, wa, mmr in itertools.product(
+                (1.0, 3.0), (0.0, 0.5), (1.0, 0.9, 0.8, 0.7, 0.6, 0.5)
+            )
+        ]
     if name == "shape":
         return [
             Variant(wc, 1.0, 1.0, wa, 10.0, 1.0, rep, clusters)
@@ -297,7 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--study", type=Path, required=True)
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--only", nargs="*", default=None)
-    parser.add_argument("--grid", choices=["weights", "shape"], default="weights")
+    parser.add_argument("--grid", choices=["weights", "shape", "diverse"], default="weights")
     args = parser.parse_args(argv)
     names = [n for n in BENCHMARKS if (args.study / f"{n}.pkl").exists()]
     if args.only:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import textwrap
 from typing import get_args
 
 import click
@@ -19,11 +20,30 @@ from argkb.cli.app import (
 from argkb.retrieve.engine import (
     AlignmentChoice,
     CoresetRelevance,
+    Member,
     PremiseClusters,
     RankerName,
     Representative,
     StanceChoice,
 )
+
+MEMBERS_SHOWN = 6
+"""Premises listed per cluster in the text view (``--json`` lists them all)."""
+TEXT_WIDTH = 80
+
+
+def _member_line(member: Member) -> str:
+    """A premise as a person reads it: its text (shortened), where it comes from (the source's
+    title, else its id) and who said its stance (the data, or argkb stance's model)."""
+    text = textwrap.shorten(" ".join(member.text.split()), TEXT_WIDTH, placeholder=" ...")
+    names = [source.title or source.sid for source in member.sources]
+    where = names[0] if names else "no source"
+    if len(names) > 1:
+        where += f" (+{len(names) - 1} more)"
+    said = {"data": "data", "model": "model (argkb stance)"}.get(
+        member.stance_source, member.stance_source.replace("+", " and ")
+    )
+    return f"{text}  [source: {where}; stance from {said}]"
 
 
 @main.command("query")
@@ -81,6 +101,11 @@ from argkb.retrieve.engine import (
     "al.'s experiments).",
 )
 @click.option("--explain", is_flag=True, help="Show the numbers behind each rank.")
+@click.option(
+    "--show-keys",
+    is_flag=True,
+    help="List each cluster's premises by unit key (the view before member texts and sources).",
+)
 @json_option
 @handle_errors
 def query_cmd(
@@ -95,6 +120,7 @@ def query_cmd(
     premise_clusters: PremiseClusters,
     alignment: AlignmentChoice,
     explain: bool,
+    show_keys: bool,
     as_json: bool,
 ) -> None:
     """Ask CLAIM; get the distinct reasons for and against it, each once, best first.
@@ -153,14 +179,23 @@ def query_cmd(
         for cluster in clusters:
             rep = cluster.representative
             click.echo(f"{cluster.rank:>3}. [{cluster.score:.3f}] {rep.text}")
-            click.echo(
-                f"     {cluster.size} premise(s): "
-                + ", ".join(m.key for m in cluster.members[:6])
-                + (" ..." if cluster.size > 6 else "")
-            )
-            predicted = [m for m in cluster.members if "model" in m.stance_source]
-            if predicted:
-                click.echo(f"     stance predicted by argkb stance for {len(predicted)} of them")
+            if show_keys:
+                click.echo(
+                    f"     {cluster.size} premise(s): "
+                    + ", ".join(m.key for m in cluster.members[:6])
+                    + (" ..." if cluster.size > 6 else "")
+                )
+                predicted = [m for m in cluster.members if "model" in m.stance_source]
+                if predicted:
+                    click.echo(
+                        f"     stance predicted by argkb stance for {len(predicted)} of them"
+                    )
+            else:
+                click.echo(f"     {cluster.size} premise(s):")
+                for member in cluster.members[:MEMBERS_SHOWN]:
+                    click.echo(f"     - {_member_line(member)}")
+                if cluster.size > MEMBERS_SHOWN:
+                    click.echo(f"     ... and {cluster.size - MEMBERS_SHOWN} more")
             if cluster.explain:
                 ex = cluster.explain
                 if ex.get("pagerank") is not None:

@@ -29,12 +29,14 @@ def embedder():
 def demo_db(db, embedder):
     from argkb.cluster.store import cluster_units
     from argkb.embed.store import embed_units
+    from argkb.rank.store import run_pagerank
 
     init_schema(db)
     load_records(db, "argsme", [DEMO], reader("argsme")([DEMO]))
     embed_units(db, embedder)
     cluster_units(db, kind="claim")
     cluster_units(db, kind="premise")
+    run_pagerank(db)  # the explorer shows PageRank in words and sizes nodes by it
     return db
 
 
@@ -508,11 +510,15 @@ def test_property_no_operation_answers_5xx(client) -> None:
     assert set(seen) == {f"GET {path}" for path in paths}, "every operation was called"
 
 
-def test_explorer_in_a_real_browser(client, answer, tmp_path) -> None:
-    """The explorer in Debian's chromium (playwright), against the app served on loopback: the
-    demo claim's pro and con columns list the API's representatives, and a cluster's graph is
-    drawn. ARGKB_SCREENSHOTS=1 saves the screenshots to docs/."""
-    import os
+SECOND = "Nuclear energy should be expanded"
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "images"
+
+
+@pytest.fixture(scope="module")
+def explorer(client):
+    """The app served on loopback (uvicorn in a thread) and Debian's chromium driven by
+    playwright: yields (base URL, browser). ARGKB_SCREENSHOTS=1 saves the screenshots to
+    docs/images/."""
     import shutil
     import threading
     import time
@@ -534,43 +540,194 @@ def test_explorer_in_a_real_browser(client, answer, tmp_path) -> None:
         if server.started:
             break
         time.sleep(0.05)
-    shots = tmp_path
     try:
         with playwright.sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-            page = browser.new_page(viewport={"width": 1280, "height": 1000})
-            console: list[str] = []  # the page runs under the CSP: nothing of it is refused
-            page.on("console", lambda message: console.append(message.text))
-            page.goto(f"http://127.0.0.1:{port}/")
-            assert "default-src 'self'" in page.evaluate(
-                "fetch('/').then(r => r.headers.get('content-security-policy'))"
-            )
-            page.fill("#q", QUERY)
-            page.fill("#k", "5")
-            page.click("button[type=submit]")
-            page.wait_for_selector("#pro li.cluster", timeout=60_000)
-            for side in ("pro", "con"):
-                shown = page.locator(f"#{side} > li.cluster > .representative").all_inner_texts()
-                assert shown == [c["representative"]["text"] for c in answer[side]], side
-            page.screenshot(path=str(shots / "serve-explorer.png"), full_page=True)
-            page.locator("#pro > li.cluster").first.click()
-            # polled from here: wait_for_function evaluates its predicate by eval in the page,
-            # which the page's CSP (rightly) refuses
-            drawn, deadline = 0, time.monotonic() + 60
-            while drawn <= 1 and time.monotonic() < deadline:
-                page.wait_for_timeout(100)
-                drawn = page.evaluate("window.argkbGraph ? window.argkbGraph.nodes().length : 0")
-            key = answer["pro"][0]["representative"]["key"]
-            graph = client.get("/api/v1/graph", params={"key": key, "depth": 2, "limit": 300})
-            assert drawn == len(graph.json()["nodes"])
-            page.wait_for_timeout(500)
-            page.screenshot(path=str(shots / "serve-graph.png"), full_page=True)
+            yield f"http://127.0.0.1:{port}", browser
             browser.close()
-        assert not [m for m in console if "Content Security Policy" in m], console
     finally:
         server.should_exit = True
         thread.join(timeout=10)
-    if os.environ.get("ARGKB_SCREENSHOTS"):
-        docs = Path(__file__).resolve().parents[2] / "docs"
-        for shot in shots.glob("serve-*.png"):
-            shutil.copy(shot, docs / shot.name)
+
+
+class _Page:
+    """A page of the explorer that records its console, so a test can check that the CSP
+    refused nothing."""
+
+    def __init__(self, browser, width: int = 1000, height: int = 640) -> None:
+        self.page = browser.new_page(viewport={"width": width, "height": height})
+        self.console: list[str] = []
+        self.page.on("console", lambda message: self.console.append(message.text))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.page.close()
+        assert not [m for m in self.console if "Content Security Policy" in m], self.console
+
+    def representatives(self, side: str) -> list[str]:
+        return self.page.locator(f"#{side} > li.cluster > .representative").all_inner_texts()
+
+    def wait_answer(self, old: list[str] | None = None) -> None:
+        """Until the pro column is filled (and differs from ``old``); polled from here:
+        wait_for_function evaluates its predicate by eval in the page, which the CSP refuses."""
+        import time
+
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            shown = self.representatives("pro") or self.representatives("con")
+            if shown and shown != old:
+                return
+            self.page.wait_for_timeout(100)
+        raise AssertionError("no answer shown: " + self.page.inner_text("#message"))
+
+    def params(self) -> dict[str, str]:
+        from urllib.parse import parse_qs, urlparse
+
+        return {k: v[0] for k, v in parse_qs(urlparse(self.page.url).query).items()}
+
+    def shot(self, name: str, target=None) -> None:
+        import os
+
+        if os.environ.get("ARGKB_SCREENSHOTS"):
+            SHOTS.mkdir(exist_ok=True)
+            (target or self.page).screenshot(path=str(SHOTS / name))
+
+
+def _reps(answer: dict[str, Any], side: str) -> list[str]:
+    return [c["representative"]["text"] for c in answer[side]]
+
+
+def test_explorer_deep_link_back_and_forward(explorer, client, answer) -> None:
+    """Issue 31: ``/?q=...`` opened an empty page and a search left the URL as it was."""
+    from urllib.parse import urlencode
+
+    base, browser = explorer
+    with _Page(browser) as p:
+        page = p.page
+        page.goto(f"{base}/?" + urlencode({"q": QUERY, "k": 5, "stance": "both"}))
+        assert "default-src 'self'" in page.evaluate(
+            "fetch('/').then(r => r.headers.get('content-security-policy'))"
+        )
+        p.wait_answer()
+        assert p.representatives("pro") == _reps(answer, "pro")
+        assert p.representatives("con") == _reps(answer, "con")
+        assert page.input_value("#q") == QUERY and page.input_value("#k") == "5"
+        p.shot("explorer-answer.png")
+        # a search from the keyboard (Enter in the box) writes the address
+        first = p.representatives("pro")
+        page.fill("#q", SECOND)
+        page.select_option("#stance", "pro")
+        page.press("#q", "Enter")
+        p.wait_answer(first)
+        assert p.params() == {"q": SECOND, "k": "5", "stance": "pro"}
+        second = client.get("/api/v1/query", params={"q": SECOND, "k": 5, "stance": "pro"})
+        assert p.representatives("pro") == _reps(second.json(), "pro")
+        assert page.locator("#con-column").is_hidden()
+        # back: the first answer and its form again; forward: the second
+        page.go_back()
+        p.wait_answer(p.representatives("pro"))
+        assert p.params() == {"q": QUERY, "k": "5", "stance": "both"}
+        assert page.input_value("#q") == QUERY and page.input_value("#stance") == "both"
+        assert p.representatives("pro") == _reps(answer, "pro")
+        page.go_forward()
+        p.wait_answer(p.representatives("pro"))
+        assert p.params()["q"] == SECOND and page.input_value("#q") == SECOND
+        # what the address says is what a fresh page answers
+        url = page.url
+        page.goto("about:blank")
+        page.goto(url)
+        p.wait_answer()
+        assert p.representatives("pro") == _reps(second.json(), "pro")
+
+
+def test_explorer_explains_in_words_from_the_keyboard(explorer, client) -> None:
+    """Issue 31: "explain" dumped raw JSON; no source, stance provenance or PageRank in words."""
+    from urllib.parse import urlencode
+
+    base, browser = explorer
+    with _Page(browser) as p:
+        page = p.page
+        page.goto(f"{base}/?" + urlencode({"q": QUERY, "k": 5}))
+        p.wait_answer()
+        # Tab from the search box reaches the first cluster's buttons; Enter opens the explanation
+        page.focus("#q")
+        for _ in range(20):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.textContent") == "why this rank":
+                break
+        else:
+            raise AssertionError("Tab never reached a 'why this rank' button")
+        outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert outline not in ("", "none"), "a focused button shows where the focus is"
+        page.keyboard.press("Enter")
+        first = page.locator("#pro > li.cluster").first
+        box = first.locator(".explain")
+        assert box.is_visible()
+        page.wait_for_selector("#pro > li.cluster .lent li", timeout=30_000)
+        text = box.inner_text()
+        explained = client.get("/api/v1/query", params={"q": QUERY, "k": 5, "explain": True})
+        ex = explained.json()["pro"][0]["explain"]
+        assert box.locator("meter").count() == len(ex["routes"])
+        for row in ex["routes"].values():
+            assert (f"rank {row['rank']}: adds" if row["rank"] else "not found") in text
+        assert "premises of similar claims" in text and "{" not in text
+        assert ex["pagerank"] is not None and f"PageRank {ex['pagerank']:.4f}" in text
+        assert "Stance: pro, from the data (as loaded)" in text
+        assert "Claims that lent mass" in text and f'"{QUERY}"' in text
+        # sources: the args.me debate, linked where the data has an http(s) URL
+        link = box.locator("a.source").first
+        assert link.get_attribute("href", timeout=5_000).startswith("https://example.org/")
+        assert "noopener" in link.get_attribute("rel")
+        p.shot("explorer-explanation.png", first)
+
+
+def test_explorer_graph_labels_do_not_overlap(explorer, client, answer) -> None:
+    """Issue 31: the graph's labels overlapped at the centre."""
+    import time
+    from urllib.parse import urlencode
+
+    base, browser = explorer
+    with _Page(browser) as p:
+        page = p.page
+        page.goto(f"{base}/?" + urlencode({"q": QUERY, "k": 5}))
+        p.wait_answer()
+        page.locator("#pro > li.cluster").first.get_by_role("button", name="graph").click()
+        key = answer["pro"][0]["representative"]["key"]
+        graph = client.get("/api/v1/graph", params={"key": key, "depth": 2, "limit": 300})
+        drawn, deadline = 0, time.monotonic() + 60
+        while drawn < len(graph.json()["nodes"]) and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+            drawn = page.evaluate("window.argkbGraph ? window.argkbGraph.nodes().length : 0")
+        assert drawn == len(graph.json()["nodes"]) > 5
+        boxes = page.evaluate(
+            "window.argkbGraph.nodes().map(n => n.boundingBox("
+            "{includeNodes: true, includeEdges: false, includeLabels: true}))"
+        )
+        overlaps = [
+            (i, j)
+            for i, a in enumerate(boxes)
+            for j, b in enumerate(boxes[:i])
+            if a["x1"] < b["x2"] - 1 and b["x1"] < a["x2"] - 1
+            and a["y1"] < b["y2"] - 1 and b["y1"] < a["y2"] - 1
+        ]  # fmt: skip
+        assert not overlaps, overlaps
+        page.locator("#graph-panel").scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        p.shot("explorer-graph.png", page.locator("#graph-panel"))
+
+
+def test_explorer_on_a_narrow_window(explorer, answer) -> None:
+    """A phone-sized window: one column, nothing wider than the screen."""
+    from urllib.parse import urlencode
+
+    base, browser = explorer
+    with _Page(browser, width=390, height=844) as p:
+        page = p.page
+        page.goto(f"{base}/?" + urlencode({"q": QUERY, "k": 5}))
+        p.wait_answer()
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        pro = page.locator("#pro-column").bounding_box()
+        con = page.locator("#con-column").bounding_box()
+        assert pro and con and con["y"] >= pro["y"] + pro["height"] and con["x"] == pro["x"]

@@ -1,11 +1,22 @@
-// The argkb explorer: a search box over GET /api/v1/query, pro and con columns of clusters, and
-// the graph neighbourhood of a unit (GET /api/v1/graph) drawn with Cytoscape.js. No CDN: every
-// asset comes from this server.
+// The argkb explorer: a search box over GET /api/v1/query, pro and con columns of clusters, a
+// readable explanation of each rank, and the graph neighbourhood of a unit (GET /api/v1/graph)
+// drawn with Cytoscape.js. No CDN: every asset comes from this server. The page runs under a
+// strict Content-Security-Policy (no inline scripts or style attributes): everything here is
+// built with DOM calls, bars are <meter> elements.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 let graphKey = null;
 let graphText = "";
+let lastResult = null;
+
+// What each route of the hybrid ranker is, in words (argkb/retrieve/hybrid.py).
+const ROUTES = {
+  claims: "premises of similar claims",
+  bm25: "shares the query's words (BM25)",
+  cosine: "close in meaning to the query (embeddings)",
+  argument: "reads as an argument",
+};
 
 function headers() {
   const token = $("token").value || localStorage.getItem("argkb-token") || "";
@@ -14,7 +25,7 @@ function headers() {
 }
 
 async function api(path, params) {
-  const url = "api/v1/" + path + "?" + new URLSearchParams(params);
+  const url = "api/v1/" + path + (params ? "?" + new URLSearchParams(params) : "");
   const response = await fetch(url, { headers: headers() });
   const body = await response.json();
   if (!response.ok) throw new Error(body.message || response.statusText);
@@ -24,37 +35,226 @@ async function api(path, params) {
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   Object.assign(node, attrs || {});
-  for (const child of children) node.append(child);
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
   return node;
 }
 
-function clusterItem(cluster) {
-  const rep = cluster.representative;
-  const members = el("ul", { className: "members", hidden: true },
-    ...cluster.members.map((m) => el("li", { onclick: (e) => { e.stopPropagation(); showGraph(m.key, m.text); } }, m.text)));
-  const explain = el("pre", { className: "explain", hidden: true },
-    cluster.explain ? JSON.stringify(cluster.explain, null, 1) : "");
-  const more = el("button", { type: "button", textContent: `${cluster.size} premise(s)`,
-    onclick: (e) => { e.stopPropagation(); members.hidden = !members.hidden; } });
-  const why = el("button", { type: "button", textContent: "explain", hidden: !cluster.explain,
-    onclick: (e) => { e.stopPropagation(); explain.hidden = !explain.hidden; } });
-  return el("li", { className: "cluster", onclick: () => showGraph(rep.key, rep.text) },
-    el("div", { className: "representative" }, rep.text),
-    el("div", { className: "meta" }, `score ${cluster.score.toFixed(3)} `, more, " ", why),
-    members, explain);
+function fixed(x, digits) {
+  return typeof x === "number" ? x.toFixed(digits) : "?";
 }
 
-async function search(event) {
-  event.preventDefault();
-  $("message").textContent = "searching ...";
+// -- sources and stances ------------------------------------------------------------------------
+
+function safeUrl(url) {
+  // only web links: a javascript: or data: URL from the data never becomes a link
   try {
-    const result = await api("query", { q: $("q").value, k: $("k").value, explain: true });
+    const parsed = new URL(url);
+    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.href : null;
+  } catch (err) {
+    return null;
+  }
+}
+
+function sourceNode(source) {
+  const name = source.title || source.sid;
+  const href = source.url ? safeUrl(source.url) : null;
+  if (!href) return el("span", { className: "source", title: source.sid }, name);
+  return el("a", { className: "source", href, target: "_blank", rel: "noopener noreferrer",
+    title: source.sid + " (opens " + new URL(href).host + ")" }, name);
+}
+
+function sourcesOf(members) {
+  const seen = new Map();
+  for (const m of members) for (const s of m.sources || []) if (!seen.has(s.sid)) seen.set(s.sid, s);
+  return [...seen.values()];
+}
+
+function stanceWords(stanceSource) {
+  if (stanceSource === "data") return "from the data (as loaded)";
+  if (stanceSource === "model") return "predicted by the stance model (argkb stance)";
+  return "from the data in some arguments, predicted by the stance model in others";
+}
+
+function memberItem(m) {
+  const sources = m.sources || [];
+  const meta = el("div", { className: "meta" }, "source: ");
+  if (!sources.length) meta.append("none recorded");
+  sources.forEach((s, i) => { if (i) meta.append(", "); meta.append(sourceNode(s)); });
+  meta.append(" · stance " + (m.stance_source === "data" ? "from the data" :
+    m.stance_source === "model" ? "from the model" : "from data and model"));
+  const show = el("button", { type: "button", className: "link", textContent: m.text,
+    title: "draw the graph around this premise", onclick: () => showGraph(m.key, m.text) });
+  return el("li", {}, show, meta);
+}
+
+// -- the explanation ----------------------------------------------------------------------------
+
+function routeRow(name, row, total) {
+  const share = total > 0 ? row.contribution / total : 0;
+  const words = row.rank
+    ? `rank ${row.rank}: adds ${fixed(row.contribution, 3)}, ${Math.round(100 * share)}% of the score`
+    : "not found by this route: adds nothing";
+  return el("li", { className: "route" },
+    el("span", { className: "route-name" }, ROUTES[name] || name),
+    el("meter", { min: 0, max: 1, value: share, title: `${Math.round(100 * share)}%` }),
+    el("span", { className: "route-words" }, words));
+}
+
+function explanation(cluster, side) {
+  const ex = cluster.explain || {};
+  const box = el("div", { className: "explain", hidden: true });
+  if (ex.routes) {
+    const rows = Object.entries(ex.routes);
+    const total = rows.reduce((sum, [, row]) => sum + row.contribution, 0);
+    box.append(el("p", {}, `Score ${fixed(cluster.score, 3)}: the routes that found this ` +
+      "cluster, each adding more the higher it ranked it (reciprocal rank fusion)." +
+      (ex.promoted ? " Shown on its own to fill the list, below the clusters." : "")),
+    el("ul", { className: "routes" }, ...rows.map(([name, row]) => routeRow(name, row, total))));
+  } else {
+    box.append(el("p", {}, `Score ${fixed(cluster.score, 3)} (${lastResult ? lastResult.ranker : ""} ranker).`));
+  }
+  const rep = cluster.representative;
+  box.append(el("p", {}, rep.pagerank === null || rep.pagerank === undefined
+    ? "PageRank: not computed yet (argkb pagerank)."
+    : `PageRank ${fixed(rep.pagerank, 4)}: how much of the argument graph leads to this premise ` +
+      "(the node's size in the graph)."));
+  const counts = {};
+  for (const m of cluster.members) counts[m.stance_source] = (counts[m.stance_source] || 0) + 1;
+  const said = Object.entries(counts).map(([source, n]) =>
+    `${stanceWords(source)}${cluster.members.length > 1 ? ` for ${n} of ${cluster.members.length}` : ""}`);
+  box.append(el("p", { className: "stance" }, `Stance: ${side}, ${said.join("; ")}.`));
+  const sources = sourcesOf(cluster.members);
+  const where = el("p", {}, "Sources: ");
+  if (!sources.length) where.append("none recorded.");
+  sources.forEach((s, i) => { if (i) where.append(", "); where.append(sourceNode(s)); });
+  box.append(where);
+  const lent = el("div", { className: "lent" });
+  if (ex.claims) {  // pfidf: the engine names the claims itself
+    lent.append(el("p", {}, "Claims that lent mass:"), el("ul", {}, ...ex.claims.map((row) =>
+      el("li", {}, `"${row.claim}": P(c|q) ${fixed(row.p_claim, 3)}, ${fixed(row.pf, 0)} premise(s) of it in this cluster`))));
+  } else {
+    lent.append(el("p", { className: "meta" }, "reading the claims that lent mass ..."));
+    box.addEventListener("explain-open", () => claimsThatLentMass(cluster, lent), { once: true });
+  }
+  box.append(lent);
+  return box;
+}
+
+async function claimsThatLentMass(cluster, target) {
+  // the claims this cluster's premises are given for in the arguments the query read, with the
+  // similarity P(c|q) of those among the retrieved claims
+  const similar = new Map((lastResult ? lastResult.claims : []).map((c) => [c.key, c]));
+  const found = new Map();
+  try {
+    const members = cluster.members.slice(0, 6);
+    const units = await Promise.all(members.map((m) =>
+      api("units/" + encodeURIComponent(m.key), { limit: 100 })));
+    units.forEach((unit, i) => {
+      const read = new Set(members[i].arguments);
+      for (const use of unit.premise_of) {
+        if (read.has(use.argument) && !found.has(use.claim_key)) found.set(use.claim_key, use.claim_text);
+      }
+    });
+  } catch (err) {
+    target.replaceChildren(el("p", { className: "meta" }, "claims not read: " + err.message));
+    return;
+  }
+  const all = [...found.entries()].map(([key, text]) => ({ key, text, claim: similar.get(key) }));
+  // a retrieved claim whose P(c|q) rounds to nothing lent no mass worth naming
+  const rows = all.filter((r) => !r.claim || r.claim.p >= 0.0005);
+  rows.sort((a, b) => (b.claim ? b.claim.p : -1) - (a.claim ? a.claim.p : -1));
+  const faint = all.length - rows.length;
+  target.replaceChildren(
+    el("p", {}, rows.length ? "Claims that lent mass (the claims these premises are given for):"
+      : "No similar claim lent mass: the direct routes found it."),
+    el("ul", {}, ...rows.map((r) => el("li", {}, `"${r.text}": ` + (r.claim
+      ? `similar to the query, P(c|q) ${fixed(r.claim.p, 3)}`
+      : "in the cluster of a similar claim, shares its mass")))));
+  if (faint) target.append(el("p", { className: "meta" }, `(and ${faint} retrieved claim(s) with P(c|q) below 0.0005)`));
+}
+
+function toggle(button, box) {
+  box.hidden = !box.hidden;
+  button.setAttribute("aria-expanded", String(!box.hidden));
+  if (!box.hidden) box.dispatchEvent(new Event("explain-open"));
+}
+
+function clusterItem(cluster, side) {
+  const rep = cluster.representative;
+  const members = el("ul", { className: "members", hidden: true }, ...cluster.members.map(memberItem));
+  const explain = explanation(cluster, side);
+  const more = el("button", { type: "button", textContent: `${cluster.size} premise(s)` });
+  more.setAttribute("aria-expanded", "false");
+  more.onclick = () => toggle(more, members);
+  const why = el("button", { type: "button", className: "why", textContent: "why this rank" });
+  why.setAttribute("aria-expanded", "false");
+  why.onclick = () => toggle(why, explain);
+  const graph = el("button", { type: "button", textContent: "graph",
+    onclick: () => showGraph(rep.key, rep.text) });
+  const sources = sourcesOf(cluster.members);
+  const meta = el("div", { className: "meta" }, `score ${fixed(cluster.score, 3)} `, more, " ", why, " ", graph);
+  if (sources.length) {
+    meta.append(" · ", sourceNode(sources[0]));
+    if (sources.length > 1) meta.append(` +${sources.length - 1} more`);
+  }
+  return el("li", { className: "cluster" },
+    el("div", { className: "representative" }, rep.text), meta, members, explain);
+}
+
+// -- search and the address bar -----------------------------------------------------------------
+
+function formParams() {
+  return { q: $("q").value.trim(), k: $("k").value || "10", stance: $("stance").value };
+}
+
+function fillForm(params) {
+  $("q").value = params.get("q") || "";
+  const k = Number.parseInt(params.get("k") || "", 10);
+  $("k").value = Number.isFinite(k) && k >= 1 && k <= 100 ? String(k) : "10";
+  const stance = params.get("stance");
+  $("stance").value = ["pro", "con", "both"].includes(stance) ? stance : "both";
+}
+
+async function run(params) {
+  $("message").textContent = "searching ...";
+  $("pro-column").hidden = params.stance === "con";
+  $("con-column").hidden = params.stance === "pro";
+  try {
+    const result = await api("query", { ...params, explain: true });
+    lastResult = result;
     $("message").textContent = result.message || "";
-    $("pro").replaceChildren(...result.pro.map(clusterItem));
-    $("con").replaceChildren(...result.con.map(clusterItem));
+    $("pro").replaceChildren(...result.pro.map((c) => clusterItem(c, "pro")));
+    $("con").replaceChildren(...result.con.map((c) => clusterItem(c, "con")));
+    document.title = params.q + " · argkb explorer";
   } catch (err) {
     $("message").textContent = err.message;
   }
+}
+
+function search(event) {
+  event.preventDefault();
+  const params = formParams();
+  const url = "?" + new URLSearchParams(params);
+  if (url !== location.search) history.pushState(params, "", url);
+  run(params);
+}
+
+function fromAddress() {
+  const params = new URLSearchParams(location.search);
+  fillForm(params);
+  if ($("q").value.trim()) {
+    run(formParams());
+  } else {
+    $("pro").replaceChildren();
+    $("con").replaceChildren();
+    $("message").textContent = "";
+  }
+}
+
+// -- the graph ----------------------------------------------------------------------------------
+
+function shortLabel(text) {
+  return text.length > 48 ? text.slice(0, 45).trimEnd() + " ..." : text;
 }
 
 async function showGraph(key, text) {
@@ -67,9 +267,9 @@ async function showGraph(key, text) {
     const ranks = graph.nodes.map((n) => n.pagerank || 0);
     const top = Math.max(...ranks, 1e-12);
     const elements = [
-      ...graph.nodes.map((n) => ({ data: { id: n.id, label: n.text.slice(0, 60),
-        kind: n.kind.startsWith("claim") ? "claim" : "premise", size: 14 + 36 * Math.sqrt((n.pagerank || 0) / top),
-        origin: n.id === key ? "yes" : "no" } })),
+      ...graph.nodes.map((n) => ({ data: { id: n.id, label: shortLabel(n.text || n.id), text: n.text || n.id,
+        depth: n.depth, kind: n.kind.startsWith("claim") ? "claim" : "premise",
+        size: 14 + 30 * Math.sqrt((n.pagerank || 0) / top), origin: n.id === key ? "yes" : "no" } })),
       ...graph.edges.map((e, i) => ({ data: { id: "e" + i, source: e.source, target: e.target,
         kind: e.type === "same_as" ? "same" : (e.stance || "unknown") } })),
     ];
@@ -77,19 +277,24 @@ async function showGraph(key, text) {
       container: $("graph"), elements,
       style: [
         { selector: "node", style: { label: "data(label)", width: "data(size)", height: "data(size)",
-          "font-size": 9, "text-wrap": "ellipsis", "text-max-width": 140 } },
+          "font-size": 10, "text-wrap": "wrap", "text-max-width": 120, "text-valign": "bottom",
+          "text-margin-y": 3, "text-background-color": "#fff", "text-background-opacity": 0.85,
+          "text-background-padding": 1, "min-zoomed-font-size": 7, color: "#111" } },
         { selector: 'node[kind = "claim"]', style: { "background-color": "#2563eb" } },
         { selector: 'node[kind = "premise"]', style: { "background-color": "#f59e0b" } },
-        { selector: 'node[origin = "yes"]', style: { "border-width": 3, "border-color": "#111" } },
+        { selector: 'node[origin = "yes"]', style: { "border-width": 3, "border-color": "#111", "font-weight": "bold" } },
         { selector: "edge", style: { width: 2, "curve-style": "bezier", "target-arrow-shape": "triangle" } },
         { selector: 'edge[kind = "pro"]', style: { "line-color": "#15803d", "target-arrow-color": "#15803d" } },
         { selector: 'edge[kind = "con"]', style: { "line-color": "#b91c1c", "target-arrow-color": "#b91c1c" } },
         { selector: 'edge[kind = "same"]', style: { "line-color": "#9ca3af", "line-style": "dashed", "target-arrow-shape": "none" } },
       ],
-      layout: { name: "cose", animate: false, nodeRepulsion: () => 9000, idealEdgeLength: () => 90 },
-      maxZoom: 1.4,
+      // rings by distance from the chosen unit; node boxes include their labels, so that no two
+      // labels overlap (a force layout let them pile up at the centre)
+      layout: { name: "concentric", concentric: (n) => 10 - n.data("depth"), levelWidth: () => 1,
+        minNodeSpacing: 12, avoidOverlap: true, nodeDimensionsIncludeLabels: true, animate: false },
+      maxZoom: 1.6,
     });
-    cy.on("tap", "node", (e) => showGraph(e.target.id(), e.target.data("label")));
+    cy.on("tap", "node", (e) => showGraph(e.target.id(), e.target.data("text")));
     window.argkbGraph = cy;  // for tests and the console
   } catch (err) {
     $("message").textContent = err.message;
@@ -99,3 +304,5 @@ async function showGraph(key, text) {
 $("search").addEventListener("submit", search);
 $("depth").addEventListener("change", () => graphKey && showGraph(graphKey, graphText));
 $("token").value = localStorage.getItem("argkb-token") || "";
+window.addEventListener("popstate", fromAddress);
+fromAddress();

@@ -12,9 +12,9 @@ let lastResult = null;
 
 // What each route of the hybrid ranker is, in words (argkb/retrieve/hybrid.py).
 const ROUTES = {
-  claims: "premises of similar claims",
-  bm25: "shares the query's words (BM25)",
-  cosine: "close in meaning to the query (embeddings)",
+  claims: "given for similar claims",
+  bm25: "the query's words (BM25)",
+  cosine: "its meaning (embeddings)",
   argument: "reads as an argument",
 };
 
@@ -106,8 +106,8 @@ function explanation(cluster, side) {
   if (ex.routes) {
     const rows = Object.entries(ex.routes);
     const total = rows.reduce((sum, [, row]) => sum + row.contribution, 0);
-    box.append(el("p", {}, `Score ${fixed(cluster.score, 3)}: the routes that found this ` +
-      "cluster, each adding more the higher it ranked it (reciprocal rank fusion)." +
+    box.append(el("p", {}, `Score ${fixed(cluster.score, 3)}: found by the routes below, each ` +
+      "adding more the higher it ranked this cluster (reciprocal rank fusion)." +
       (ex.promoted ? " Shown on its own to fill the list, below the clusters." : "")),
     el("ul", { className: "routes" }, ...rows.map(([name, row]) => routeRow(name, row, total))));
   } else {

@@ -11,9 +11,10 @@ import click
 from argkb.cli.app import eval_group, handle_errors, json_option, to_json
 
 # argkb.keypoints.match.MATCHERS (not imported here: `argkb --help` stays instant)
-MATCHERS = ("bm25", "cosine")
+MATCHERS = ("bm25", "cosine", "model")
 _MATCHER_HELP = (
-    "Matcher to score (repeatable; default: all): bm25, cosine (all-MiniLM-L6-v2 embeddings)."
+    "Matcher to score (repeatable; default: all): bm25, cosine (all-MiniLM-L6-v2 embeddings), "
+    "model (argkb's matching model, trained on ArgKP train)."
 )
 
 
@@ -54,14 +55,14 @@ def eval_kpa_cmd(
     pairs per topic and stance, mAP strict (undecided pairs, missing from the labels file, are
     non-matches) and relaxed (they are matches). BM25 and cosine run as baselines."""
     from argkb.keypoints.evaluate import load_predictions, load_split, split_ids, track1
-    from argkb.keypoints.match import Task, score_task
+    from argkb.keypoints.match import Matcher, Task
 
     loaded = load_split(data, split)
     arguments, key_points, labels = split_ids(loaded)
-    task = Task.from_split(loaded)
+    matcher = Matcher(Task.from_split(loaded))
     rows: list[dict[str, Any]] = []
     names = list(matchers) if matchers else ([] if predictions else list(MATCHERS))
-    runs: list[tuple[str, Any]] = [(name, lambda n=name: score_task(task, n)) for name in names]
+    runs: list[tuple[str, Any]] = [(name, lambda n=name: matcher.scores(n)) for name in names]
     runs += [(path, lambda p=path: load_predictions(p)) for path in predictions]
     for name, make in runs:
         click.echo(f"scoring {name} ...", err=True)

@@ -7,6 +7,7 @@ points, as ``(id, text)``) and returns ``arg_id -> kp_id -> score``, the input o
 * ``bm25``: Okapi BM25 of the argument (as the query) against each key point (as the document);
   document frequencies over all texts of the topic (both stances), k1 1.2, b 0.75.
 * ``cosine``: cosine of all-MiniLM-L6-v2 sentence embeddings (:class:`argkb.embed.model.Embedder`).
+* ``model``: the matching model trained on ArgKP train (:mod:`argkb.keypoints.model`).
 """
 
 from __future__ import annotations
@@ -25,16 +26,18 @@ if TYPE_CHECKING:
     from argkb.embed.model import Embedder
     from argkb.loaders.argkp import ArgKPSplit
 
-MATCHERS = ("bm25", "cosine")
+MATCHERS = ("bm25", "cosine", "model")
 K1 = 1.2
 B = 0.75
 
 _WORD = re.compile(r"[a-z0-9]+")
-_STOPWORDS = """a an the and or but if of to in on at by for with from as is are was were be been being
-    it its this that these those there their they them we our us you your he she his her i me my
+_STOPWORDS = """
+    a an the and or but if of to in on at by for with from as is are was were be been being it
+    its this that these those there their they them we our us you your he she his her i me my
     not no do does did so than then too very can could should would will shall may might must
     have has had which who whom what when where why how all any some such more most other into
-    about over also just only own same each both few"""
+    about over also just only own same each both few
+"""
 STOPWORDS = frozenset(_STOPWORDS.split())
 
 Scores = dict[str, dict[str, float]]
@@ -70,9 +73,10 @@ class Task:
         return cls(tuple(groups))
 
     def texts(self) -> list[str]:
-        """Every distinct text (arguments and key points), in first-seen order."""
+        """Every distinct text (topics, arguments, key points), in first-seen order."""
         seen: dict[str, None] = {}
         for group in self.groups:
+            seen.setdefault(group.topic)
             for _, text in (*group.arguments, *group.key_points):
                 seen.setdefault(text)
         return list(seen)
@@ -147,16 +151,33 @@ def cosine_scores(task: Task, vectors: Mapping[str, NDArray[np.float32]]) -> Sco
     return out
 
 
-def score_task(task: Task, matcher: str, embedder: Embedder | None = None) -> Scores:
-    """The scores of one of :data:`MATCHERS` (``cosine`` loads the default embedder if none)."""
-    if matcher == "bm25":
-        return bm25_scores(task)
-    if matcher == "cosine":
-        if embedder is None:
-            from argkb.embed.model import Embedder
+class Matcher:
+    """Scores of :data:`MATCHERS` for one task; the embeddings are computed once, on first use
+    (default embedder: all-MiniLM-L6-v2, offline)."""
 
-            embedder = Embedder()
-        return cosine_scores(task, embed_texts(task, embedder))
-    from argkb.errors import EvaluationError
+    def __init__(self, task: Task, embedder: Embedder | None = None) -> None:
+        self.task = task
+        self._embedder = embedder
+        self._vectors: dict[str, NDArray[np.float32]] | None = None
 
-    raise EvaluationError(f"unknown matcher {matcher!r} (known: {', '.join(MATCHERS)})")
+    def vectors(self) -> dict[str, NDArray[np.float32]]:
+        if self._vectors is None:
+            if self._embedder is None:
+                from argkb.embed.model import Embedder
+
+                self._embedder = Embedder()
+            self._vectors = embed_texts(self.task, self._embedder)
+        return self._vectors
+
+    def scores(self, matcher: str) -> Scores:
+        if matcher == "bm25":
+            return bm25_scores(self.task)
+        if matcher == "cosine":
+            return cosine_scores(self.task, self.vectors())
+        if matcher == "model":
+            from argkb.keypoints.model import model_scores
+
+            return model_scores(self.task, self.vectors())
+        from argkb.errors import EvaluationError
+
+        raise EvaluationError(f"unknown matcher {matcher!r} (known: {', '.join(MATCHERS)})")

@@ -145,3 +145,53 @@ def test_cli_missing_labels_file_is_one_line(data: Path) -> None:
     result = CliRunner().invoke(main, ["eval", "kpa", "--data", str(data), "--matcher", "bm25"])
     assert result.exit_code == 1
     assert "labels_dev.csv" in result.output and "Traceback" not in result.output
+
+
+def test_match_model_forward_pass_by_hand(tmp_path: Path) -> None:
+    import numpy as np
+
+    from argkb.keypoints.model import MatchModel
+
+    f32 = np.float32
+    # standardise, one ReLU layer of 2 units, then the logistic output
+    model = MatchModel(
+        np.array([1.0, 0.0], f32),
+        np.array([2.0, 1.0], f32),
+        [np.array([[1.0, -1.0], [1.0, 1.0]], f32), np.array([[1.0], [2.0]], f32)],
+        [np.array([0.0, 0.0], f32), np.array([-1.0], f32)],
+    )
+    # x = [3, 1] -> standardised [1, 1] -> hidden relu([2, 0]) -> 2*1 + 0*2 - 1 = 1
+    path = tmp_path / "m.npz"
+    model.save(path)
+    loaded = MatchModel.load(path)
+    assert loaded.predict(np.array([[3.0, 1.0]], f32))[0] == pytest.approx(1 / (1 + np.exp(-1)))
+
+
+def test_shipped_model_prefers_the_closer_key_point(data: Path) -> None:
+    import numpy as np
+
+    from argkb.keypoints.model import SCALAR_FEATURES, MatchModel, model_scores, pair_features
+
+    task = Task.from_split(load_split(str(data), "dev"))
+    rng = np.random.default_rng(0)
+    vectors = {text: rng.normal(size=8).astype(np.float32) for text in task.texts()}
+    for text in vectors:
+        vectors[text] /= np.linalg.norm(vectors[text])
+    # arg_1_1 reads exactly like the key point "Cars harm health"
+    args = {a: t for g in task.groups for a, t in g.arguments}
+    vectors[args["arg_1_1"]] = vectors["Cars harm health"]
+    keys, features = pair_features(task, vectors)
+    assert features.shape == (len(keys), len(SCALAR_FEATURES))
+    scores = model_scores(task, vectors, MatchModel.load())
+    assert 0 < scores["arg_1_1"]["kp_1_2"] < scores["arg_1_1"]["kp_1_1"] < 1
+    assert set(scores["arg_1_5"]) == {"kp_1_3"}  # candidates: the same topic and stance only
+
+
+def test_bad_model_file_is_a_config_error(tmp_path: Path) -> None:
+    from argkb.errors import ConfigError
+    from argkb.keypoints.model import MatchModel
+
+    path = tmp_path / "m.npz"
+    path.write_bytes(b"not a model")
+    with pytest.raises(ConfigError, match="not a key point matching model"):
+        MatchModel.load(path)

@@ -40,6 +40,12 @@ _MATCHER_HELP = (
     help="A shared-task predictions file, JSON {arg_id: {kp_id: score}} (repeatable).",
 )
 @click.option("--groups", is_flag=True, help="Also print the AP of each topic and stance.")
+@click.option(
+    "--coverage",
+    is_flag=True,
+    help="Also generate key points per topic and stance (argkb.keypoints.generate) and report "
+    "how many gold key points they cover at k = 0.5, 1, 1.5 and 2 times the gold count.",
+)
 @json_option
 @handle_errors
 def eval_kpa_cmd(
@@ -48,6 +54,7 @@ def eval_kpa_cmd(
     matchers: tuple[str, ...],
     predictions: tuple[str, ...],
     groups: bool,
+    coverage: bool,
     as_json: bool,
 ) -> None:
     """Score key point matching as the KPA 2021 shared task's Track 1 does: each argument's
@@ -87,6 +94,25 @@ def eval_kpa_cmd(
                 ],
             }
         )
+    coverage_rows: list[dict[str, Any]] = []
+    arguments_matched = None
+    if coverage:
+        from argkb.keypoints.generate import coverage as gold_coverage
+
+        click.echo("generating key points ...", err=True)
+        found, arguments_matched = gold_coverage(matcher.task, labels, matcher.embedder())
+        coverage_rows = [
+            {
+                "k_factor": row.factor,
+                "generated": row.key_points,
+                "gold": row.gold,
+                "covered_by_label": row.covered_label,
+                "covered_by_model": row.covered_model,
+                "share_by_label": row.share_label,
+                "share_by_model": row.share_model,
+            }
+            for row in found
+        ]
     summary = {
         "split": split,
         "arguments": sum(len(v) for v in arguments.values()),
@@ -95,6 +121,9 @@ def eval_kpa_cmd(
         "groups": len(arguments),
         "results": rows,
     }
+    if coverage:
+        summary["coverage"] = coverage_rows
+        summary["arguments_matched_at_gold_k"] = arguments_matched
     if as_json:
         click.echo(to_json(summary))
         return
@@ -114,3 +143,18 @@ def eval_kpa_cmd(
                     f"  {g['stance']:<3} {g['topic'][:50]:<50} "
                     f"{g['ap_strict']:.3f} {g['ap_relaxed']:.3f} ({g['kept']} kept)"
                 )
+    if coverage:
+        click.echo(
+            "\ngenerated key points: gold key points covered (by label: a generated key point's "
+            "source argument is labelled as matching the gold one; by model: the matching model "
+            "matches the generated key point to it)"
+        )
+        click.echo(f"{'k':<10} {'generated':>9} {'by label':>9} {'by model':>9}")
+        for row in coverage_rows:
+            click.echo(
+                f"{row['k_factor']:<4} x gold {row['generated']:>9} "
+                f"{row['share_by_label']:>9.3f} {row['share_by_model']:>9.3f}"
+            )
+        click.echo(
+            f"arguments matched to a generated key point (k = gold): {arguments_matched:.3f}"
+        )

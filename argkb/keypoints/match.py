@@ -160,13 +160,16 @@ class Matcher:
         self._embedder = embedder
         self._vectors: dict[str, NDArray[np.float32]] | None = None
 
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            from argkb.embed.model import Embedder
+
+            self._embedder = Embedder()
+        return self._embedder
+
     def vectors(self) -> dict[str, NDArray[np.float32]]:
         if self._vectors is None:
-            if self._embedder is None:
-                from argkb.embed.model import Embedder
-
-                self._embedder = Embedder()
-            self._vectors = embed_texts(self.task, self._embedder)
+            self._vectors = embed_texts(self.task, self.embedder())
         return self._vectors
 
     def scores(self, matcher: str) -> Scores:

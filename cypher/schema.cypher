@@ -8,6 +8,7 @@ CREATE CONSTRAINT argument_aid IF NOT EXISTS FOR (a:Argument) REQUIRE a.aid IS U
 CREATE CONSTRAINT source_sid IF NOT EXISTS FOR (s:Source) REQUIRE s.sid IS UNIQUE;
 CREATE CONSTRAINT corpus_cid IF NOT EXISTS FOR (c:Corpus) REQUIRE c.cid IS UNIQUE;
 CREATE CONSTRAINT cluster_cid IF NOT EXISTS FOR (c:Cluster) REQUIRE c.cid IS UNIQUE;
+CREATE CONSTRAINT sentence_uid IF NOT EXISTS FOR (s:Sentence) REQUIRE s.uid IS UNIQUE;
 
 // Provenance: which corpus first brought a node (load summaries count through these).
 CREATE INDEX argument_corpus IF NOT EXISTS FOR (a:Argument) ON (a.corpus);
@@ -17,6 +18,8 @@ CREATE INDEX source_corpus IF NOT EXISTS FOR (s:Source) ON (s.corpus);
 // Full-text (Lucene BM25) over claim and premise text: first-stage retrieval and the BM25 baseline.
 CREATE FULLTEXT INDEX claim_text IF NOT EXISTS FOR (u:Claim) ON EACH [u.text];
 CREATE FULLTEXT INDEX premise_text IF NOT EXISTS FOR (u:Premise) ON EACH [u.text];
+// Sentences of premises (argkb sentences): the first stage of sentence-pair retrieval.
+CREATE FULLTEXT INDEX sentence_text IF NOT EXISTS FOR (s:Sentence) ON EACH [s.text];
 
 // Vector (HNSW, cosine) over unit embeddings, queried with db.index.vector.queryNodes.
 CREATE VECTOR INDEX claim_embedding IF NOT EXISTS

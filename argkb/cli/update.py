@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     import neo4j
 
 
-STEPS = ("embed", "cluster", "pagerank", "stance")
+STEPS = ("embed", "sentences", "cluster", "pagerank", "stance")
 
 
 @dataclass
@@ -122,6 +122,21 @@ def _embed(conn: Connection, quiet: bool) -> dict[str, Any]:
     return {"units": run.units, "negations": run.negations, "model": run.model}
 
 
+def _sentences(conn: Connection, quiet: bool) -> dict[str, Any]:
+    """``argkb sentences``: split the premises not split yet (or whose text changed)."""
+    from tqdm import tqdm
+
+    from argkb.sentences.store import count_pending, ensure_schema, split_premises
+
+    driver = conn.driver()
+    ensure_schema(driver, conn.database)
+    total = count_pending(driver, conn.database)
+    with tqdm(total=total, unit=" premises", desc="sentences", disable=quiet,
+              file=sys.stderr) as bar:  # fmt: skip
+        run = split_premises(driver, conn.database, progress=bar.update)
+    return {"premises": run.premises, "sentences": run.sentences}
+
+
 def _cluster(conn: Connection, quiet: bool) -> dict[str, Any]:
     """``argkb cluster`` with its defaults: incremental where clusters of the same method exist
     (and the last run was not interrupted), SAME_AS edges for what changed."""
@@ -160,7 +175,13 @@ def _stance(conn: Connection, quiet: bool) -> dict[str, Any]:
     return asdict(run)
 
 
-RUNNERS = {"embed": _embed, "cluster": _cluster, "pagerank": _pagerank, "stance": _stance}
+RUNNERS = {
+    "embed": _embed,
+    "sentences": _sentences,
+    "cluster": _cluster,
+    "pagerank": _pagerank,
+    "stance": _stance,
+}
 
 
 def _describe(stale: dict[str, int]) -> str:
@@ -186,6 +207,8 @@ def update_cmd(conn: Connection, dry_run: bool, with_stance: bool, as_json: bool
     After 'argkb load' (a first corpus or one more), this runs in order, each
     only if 'argkb status' shows it stale, with the defaults of its command:
       argkb embed            units without a vector (the bundled model)
+      argkb sentences        premises not split into sentences, or changed since
+                             (needs only a load; for sentence-pair answers)
       argkb cluster          units without a cluster; interrupted runs again
       argkb pagerank --warm  units without PageRank, arguments without relevance
       argkb stance           with --stance: premises of unknown stance

@@ -34,6 +34,11 @@ _STEPS: tuple[tuple[str, str, str], ...] = (
         "argkb embed",
         "claims without the embedding of their negation (stance alignment)",
     ),
+    (
+        "premises_without_sentences",
+        "argkb sentences",
+        "premises not split into sentences (or whose text changed since)",
+    ),
     ("claims_without_cluster", "argkb cluster", "claims with an embedding but no claim cluster"),
     (
         "premises_without_cluster",

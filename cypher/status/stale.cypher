@@ -1,6 +1,7 @@
 // What the later pipeline steps have not caught up with since the last loads (one row):
 // units without an embedding, claims without the embedding of their negation, claims and
-// premises with an embedding but no cluster of their kind, units without PageRank, arguments
+// premises with an embedding but no cluster of their kind, premises not (or no longer) split into
+// sentences, units without PageRank, arguments
 // without relevance, whether clusters exist at all, and the jobs that started writing derived data
 // and never finished (argkb.db.jobs: cluster:claim, cluster:premise, same_as, pagerank).
 CALL () {
@@ -25,6 +26,17 @@ CALL () {
   RETURN count(p) AS premises_without_cluster
 }
 CALL () {
+  // as cypher/sentences/count_pending.cypher: never split, or the text changed since
+  MATCH (u:Premise)
+  WHERE coalesce(u.text, '') <> ''
+    AND (u.split_chars IS NULL OR u.split_chars <> size(u.text)
+         OR EXISTS {
+           MATCH (s:Sentence)-[:IN]->(u)
+           WHERE substring(u.text, s.start, size(s.text)) <> s.text
+         })
+  RETURN count(u) AS premises_without_sentences
+}
+CALL () {
   MATCH (u:Unit) WHERE u.pagerank IS NULL
   RETURN count(u) AS units_without_pagerank
 }
@@ -43,6 +55,7 @@ CALL () {
            AS cluster_runs_interrupted,
          count(CASE j.name WHEN 'pagerank' THEN j END) AS pagerank_runs_interrupted
 }
-RETURN cluster_runs_interrupted, pagerank_runs_interrupted, units_without_embedding, claims_without_negation_embedding, claims_without_cluster,
+RETURN cluster_runs_interrupted, pagerank_runs_interrupted, units_without_embedding,
+       premises_without_sentences, claims_without_negation_embedding, claims_without_cluster,
        premises_without_cluster, units_without_pagerank, arguments_without_relevance,
        corpora_since_cluster, COUNT { (:Cluster) } > 0 AS clustered

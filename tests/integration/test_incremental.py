@@ -107,6 +107,7 @@ def update(db, embedder, neo4j_uri: str, tmp_path_factory: pytest.TempPathFactor
     from argkb.embed.store import count_pending, embed_negations, embed_units
     from argkb.rank.store import run_pagerank
     from argkb.retrieve.engine import QueryEngine
+    from argkb.sentences.store import split_premises
 
     path_a, path_b = _split(tmp_path_factory.mktemp("corpora"))
     init_schema(db)
@@ -117,6 +118,7 @@ def update(db, embedder, neo4j_uri: str, tmp_path_factory: pytest.TempPathFactor
     cluster_units(db, kind="premise")
     link_same_as(db)
     run_pagerank(db)
+    split_premises(db)
     seen: dict[str, Any] = {"stale_a": _stale(neo4j_uri)}
     seen["vectors_a"] = _vectors(db)
     seen["clusters_a"] = _memberships(db)
@@ -150,6 +152,7 @@ def update(db, embedder, neo4j_uri: str, tmp_path_factory: pytest.TempPathFactor
     link_same_as(db)
     seen["same_as_recount"] = _same_as(db)
     seen["pagerank"] = run_pagerank(db, warm=True)
+    seen["sentences_b"] = split_premises(db)
     seen["stale_done"] = _stale(neo4j_uri)
     seen["answers_b"] = {q: _answers(QueryEngine(db, embedder), q) for q in A_QUERIES}
     seen["b_units"] = {
@@ -258,6 +261,8 @@ def test_status_names_what_is_stale_and_the_command(update) -> None:
     assert stale["arguments_without_relevance"]["count"] > 0
     assert stale["units_without_pagerank"]["command"] == "argkb pagerank --warm"
     assert stale["corpora_since_cluster"]["count"] == 1
+    assert stale["premises_without_sentences"]["count"] == update["sentences_b"].premises > 0
+    assert stale["premises_without_sentences"]["command"] == "argkb sentences"
     embedded = update["stale_embedded"]
     assert embedded["units_without_embedding"]["count"] == 0
     assert embedded["claims_without_negation_embedding"]["count"] == 0

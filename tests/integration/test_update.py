@@ -78,7 +78,8 @@ def test_update_runs_the_stale_steps_in_order_and_only_those(
     assert before["units_without_embedding"] > 0 and before["units_without_pagerank"] > 0
 
     first = _update(neo4j_uri)
-    assert list(first) == ["embed", "cluster", "pagerank"]  # pipeline order; stance not asked
+    # pipeline order; stance not asked
+    assert list(first) == ["embed", "sentences", "cluster", "pagerank"]
     assert all(step["ran"] for step in first.values())
     assert first["embed"]["stale"]["units_without_embedding"] == before["units_without_embedding"]
     assert first["embed"]["result"]["units"] == before["units_without_embedding"]
@@ -91,7 +92,7 @@ def test_update_runs_the_stale_steps_in_order_and_only_those(
     assert done["vectors"] > 0 and done["memberships"] > 0 and done["same_as"] > 0
 
     again = _update(neo4j_uri)
-    assert [step["ran"] for step in again.values()] == [False, False, False]
+    assert [step["ran"] for step in again.values()] == [False, False, False, False]
     assert _derived(db) == done  # nothing was written again
 
     load_records(db, "argsme", [path_b], reader("argsme")([path_b]))
@@ -101,15 +102,17 @@ def test_update_runs_the_stale_steps_in_order_and_only_those(
     assert dry["embed"]["stale"]["units_without_embedding"] == stale_b["units_without_embedding"]
     assert _stale(neo4j_uri) == stale_b  # --dry-run changed nothing
     text = _argkb(neo4j_uri, "update", "--dry-run").stdout
-    assert text.splitlines()[-1].startswith("would run: embed, cluster, pagerank")
+    assert text.splitlines()[-1].startswith("would run: embed, sentences, cluster, pagerank")
 
     result = _argkb(neo4j_uri, "update")
     lines = [line for line in result.stderr.splitlines() if line.startswith("update:")]
     assert [line.split(":")[1].strip() for line in lines] == [
-        "embed", "embed", "cluster", "cluster", "pagerank", "pagerank",
+        "embed", "embed", "sentences", "sentences", "cluster", "cluster", "pagerank", "pagerank",
     ]  # fmt: skip
     assert "running 'argkb embed'" in lines[0] and "done in" in lines[1]
-    assert result.stdout.strip().splitlines()[-1] == "updated: ran embed, cluster, pagerank"
+    assert (
+        result.stdout.strip().splitlines()[-1] == "updated: ran embed, sentences, cluster, pagerank"
+    )
     assert set(_stale(neo4j_uri).values()) == {0}
     after = _derived(db)
     assert after["vectors"] > done["vectors"] and after["memberships"] > done["memberships"]

@@ -1,0 +1,41 @@
+"""``argkb sentences``: split premises into sentence nodes (argkb.sentences.store)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
+
+
+@main.command("sentences")
+@connection_options
+@click.option("--all", "all_units", is_flag=True, help="Split every premise again.")
+@json_option
+@handle_errors
+def sentences_cmd(conn: Connection, all_units: bool, as_json: bool) -> None:
+    """Split premises into sentences: (:Sentence)-[:IN]->(:Premise), NEXT between neighbours.
+
+    A step after 'argkb load' (no model needed; 'argkb update' runs it when stale). Splits only
+    premises never split or whose text changed since (--all: every premise). The sentences get a
+    full-text index (sentence_text) for sentence-pair retrieval.
+    """
+    from tqdm import tqdm
+
+    from argkb.sentences.store import count_pending, ensure_schema, split_premises
+
+    driver = conn.driver()
+    ensure_schema(driver, conn.database)
+    total = count_pending(driver, conn.database, all_units=all_units)
+    with tqdm(total=total, unit=" premises", desc="sentences", disable=as_json,
+              file=sys.stderr) as bar:  # fmt: skip
+        run = split_premises(driver, conn.database, all_units=all_units, progress=bar.update)
+    if as_json:
+        click.echo(to_json(run))
+        return
+    rate = run.premises / run.seconds if run.seconds else 0.0
+    click.echo(
+        f"split {run.premises:,} premises into {run.sentences:,} sentences in "
+        f"{run.seconds:.1f} s ({rate:,.0f} premises/s; splitting {run.split_seconds:.1f} s)"
+    )

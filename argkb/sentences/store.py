@@ -1,0 +1,97 @@
+"""``argkb sentences``: split premises into ``(:Sentence)-[:IN]->(:Premise)`` nodes.
+
+Incremental like ``argkb embed``: only premises never split, or whose text changed since they
+were split, are read (``cypher/sentences/pending.cypher``), in pages ordered by internal id, so an
+interrupted run resumes where it stopped. Each page is split in Python
+(:func:`argkb.sentences.split.split_sentences`) and written in one transaction that replaces the
+premise's old sentences, so a premise never holds a mix of two splits.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from argkb.db import cypher
+from argkb.sentences.split import split_sentences
+
+if TYPE_CHECKING:
+    import neo4j
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class SplitRun:
+    premises: int  # premises split in this run
+    sentences: int  # sentences written in this run
+    seconds: float
+    split_seconds: float  # of which splitting in Python (the rest is Neo4j)
+
+
+def count_pending(
+    driver: neo4j.Driver, database: str | None = None, *, all_units: bool = False
+) -> int:
+    """Premises the next run would split (every premise with text with ``all_units``)."""
+    rows = cypher.read(driver, "sentences/count_pending", database=database, all=all_units)
+    return int(rows[0]["n"])
+
+
+def sentence_counts(driver: neo4j.Driver, database: str | None = None) -> dict[str, int]:
+    """``{"sentences": ..., "split_premises": ...}``."""
+    row = cypher.read(driver, "sentences/counts", database=database)[0]
+    return {"sentences": int(row["sentences"]), "split_premises": int(row["split_premises"])}
+
+
+def split_premises(
+    driver: neo4j.Driver,
+    database: str | None = None,
+    *,
+    all_units: bool = False,
+    page: int = 1000,
+    progress: Callable[[int], object] | None = None,
+) -> SplitRun:
+    """Split every pending premise (every premise with ``all_units``) and store its sentences."""
+    if page < 1:
+        raise ValueError(f"page must be at least 1, got {page}")
+    started = time.perf_counter()
+    after, premises, sentences, splitting = -1, 0, 0, 0.0
+    while True:
+        records = cypher.read(driver, "sentences/pending", database=database, after=after,
+                              all=all_units, limit=page)  # fmt: skip
+        if not records:
+            break
+        t0 = time.perf_counter()
+        rows = []
+        for record in records:
+            spans = split_sentences(record["text"])
+            rows.append({
+                "id": record["id"], "uid": record["uid"], "chars": len(record["text"]),
+                "sentences": [span._asdict() for span in spans],
+            })  # fmt: skip
+            sentences += len(spans)
+        splitting += time.perf_counter() - t0
+        cypher.write(driver, "sentences/write", database=database, rows=rows)
+        after = records[-1]["id"]
+        premises += len(records)
+        if progress:
+            progress(len(records))
+    seconds = time.perf_counter() - started
+    logger.info("split %d premises into %d sentences in %.1f s", premises, sentences, seconds)
+    return SplitRun(premises, sentences, seconds, splitting)
+
+
+def ensure_schema(driver: neo4j.Driver, database: str | None = None) -> int:
+    """Create the sentence constraint and full-text index of ``cypher/schema.cypher`` if missing
+    (a graph initialised by an older argkb); returns how many were created. Only these, so a
+    graph embedded with another model's dimensions is not touched."""
+    created = 0
+    for statement in cypher.statements("schema"):
+        if re.match(r"CREATE\s+(CONSTRAINT|FULLTEXT INDEX)\s+sentence_\w+\s", statement):
+            _, summary, _ = driver.execute_query(statement, database_=database)
+            created += summary.counters.indexes_added + summary.counters.constraints_added
+    return created

@@ -1,0 +1,23 @@
+// One batch of split premises. $rows: [{id, uid, chars, sentences: [{position, start, text,
+// words}]}]. The premise's old sentences go first (a changed text is split again); then its
+// sentences, each IN the premise, and a NEXT edge from each sentence to the one after it.
+// Unit.split_chars records the length of the text that was split (pending.cypher compares it).
+UNWIND $rows AS row
+MATCH (u:Premise) WHERE id(u) = row.id
+CALL (u) {
+  MATCH (old:Sentence)-[:IN]->(u)
+  DETACH DELETE old
+}
+SET u.split_chars = row.chars
+WITH u, row
+CALL (u, row) {
+  UNWIND row.sentences AS s
+  CREATE (n:Sentence {uid: row.uid + '#' + toString(s.position), text: s.text,
+                      position: s.position, start: s.start, words: s.words})
+  CREATE (n)-[:IN {position: s.position}]->(u)
+  WITH n ORDER BY n.position
+  WITH collect(n) AS ordered
+  UNWIND range(0, size(ordered) - 2) AS i
+  WITH ordered[i] AS a, ordered[i + 1] AS b
+  CREATE (a)-[:NEXT]->(b)
+}

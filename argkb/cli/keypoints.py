@@ -1,0 +1,57 @@
+"""``argkb keypoints TOPIC``: the key points of a topic's premises, with their prevalence."""
+
+from __future__ import annotations
+
+import click
+
+from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
+
+
+@main.command("keypoints")
+@connection_options
+@click.argument("topic")
+@click.option(
+    "--stance",
+    type=click.Choice(["pro", "con", "both"]),
+    default="both",
+    show_default=True,
+    help="The premises of this stance towards the topic.",
+)
+@click.option(
+    "--k",
+    type=click.IntRange(1, 100),
+    default=5,
+    show_default=True,
+    help="Key points per stance (at most).",
+)
+@json_option
+@handle_errors
+def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bool) -> None:
+    """Summarise the premises of TOPIC (the text of a conclusion in the graph, case ignored) as
+    key points: short, self-contained premise sentences chosen to cover the premises, each with
+    its prevalence (premises the matching model assigns to it), two examples and their sources."""
+    from argkb.embed.model import Embedder
+    from argkb.errors import EvaluationError
+    from argkb.keypoints.topic import STANCES, topic_key_points, topic_premises
+
+    try:
+        premises = topic_premises(conn.driver(), topic, database=conn.database)
+    finally:
+        conn.close()
+    if not premises:
+        raise EvaluationError(f"no argument concludes {topic!r} (argkb query finds topic texts)")
+    stances = STANCES if stance == "both" else (stance,)
+    report = topic_key_points(premises, topic, stances, k, Embedder())
+    if as_json:
+        click.echo(to_json(report))
+        return
+    click.echo(f"{topic}: {report['premises']} premises")
+    if report["unknown_stance"]:
+        click.echo(f"({report['unknown_stance']} premises of unknown stance left out)")
+    for name, part in report["stances"].items():
+        click.echo(f"\n{name} ({part['premises']} premises)")
+        for row in part["key_points"]:
+            click.echo(f"  {row['prevalence']:>4}  {row['key_point']}")
+            for example in row["examples"]:
+                source = f" [{example['sources'][0]}]" if example["sources"] else ""
+                click.echo(f"          e.g. {example['text'][:90]}{source}")

@@ -1,0 +1,84 @@
+"""Key points of a topic in the graph (``argkb keypoints TOPIC``).
+
+The topic's premises (those of the arguments that conclude a unit with the topic's text,
+``cypher/keypoints/topic_premises.cypher``) are grouped by stance; each stance's premises go
+through :func:`argkb.keypoints.generate.key_points`. A premise used by several arguments counts
+once. Premises whose stance is unknown (``argkb stance`` not run, or undecided) are left out and
+counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import neo4j
+
+STANCES = ("pro", "con")
+
+
+@dataclass
+class Premise:
+    uid: str
+    text: str
+    stance: str
+    arguments: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+
+
+def topic_premises(
+    driver: neo4j.Driver, topic: str, *, database: str | None = None
+) -> dict[str, Premise]:
+    """uid -> premise of the topic, one per (premise, stance)."""
+    from argkb.db import cypher
+
+    columns = cypher.read_columns(
+        driver, "keypoints/topic_premises", database=database, topic=topic
+    )
+    out: dict[str, Premise] = {}
+    for uid, text, stance, aid, sid in zip(
+        columns["premise"], columns["text"], columns["stance"], columns["argument"],
+        columns["source"], strict=True,
+    ):  # fmt: skip
+        key = f"{uid}|{stance}"
+        premise = out.setdefault(key, Premise(uid, text, stance))
+        if aid not in premise.arguments:
+            premise.arguments.append(aid)
+        if sid and sid not in premise.sources:
+            premise.sources.append(sid)
+    return out
+
+
+def topic_key_points(
+    premises: dict[str, Premise], topic: str, stances: tuple[str, ...], k: int, embedder: object
+) -> dict[str, Any]:
+    """The report of ``argkb keypoints``: per stance, the key points with their prevalence
+    (premises and arguments matched), two example premises and their sources."""
+    from argkb.keypoints.generate import key_points
+
+    report: dict[str, Any] = {
+        "topic": topic,
+        "premises": len({p.uid for p in premises.values()}),
+        "unknown_stance": sum(1 for p in premises.values() if p.stance not in STANCES),
+        "stances": {},
+    }
+    for stance in stances:
+        mine = {key: p for key, p in premises.items() if p.stance == stance}
+        items = [(key, p.text) for key, p in mine.items()]
+        found = key_points(topic, stance, items, embedder, k) if items else []
+        rows = []
+        for kp in found:
+            matched = [mine[key] for key in kp.matched]
+            examples = [m for m in matched if m.text != kp.text][:2]
+            rows.append(
+                {
+                    "key_point": kp.text,
+                    "prevalence": kp.prevalence,
+                    "arguments": len({a for m in matched for a in m.arguments}),
+                    "from": {"text": mine[kp.source].text, "sources": mine[kp.source].sources},
+                    "examples": [{"text": m.text, "sources": m.sources} for m in examples],
+                }
+            )
+        report["stances"][stance] = {"premises": len(items), "key_points": rows}
+    return report

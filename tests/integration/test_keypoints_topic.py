@@ -1,0 +1,35 @@
+"""``argkb keypoints``' graph side (issue 32, item 1): a topic's premises come out of Neo4j with
+their stance and source and are summarised per stance, on a small ArgKP fixture."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from argkb.keypoints.topic import topic_key_points, topic_premises
+from tests.integration.graphs import load
+
+pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+TOPIC = "We should ban fossil fuels"
+
+
+def test_topic_premises_and_key_points(db) -> None:
+    from argkb.embed.model import Embedder
+
+    load(db, "argkp", FIXTURES / "eval" / "argkp")
+    premises = topic_premises(db, TOPIC.upper() + "  ")  # case and surrounding space ignored
+    assert premises
+    assert {p.stance for p in premises.values()} <= {"pro", "con"}
+    assert all(p.sources and p.sources[0].startswith("argkp:dev:") for p in premises.values())
+    assert topic_premises(db, "no such topic") == {}
+
+    report = topic_key_points(premises, TOPIC, ("pro", "con"), 2, Embedder())
+    for stance, part in report["stances"].items():
+        texts = {p.text for p in premises.values() if p.stance == stance}
+        assert 1 <= len(part["key_points"]) <= 2
+        for row in part["key_points"]:
+            # a key point is a sentence of one of this stance's premises
+            assert any(row["key_point"] in text for text in texts)
+            assert row["prevalence"] >= 0

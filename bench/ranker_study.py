@@ -43,6 +43,12 @@ BENCHMARKS = {
 # -- benchmarks ---------------------------------------------------------------------------------
 
 
+def spec(name: str) -> tuple[str, str]:
+    """``(metric, group)`` of a recording: a benchmark name, optionally with a ``-cutX``
+    suffix (the same benchmark recorded with premise clusters cut at X)."""
+    return BENCHMARKS[name.split("-cut")[0]]
+
+
 def build(name: str, data: Path) -> Any:
     from argkb.eval import argkp, argquality, microtexts, sigir19
     from argkb.loaders import argkp as argkp_loader
@@ -65,7 +71,10 @@ def build(name: str, data: Path) -> Any:
 def baseline_scores(study: Path, name: str, metric: str) -> dict[str, dict[str, float]]:
     """Per-query scores of each system of the recorded harness run (BM25, cosine, default)."""
     out: dict[str, dict[str, float]] = {}
-    for path in sorted((study / f"out-{name}").glob("*.json")):
+    folders = [study / f"out-{name}"]
+    if "-cut" in name:  # recorded without baselines: BM25 and cosine of the benchmark's own run
+        folders.insert(0, study / f"out-{name.split('-cut')[0]}")
+    for path in sorted(p for folder in folders for p in folder.glob("*.json")):
         try:
             payload = json.loads(path.read_text())
         except (json.JSONDecodeError, UnicodeDecodeError):
@@ -278,6 +287,8 @@ def score(benchmark: Any, pools: dict[str, QueryPools], variant: Variant, metric
 def grid(name: str = "weights") -> list[Variant]:
     """``weights``: the route weights, RRF k and MMR; ``shape``: representative and clusters;
     ``diverse``: singletons with MMR over premises (and the default, for reference)."""
+    if name == "default":
+        return [Variant(), Variant(1.0, 1.0, 1.0, 0.5, 10.0), Variant(3.0, 1.0, 1.0, 0.5, 10.0)]
     if name == "diverse":  # every premise its own cluster, diversity by MMR instead
         return [Variant()] + [
             Variant(wc, 1.0, 1.0, wa, 10.0, mmr, "longest", False)
@@ -304,43 +315,47 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", type=Path, required=True)
     parser.add_argument("--data", type=Path, required=True)
-    parser.add_argument("--only", nargs="*", default=None)
-    parser.add_argument("--grid", choices=["weights", "shape", "diverse"], default="weights")
+    parser.add_argument(
+        "--only", nargs="*", default=None, help="recordings to score (NAME.pkl in --study)"
+    )
+    parser.add_argument(
+        "--grid", choices=["weights", "shape", "diverse", "default"], default="weights"
+    )
     args = parser.parse_args(argv)
     names = [n for n in BENCHMARKS if (args.study / f"{n}.pkl").exists()]
     if args.only:
-        names = [n for n in names if n in args.only]
+        names = list(args.only)
     pools = {n: read_pools(args.study / f"{n}.pkl") for n in names}
-    benchmarks = {n: build(n, args.data) for n in names}
+    benchmarks = {n: build(n.split("-cut")[0], args.data) for n in names}
     assign_priors(pools, args.data)
     variants = grid(args.grid)
     print(f"{len(variants)} variants x {len(names)} benchmarks", flush=True)
     table: dict[str, dict[Variant, float]] = {n: {} for n in names}
     per_query: dict[str, dict[Variant, dict[str, float]]] = {n: {} for n in names}
     for n in names:
-        metric = BENCHMARKS[n][0]
+        metric = spec(n)[0]
         for v in variants:
             table[n][v], per_query[n][v] = score(benchmarks[n], pools[n], v, metric)
     default = Variant()
     print("\n| benchmark | recorded default replayed | BM25 | cosine |")
     for n in names:
-        base = baseline_scores(args.study, n, BENCHMARKS[n][0])
+        base = baseline_scores(args.study, n, spec(n)[0])
         replayed = f"{table[n][default]:.4f}" if default in table[n] else "-"
         print(f"| {n} | {replayed} | {_mean(base.get('bm25'))} | "
               f"{_mean(base.get('cosine'))} |")  # fmt: skip
     print("\n| variant | " + " | ".join(names) + " |")
     for v in variants:
         print(f"| {v.label()} | " + " | ".join(f"{table[n][v]:.4f}" for n in names) + " |")
-    groups = sorted({BENCHMARKS[n][1] for n in names})
+    groups = sorted({spec(n)[1] for n in names})
     print("\n## leave one benchmark out")
     for held in groups:
-        train = [n for n in names if BENCHMARKS[n][1] != held]
-        test = [n for n in names if BENCHMARKS[n][1] == held]
+        train = [n for n in names if spec(n)[1] != held]
+        test = [n for n in names if spec(n)[1] == held]
         if not train:
             continue
         best = max(variants, key=lambda v: _train_mean(table, train, v))
         for n in test:
-            base = baseline_scores(args.study, n, BENCHMARKS[n][0])
+            base = baseline_scores(args.study, n, spec(n)[0])
             print(f"{n}: fitted on {'+'.join(train)} -> {best.label()}: {table[n][best]:.4f} "
                   f"(train mean {_train_mean(table, train, best):.4f}); BM25 "
                   f"{_mean(base.get('bm25'))}, cosine {_mean(base.get('cosine'))}, "
@@ -356,7 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _train_mean(table: dict[str, dict[Variant, float]], names: list[str], v: Variant) -> float:
     by_group: dict[str, list[float]] = {}
     for n in names:
-        by_group.setdefault(BENCHMARKS[n][1], []).append(table[n][v])
+        by_group.setdefault(spec(n)[1], []).append(table[n][v])
     return float(np.mean([np.mean(x) for x in by_group.values()]))
 
 

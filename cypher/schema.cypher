@@ -9,6 +9,7 @@ CREATE CONSTRAINT source_sid IF NOT EXISTS FOR (s:Source) REQUIRE s.sid IS UNIQU
 CREATE CONSTRAINT corpus_cid IF NOT EXISTS FOR (c:Corpus) REQUIRE c.cid IS UNIQUE;
 CREATE CONSTRAINT cluster_cid IF NOT EXISTS FOR (c:Cluster) REQUIRE c.cid IS UNIQUE;
 CREATE CONSTRAINT sentence_uid IF NOT EXISTS FOR (s:Sentence) REQUIRE s.uid IS UNIQUE;
+CREATE CONSTRAINT sentence_term IF NOT EXISTS FOR (t:SentenceTerm) REQUIRE t.term IS UNIQUE;
 
 // Provenance: which corpus first brought a node (load summaries count through these).
 CREATE INDEX argument_corpus IF NOT EXISTS FOR (a:Argument) ON (a.corpus);

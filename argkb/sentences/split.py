@@ -28,7 +28,7 @@ def split_sentences(text: str | None) -> list[Span]:
     Empty or blank text has no sentences. Paragraphs (blank lines) always end a sentence; a single
     line break does not, as syntok decides (forum posts wrap lines inside sentences).
     """
-    from syntok import segmenter
+    from syntok import segmenter  # type: ignore[import-untyped]
 
     if not text or not text.strip():
         return []

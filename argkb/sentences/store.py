@@ -4,7 +4,8 @@ Incremental like ``argkb embed``: only premises never split, or whose text chang
 were split, are read (``cypher/sentences/pending.cypher``), in pages ordered by internal id, so an
 interrupted run resumes where it stopped. Each page is split in Python
 (:func:`argkb.sentences.split.split_sentences`) and written in one transaction that replaces the
-premise's old sentences, so a premise never holds a mix of two splits.
+premise's old sentences, so a premise never holds a mix of two splits, and updates the term
+statistics of :mod:`argkb.sentences.terms` in the same transaction.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from argkb.db import cypher
 from argkb.sentences.split import split_sentences
+from argkb.sentences.terms import term_deltas
 
 if TYPE_CHECKING:
     import neo4j
@@ -75,7 +77,7 @@ def split_premises(
             })  # fmt: skip
             sentences += len(spans)
         splitting += time.perf_counter() - t0
-        cypher.write(driver, "sentences/write", database=database, rows=rows)
+        _write_page(driver, database, rows)
         after = records[-1]["id"]
         premises += len(records)
         if progress:
@@ -83,6 +85,23 @@ def split_premises(
     seconds = time.perf_counter() - started
     logger.info("split %d premises into %d sentences in %.1f s", premises, sentences, seconds)
     return SplitRun(premises, sentences, seconds, splitting)
+
+
+def _write_page(driver: neo4j.Driver, database: str | None, rows: list[dict[str, Any]]) -> None:
+    """Replace the sentences of a page of premises and update the term statistics by the
+    difference, in one transaction (so the statistics always describe the stored sentences)."""
+
+    def work(tx: neo4j.ManagedTransaction) -> None:
+        result = tx.run(cypher.load("sentences/write"), {"rows": rows})
+        removed = [text for record in result for text in record["old"]]
+        added = [s["text"] for row in rows for s in row["sentences"]]
+        terms, tokens, sentences = term_deltas(removed, added)
+        tx.run(cypher.load("sentences/write_terms"),
+               {"terms": terms, "tokens": tokens, "sentences": sentences}).consume()  # fmt: skip
+
+    cypher.log_query("sentences/write", {"rows": rows})
+    with driver.session(database=database) as session:
+        session.execute_write(work)
 
 
 def ensure_schema(driver: neo4j.Driver, database: str | None = None) -> int:

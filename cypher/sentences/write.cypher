@@ -2,14 +2,18 @@
 // words}]}]. The premise's old sentences go first (a changed text is split again); then its
 // sentences, each IN the premise, and a NEXT edge from each sentence to the one after it.
 // Unit.split_chars records the length of the text that was split (pending.cypher compares it).
+// Returns the texts of the sentences it deleted (old), for the term statistics
+// (sentences/write_terms, in the same transaction).
 UNWIND $rows AS row
 MATCH (u:Premise) WHERE id(u) = row.id
 CALL (u) {
-  MATCH (old:Sentence)-[:IN]->(u)
-  DETACH DELETE old
+  OPTIONAL MATCH (old:Sentence)-[:IN]->(u)
+  WITH collect(old) AS olds, collect(old.text) AS old
+  FOREACH (o IN olds | DETACH DELETE o)
+  RETURN old
 }
 SET u.split_chars = row.chars
-WITH u, row
+WITH u, row, old
 CALL (u, row) {
   UNWIND row.sentences AS s
   CREATE (n:Sentence {uid: row.uid + '#' + toString(s.position), text: s.text,
@@ -21,3 +25,4 @@ CALL (u, row) {
   WITH ordered[i] AS a, ordered[i + 1] AS b
   CREATE (a)-[:NEXT]->(b)
 }
+RETURN old

@@ -157,3 +157,26 @@ def test_undoing_a_load_removes_its_premises_with_their_sentences(graph, tmp_pat
         ).records[0]["n"]
         == 0
     )
+
+
+def test_the_command_and_status(graph, neo4j_uri: str) -> None:
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    def argkb(*args: str) -> dict:
+        result = CliRunner().invoke(main, [*args, "--json"], env={"NEO4J_URI": neo4j_uri})
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    graph.execute_query("MATCH (u:Premise) WITH u LIMIT 1 REMOVE u.split_chars")
+    status = argkb("status")
+    stale = {entry["what"]: entry for entry in status["stale"]}
+    assert stale["premises_without_sentences"]["count"] == 1
+    assert stale["premises_without_sentences"]["command"] == "argkb sentences"
+    assert argkb("sentences")["premises"] == 1
+    assert argkb("sentences")["premises"] == 0
+    assert argkb("sentences", "--all")["premises"] == len(PREMISES)
+    status = argkb("status")
+    assert {e["what"]: e["count"] for e in status["stale"]}["premises_without_sentences"] == 0
+    assert status["counts"]["labels"]["Sentence"] == sentence_counts(graph)["sentences"]

@@ -101,19 +101,22 @@ def test_full_text_index_finds_sentences(graph) -> None:
 
 
 @pytest.mark.parametrize(
-    "new_text",
+    ("new_text", "status_sees_it"),
     [
-        "Dr. Smith says taxes fall. See http://example.com/a?b=1. So the ban fails.",  # same length
-        "A new premise. Of two sentences.",
+        # same length: only a hand edit can do this (argkb's loads only fill in empty texts);
+        # argkb sentences finds it, argkb status, which compares lengths only, does not
+        ("Dr. Smith says taxes fall. See http://example.com/a?b=1. So the ban fails.", 0),
+        ("A new premise. Of two sentences.", 1),
     ],
 )
-def test_a_changed_text_is_split_again(graph, new_text: str) -> None:
+def test_a_changed_text_is_split_again(graph, new_text: str, status_sees_it: int) -> None:
     graph.execute_query(
         "MATCH (u:Premise) WHERE u.text STARTS WITH 'Dr. Smith' OR u.text STARTS WITH 'A new' "
         "SET u.text = $t",
         t=new_text,
     )
-    assert stale(graph) == 1
+    assert count_pending(graph) == 1
+    assert stale(graph) == status_sees_it
     run = split_premises(graph)
     assert run.premises == 1
     assert "".join(s["text"] for s in sentences_of(graph, new_text)).replace(" ", "") == (

@@ -11,7 +11,9 @@ premise, sentences, mean words a sentence, and sentences over 60 words (likely u
 Part 2 (a throw-away Neo4j, or ``--uri``): the corpus loaded, then ``split_premises`` timed three
 times: the first split, an incremental run with nothing to do, and after 10% of the premise
 texts were changed (only those are split again); with the time of the staleness count that
-``argkb status`` runs, and the client's peak RSS.
+``argkb status`` runs, and the client's peak RSS. ``--show QUERY`` (repeatable) prints the top
+three sentence pairs of BM25 and DirichletLM for the query (argkb.sentences.retrieve), with the
+time each took.
 """
 
 from __future__ import annotations
@@ -67,11 +69,12 @@ def part1(texts: list[str]) -> None:
         rows, "lrrrrr"))  # fmt: skip
 
 
-def part2(data: Path, fmt: str, uri: str | None) -> None:
+def part2(data: Path, fmt: str, uri: str | None, show: list[str]) -> None:
     from argkb.db.schema import init_schema
     from argkb.db.staleness import stale_steps
     from argkb.ingest import load_records
     from argkb.loaders import reader
+    from argkb.sentences.retrieve import retrieve_pairs
     from argkb.sentences.store import ensure_schema, sentence_counts, split_premises
 
     files = sorted(data.glob("*.csv"))
@@ -99,6 +102,16 @@ def part2(data: Path, fmt: str, uri: str | None) -> None:
         )
         timed("10% of texts changed")
         counts = sentence_counts(drv)
+        for query in show:
+            drv.execute_query("CALL db.awaitIndex('sentence_text', 300)")
+            for model in ("bm25", "dirichlet"):
+                t0 = time.perf_counter()
+                pairs = retrieve_pairs(drv, query, model=model, k=3)
+                ms = 1000 * (time.perf_counter() - t0)
+                print(f"\n{query!r}, {model} ({ms:.0f} ms):")
+                for pair in pairs:
+                    second = pair.second.text if pair.second else ""
+                    print(f"  {pair.score:8.3f}  {pair.first.text} | {second}")
     print(common.markdown_table(
         ["run", "premises split", "sentences written", "seconds", "of which splitting",
          "status count ms", "stale after"], rows, "lrrrrrr"))  # fmt: skip
@@ -113,10 +126,16 @@ def main() -> None:
     parser.add_argument("--format", default="argquality")
     parser.add_argument("--limit", type=int, default=500)
     parser.add_argument("--no-graph", action="store_true", help="Part 1 only.")
+    parser.add_argument(
+        "--show",
+        action="append",
+        default=[],
+        help="A query whose top BM25 and DirichletLM pairs are printed.",
+    )
     args = parser.parse_args()
     part1(premises(args.data, args.limit))
     if not args.no_graph:
-        part2(args.data, args.format, args.uri)
+        part2(args.data, args.format, args.uri, args.show)
 
 
 if __name__ == "__main__":

@@ -21,12 +21,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from argkb.db import cypher
+from argkb.errors import ArgKBError
 from argkb.sentences.terms import tokenize
 
 if TYPE_CHECKING:
     import neo4j
 
 Model = Literal["bm25", "dirichlet"]
+
+
+class SentencesMissing(ArgKBError):
+    """The graph has no sentence index to search: ``argkb sentences`` has not run."""
 
 
 @dataclass(frozen=True)
@@ -161,8 +166,20 @@ def rank_sentences(
     lucene = lucene_query(query)
     if not lucene.strip():
         return []
-    hits = cypher.read(driver, "sentences/fulltext", database=database, query=lucene,
-                       limit=k if model == "bm25" else max(k, depth))  # fmt: skip
+    from neo4j.exceptions import ClientError
+
+    try:
+        hits = cypher.read(driver, "sentences/fulltext", database=database, query=lucene,
+                           limit=k if model == "bm25" else max(k, depth))  # fmt: skip
+    except ClientError as err:
+        online = cypher.read(driver, "query/indexes_online", database=database,
+                             names=["sentence_text"])[0]["online"]  # fmt: skip
+        if online:
+            raise
+        raise SentencesMissing(
+            "the graph has no sentence index (sentence_text) online: run 'argkb sentences' "
+            "(or 'argkb update') first"
+        ) from err
     found = [RankedSentence(h["uid"], h["text"], h["premise"], int(h["position"]),
                             float(h["score"])) for h in hits]  # fmt: skip
     if model == "bm25" or not found:

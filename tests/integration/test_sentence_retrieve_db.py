@@ -115,3 +115,17 @@ def test_a_query_of_no_terms_finds_nothing(graph) -> None:
     assert retrieve_pairs(graph, "?!", model="dirichlet") == []
     with pytest.raises(ValueError, match="unknown sentence model"):
         rank_sentences(graph, "nuclear", model="tfidf")  # type: ignore[arg-type]
+
+
+def test_a_graph_without_the_sentence_index_says_what_to_run(graph) -> None:
+    from argkb.sentences.retrieve import SentencesMissing
+    from argkb.sentences.store import ensure_schema
+
+    graph.execute_query("DROP INDEX sentence_text")
+    try:
+        with pytest.raises(SentencesMissing, match="run 'argkb sentences'"):
+            retrieve_pairs(graph, "nuclear power")
+    finally:
+        assert ensure_schema(graph) == 1
+        graph.execute_query("CALL db.awaitIndex('sentence_text', 60)")
+    assert retrieve_pairs(graph, "nuclear power", k=1)[0].first.text == "Nuclear power is cheap."

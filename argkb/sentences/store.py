@@ -13,13 +13,14 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from argkb.db import cypher
 from argkb.sentences.split import split_sentences
-from argkb.sentences.terms import term_deltas
+from argkb.sentences.terms import term_deltas, tokenize
 
 if TYPE_CHECKING:
     import neo4j
@@ -33,6 +34,7 @@ class SplitRun:
     sentences: int  # sentences written in this run
     seconds: float
     split_seconds: float  # of which splitting in Python (the rest is Neo4j)
+    recounted_terms: bool = False  # the term statistics had drifted and were counted again
 
 
 def count_pending(
@@ -61,6 +63,12 @@ def split_premises(
     if page < 1:
         raise ValueError(f"page must be at least 1, got {page}")
     started = time.perf_counter()
+    check = cypher.read(driver, "sentences/stats_check", database=database)[0]
+    recounted = check["stored"] != check["actual"]
+    if recounted:
+        logger.warning("term statistics count %d sentences, the graph has %d: recounting",
+                       check["stored"], check["actual"])  # fmt: skip
+        recount_terms(driver, database)
     after, premises, sentences, splitting = -1, 0, 0, 0.0
     while True:
         records = cypher.read(driver, "sentences/pending", database=database, after=after,
@@ -84,7 +92,7 @@ def split_premises(
             progress(len(records))
     seconds = time.perf_counter() - started
     logger.info("split %d premises into %d sentences in %.1f s", premises, sentences, seconds)
-    return SplitRun(premises, sentences, seconds, splitting)
+    return SplitRun(premises, sentences, seconds, splitting, recounted)
 
 
 def _write_page(driver: neo4j.Driver, database: str | None, rows: list[dict[str, Any]]) -> None:
@@ -102,6 +110,35 @@ def _write_page(driver: neo4j.Driver, database: str | None, rows: list[dict[str,
     cypher.log_query("sentences/write", {"rows": rows})
     with driver.session(database=database) as session:
         session.execute_write(work)
+
+
+def recount_terms(driver: neo4j.Driver, database: str | None = None, *, page: int = 10_000) -> int:
+    """Count the term statistics again from every stored sentence (replacing what is stored);
+    returns the number of sentences read. One pass over the sentences, the vocabulary in memory."""
+    cf: Counter[str] = Counter()
+    df: Counter[str] = Counter()
+    after, tokens, sentences = -1, 0, 0
+    while True:
+        records = cypher.read(driver, "sentences/texts", database=database, after=after,
+                              limit=page)  # fmt: skip
+        if not records:
+            break
+        for record in records:
+            terms = tokenize(record["text"])
+            tokens += len(terms)
+            sentences += 1
+            cf.update(terms)
+            df.update(set(terms))
+        after = records[-1]["id"]
+    with driver.session(database=database) as session:
+        session.run(cypher.load("sentences/clear_terms")).consume()
+    rows = [{"term": t, "cf": cf[t], "df": df[t]} for t in sorted(cf)]
+    for start in range(0, max(len(rows), 1), page):
+        first = start == 0  # the totals go with the first batch
+        cypher.write(driver, "sentences/write_terms", database=database,
+                     terms=rows[start : start + page], tokens=tokens if first else 0,
+                     sentences=sentences if first else 0)  # fmt: skip
+    return sentences
 
 
 def ensure_schema(driver: neo4j.Driver, database: str | None = None) -> int:

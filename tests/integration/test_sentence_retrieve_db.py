@@ -117,6 +117,25 @@ def test_a_query_of_no_terms_finds_nothing(graph) -> None:
         rank_sentences(graph, "nuclear", model="tfidf")  # type: ignore[arg-type]
 
 
+def test_statistics_are_recounted_after_an_undone_load(graph, tmp_path) -> None:
+    # undoing a load deletes its units' sentences in Cypher, which cannot tokenize: the next
+    # argkb sentences notices the sentence total is off and counts the terms again
+    from argkb.ingest import undo_load
+
+    path = tmp_path / "more.jsonl"
+    line = {"id": "x1", "conclusion": "Coal claim", "premises": [
+        {"text": "Coal plants pollute rivers. Coal is cheap.", "stance": "con"}]}  # fmt: skip
+    path.write_text(json.dumps(line) + "\n")
+    summary = load_records(graph, "jsonl", [path], reader("jsonl")([path]))
+    assert split_premises(graph).sentences == 2
+    undo_load(graph, summary.corpus)
+    assert stored(graph) != recount(graph)  # "coal" still counted
+    run = split_premises(graph)
+    assert run.recounted_terms and run.premises == 0
+    assert stored(graph) == recount(graph)
+    assert not split_premises(graph).recounted_terms
+
+
 def test_a_graph_without_the_sentence_index_says_what_to_run(graph) -> None:
     from argkb.sentences.retrieve import SentencesMissing
     from argkb.sentences.store import ensure_schema

@@ -11,10 +11,11 @@ import click
 from argkb.cli.app import eval_group, handle_errors, json_option, to_json
 
 # argkb.keypoints.match.MATCHERS (not imported here: `argkb --help` stays instant)
-MATCHERS = ("bm25", "cosine", "model")
+MATCHERS = ("bm25", "cosine", "model", "cross", "ensemble")
 _MATCHER_HELP = (
     "Matcher to score (repeatable; default: all): bm25, cosine (all-MiniLM-L6-v2 embeddings), "
-    "model (argkb's matching model, trained on ArgKP train)."
+    "model (argkb's matching model, trained on ArgKP train), cross (MiniLM cross-encoder with "
+    "adapters trained on ArgKP train), ensemble (mean of model and cross)."
 )
 
 

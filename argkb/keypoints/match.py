@@ -8,6 +8,10 @@ points, as ``(id, text)``) and returns ``arg_id -> kp_id -> score``, the input o
   document frequencies over all texts of the topic (both stances), k1 1.2, b 0.75.
 * ``cosine``: cosine of all-MiniLM-L6-v2 sentence embeddings (:class:`argkb.embed.model.Embedder`).
 * ``model``: the matching model trained on ArgKP train (:mod:`argkb.keypoints.model`).
+* ``cross``: all-MiniLM-L6-v2 reading key point and argument together, with low-rank adapters
+  trained on ArgKP train (``cross_match.safetensors``; the training and model code of
+  :mod:`argkb.stance.cross`, with key point and argument in place of conclusion and premise).
+* ``ensemble``: the mean of ``model`` and ``cross`` probabilities.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -26,7 +31,7 @@ if TYPE_CHECKING:
     from argkb.embed.model import Embedder
     from argkb.loaders.argkp import ArgKPSplit
 
-MATCHERS = ("bm25", "cosine", "model")
+MATCHERS = ("bm25", "cosine", "model", "cross", "ensemble")
 K1 = 1.2
 B = 0.75
 
@@ -159,6 +164,7 @@ class Matcher:
         self.task = task
         self._embedder = embedder
         self._vectors: dict[str, NDArray[np.float32]] | None = None
+        self._done: dict[str, Scores] = {}
 
     def embedder(self) -> Embedder:
         if self._embedder is None:
@@ -173,6 +179,17 @@ class Matcher:
         return self._vectors
 
     def scores(self, matcher: str) -> Scores:
+        if matcher not in self._done:
+            self._done[matcher] = self._scores(matcher)
+        return self._done[matcher]
+
+    def _scores(self, matcher: str) -> Scores:
+        if matcher == "ensemble":
+            model, cross = self.scores("model"), self.scores("cross")
+            return {
+                arg_id: {kp_id: (p + cross[arg_id][kp_id]) / 2 for kp_id, p in row.items()}
+                for arg_id, row in model.items()
+            }
         if matcher == "bm25":
             return bm25_scores(self.task)
         if matcher == "cosine":
@@ -181,6 +198,25 @@ class Matcher:
             from argkb.keypoints.model import model_scores
 
             return model_scores(self.task, self.vectors())
+        if matcher == "cross":
+            return cross_scores(self.task)
         from argkb.errors import EvaluationError
 
         raise EvaluationError(f"unknown matcher {matcher!r} (known: {', '.join(MATCHERS)})")
+
+
+CROSS_WEIGHTS = Path(__file__).with_name("cross_match.safetensors")
+CROSS_INFO = Path(__file__).with_name("cross_match.json")
+
+
+def cross_scores(task: Task) -> Scores:
+    """P(match) of every (argument, key point) pair from the cross-encoder."""
+    from argkb.stance.cross import CrossStanceModel
+
+    model = CrossStanceModel.load(CROSS_WEIGHTS, CROSS_INFO)
+    pairs = [(a, k) for g in task.groups for a in g.arguments for k in g.key_points]
+    probs = model.probability([k for _, (_, k) in pairs], [a for (_, a), _ in pairs])
+    out: Scores = {arg_id: {} for g in task.groups for arg_id, _ in g.arguments}
+    for ((arg_id, _), (kp_id, _)), p in zip(pairs, probs, strict=True):
+        out[arg_id][kp_id] = float(p)
+    return out

@@ -2,6 +2,12 @@
 
 ``python -m argkb.keypoints.train --data DIR [--out FILE] [--folds 4]``
 
+``python -m argkb.keypoints.train --data DIR --cross [--pairs 12000]`` trains the cross-encoder
+matcher instead (``cross_match.safetensors``/``.json``): LoRA adapters on all-MiniLM-L6-v2 with
+:func:`argkb.stance.cross.train`, key point as the first text and argument as the second, one
+epoch over ``--pairs`` labelled train pairs drawn at random (seed 0), at most 96 tokens, no
+negation augmentation. On this two-core CPU 12,000 pairs took 36 minutes.
+
 The train split's topics are cut into ``--folds`` topic-disjoint folds; each candidate
 configuration is trained on the other folds and scored with Track 1 mAP (strict) on the held-out
 one (the labels of train, never dev). The best configuration is refit on all of train and saved.
@@ -62,7 +68,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", required=True)
     parser.add_argument("--out", default=str(MODEL_FILE))
     parser.add_argument("--folds", type=int, default=4)
+    parser.add_argument("--cross", action="store_true", help="train the cross-encoder matcher")
+    parser.add_argument("--pairs", type=int, default=12000)
     args = parser.parse_args(argv)
+    if args.cross:
+        return train_cross(args.data, args.pairs)
 
     from argkb.embed.model import Embedder
 
@@ -102,6 +112,30 @@ def main(argv: list[str] | None = None) -> int:
     model = fit(best[1], features[labelled], y[labelled])
     model.save(args.out)
     print(f"saved {args.out}")
+    return 0
+
+
+def train_cross(data: str, pairs: int) -> int:
+    import random
+
+    from argkb.keypoints.match import CROSS_INFO, CROSS_WEIGHTS
+    from argkb.stance.cross import CrossConfig, CrossStanceModel, train
+
+    split = load_split(data, "train")
+    args = {a.arg_id: a.text for items in split.arguments.values() for a in items}
+    kps = {k.kp_id: k.text for items in split.key_points.values() for k in items}
+    rows = [(kps[m.kp_id], args[m.arg_id], bool(m.label)) for m in split.matches]
+    random.Random(0).shuffle(rows)
+    rows = rows[:pairs]
+    config = CrossConfig(
+        epochs=1,
+        max_length=96,
+        negation_augment=False,
+        trained_on={"data": "ArgKP-2021 train", "pairs": len(rows)},
+    )
+    tensors = train([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], config)
+    CrossStanceModel.save(tensors, config, CROSS_WEIGHTS, CROSS_INFO)
+    print(f"saved {CROSS_WEIGHTS}")
     return 0
 
 

@@ -195,3 +195,15 @@ def test_bad_model_file_is_a_config_error(tmp_path: Path) -> None:
     path.write_bytes(b"not a model")
     with pytest.raises(ConfigError, match="not a key point matching model"):
         MatchModel.load(path)
+
+
+def test_shipped_cross_encoder_scores_same_stance_pairs(data: Path) -> None:
+    from argkb.keypoints.match import Matcher
+
+    task = Task.from_split(load_split(str(data), "dev"))
+    scores = Matcher(task).scores("cross")
+    assert set(scores["arg_1_5"]) == {"kp_1_3"}
+    assert set(scores["arg_1_1"]) == {"kp_1_1", "kp_1_2"}
+    assert all(0 < p < 1 for row in scores.values() for p in row.values())
+    # "Traffic accidents kill many people" is about danger, not health
+    assert scores["arg_1_2"]["kp_1_2"] > scores["arg_1_2"]["kp_1_1"]

@@ -762,4 +762,5 @@ def test_queries_during_a_bulk_load_answer_or_say_why(
     assert {r["name"]: r["state"] for r in rows} == {
         "claim_text": "ONLINE",
         "premise_text": "ONLINE",
+        "sentence_text": "ONLINE",
     }

@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import common
@@ -41,12 +42,14 @@ def premises(data: Path, limit: int) -> list[str]:
     return list(seen)
 
 
-def splitters() -> dict[str, object]:
+def splitters() -> dict[str, Callable[[str], list[str]]]:
     from argkb.sentences.split import split_sentences
 
-    found: dict[str, object] = {"syntok (argkb)": lambda t: [s.text for s in split_sentences(t)]}
+    found: dict[str, Callable[[str], list[str]]] = {
+        "syntok (argkb)": lambda t: [s.text for s in split_sentences(t)]
+    }
     try:
-        import pysbd
+        import pysbd  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
         return found
     seg = pysbd.Segmenter(language="en", clean=False)
@@ -59,7 +62,7 @@ def part1(texts: list[str]) -> None:
     for name, split in splitters().items():
         split(texts[0])  # imports and rule tables outside the clock
         started = time.perf_counter()
-        out = [split(t) for t in texts]  # type: ignore[operator]
+        out = [split(t) for t in texts]
         seconds = time.perf_counter() - started
         words = [len(s.split()) for sents in out for s in sents]
         rows.append([name, len(texts), f"{1000 * seconds / len(texts):.2f}", len(words),

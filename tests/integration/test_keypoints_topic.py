@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from graphs import load
 
 from argkb.keypoints.topic import topic_key_points, topic_premises
-from tests.integration.graphs import load
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

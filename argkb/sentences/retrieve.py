@@ -166,15 +166,13 @@ def rank_sentences(
     lucene = lucene_query(query)
     if not lucene.strip():
         return []
-    from neo4j.exceptions import ClientError
+    from argkb.retrieve.routes import route_failed_for_index
 
     try:
         hits = cypher.read(driver, "sentences/fulltext", database=database, query=lucene,
                            limit=k if model == "bm25" else max(k, depth))  # fmt: skip
-    except ClientError as err:
-        online = cypher.read(driver, "query/indexes_online", database=database,
-                             names=["sentence_text"])[0]["online"]  # fmt: skip
-        if online:
+    except Exception as err:
+        if not route_failed_for_index(err, driver, ["sentence_text"], database):
             raise
         raise SentencesMissing(
             "the graph has no sentence index (sentence_text) online: run 'argkb sentences' "

@@ -112,7 +112,6 @@ class Side:
 class QueryPools:
     qid: str
     text: str
-    top_claim: float  # best cosine of a retrieved claim (0: none retrieved)
     sides: dict[str, Side]
 
 
@@ -137,8 +136,7 @@ def read_pools(path: Path) -> dict[str, QueryPools]:
                 texts=raw["texts"],
                 argument=np.zeros(len(raw["keys"])),
             )
-        top = max((c["cosine"] for c in record["claims"]), default=0.0)
-        out[qid] = QueryPools(qid, record["text"], top, sides)
+        out[qid] = QueryPools(qid, record["text"], sides)
     return out
 
 
@@ -212,7 +210,7 @@ class Variant:
         )
 
 
-def rank_side(side: Side, top_claim: float, v: Variant, k: int) -> list[tuple[float, list[int]]]:
+def rank_side(side: Side, v: Variant, k: int) -> list[tuple[float, list[int]]]:
     """The hybrid's own fusion (:func:`argkb.retrieve.hybrid.fuse_pool`) under ``v``; then MMR."""
     from argkb.retrieve.hybrid import Fusion, SidePool, fuse_pool
 
@@ -266,7 +264,7 @@ class ReplayRanker:
             return Ranking([], [])
         entries = []
         for side in pools.sides.values():
-            for score, members in rank_side(side, pools.top_claim, self.variant, k):
+            for score, members in rank_side(side, self.variant, k):
                 entries.append((score, [side.keys[i] for i in members]))
         entries.sort(key=lambda e: -e[0])
         return Ranking([m for _, m in entries[:k]], [s for s, _ in entries[:k]])

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import logging
 import os
 from collections.abc import Callable
@@ -19,18 +18,10 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from argkb.errors import ArgKBError
+from argkb.jsonout import to_json as to_json  # re-exported: the commands import it from here
 
 if TYPE_CHECKING:
     import neo4j
-
-
-def to_json(value: Any) -> str:
-    def default(obj: Any) -> Any:
-        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-            return dataclasses.asdict(obj)
-        return str(obj)
-
-    return json.dumps(value, indent=2, default=default)
 
 
 def one_blas_thread() -> None:

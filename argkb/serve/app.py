@@ -30,8 +30,8 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from argkb.cli.app import to_json
 from argkb.errors import ArgKBError
+from argkb.jsonout import to_json
 from argkb.retrieve.engine import (
     DEFAULT_RANKER,
     QueryEngine,

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
 import click
 
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-
-    import neo4j
-
-    from argkb.cluster.knn import Method
-    from argkb.cluster.store import ClusterRun, Kind
-
 from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
+from argkb.cli.progress import progress_for
 from argkb.cluster.knn import METHODS
+
+if TYPE_CHECKING:
+    from argkb.cluster.knn import Method
 
 
 @main.command("cluster")
@@ -89,11 +84,14 @@ def cluster_cmd(
     into an existing cluster where the linkage allows it at the same cut, else into new clusters
     among themselves; old memberships stay. --rebuild (or another cut) clusters everything again.
     """
-    runs, same, same_mode = cluster_graph(
+    from argkb.pipeline import cluster
+
+    report = cluster(
         conn.driver(), conn.database, cuts={"claim": claim_cut, "premise": premise_cut}, k=k,
         rebuild=rebuild, knn_method=knn_method, same_as=same_as, skip_same_as=skip_same_as,
-        quiet=as_json,
+        progress=progress_for(as_json),
     )  # fmt: skip
+    runs, same, same_mode = report.runs, report.same_as_edges, report.same_as_mode
     if as_json:
         click.echo(to_json({"runs": runs, "same_as_edges": same, "same_as_mode": same_mode}))
         return
@@ -116,49 +114,3 @@ def cluster_cmd(
     if same is not None:
         written = "written again" if same_mode == "incremental" else "written"
         click.echo(f"SAME_AS edges {written}: {same:,}")
-
-
-def cluster_graph(
-    driver: neo4j.Driver,
-    database: str | None,
-    *,
-    cuts: Mapping[Kind, float | None] | None = None,
-    k: int = 30,
-    rebuild: bool = False,
-    knn_method: Method = "auto",
-    same_as: float | None = None,
-    skip_same_as: bool = False,
-    quiet: bool = False,
-) -> tuple[list[ClusterRun], int | None, str]:
-    """What ``argkb cluster`` does (``argkb update`` runs it with the defaults): claims, then
-    premises, each incrementally where clusters of the same method exist; then SAME_AS edges,
-    for the new units only when both kinds were updated incrementally at the default threshold.
-
-    Returns the runs, the number of SAME_AS edges (None with ``skip_same_as``) and how SAME_AS
-    was written (``incremental`` or ``rebuild``). Progress bars go to stderr unless ``quiet``.
-    """
-    from tqdm import tqdm
-
-    from argkb.cluster.store import DEFAULT_SAME_AS, link_same_as
-    from argkb.cluster.update import pending_units, update_clusters, update_same_as
-
-    cuts = cuts or {}
-    kinds: tuple[Kind, ...] = ("claim", "premise")
-    # the units SAME_AS must look at again if every kind is updated incrementally
-    new = {kind: pending_units(driver, database, kind)[0].tolist() for kind in kinds}
-    runs = []
-    for kind in kinds:
-        with tqdm(unit=" units", desc=f"cluster {kind}s", disable=quiet, file=sys.stderr) as bar:
-            runs.append(update_clusters(driver, database, kind=kind, cut=cuts.get(kind), k=k,
-                                        rebuild=rebuild, knn_method=knn_method,
-                                        progress=bar.update))  # fmt: skip
-    if skip_same_as:
-        return runs, None, "rebuild"
-    threshold = same_as or DEFAULT_SAME_AS
-    with tqdm(unit=" claims", desc="SAME_AS", disable=quiet, file=sys.stderr) as bar:
-        if all(run.mode == "incremental" for run in runs) and same_as is None:
-            same = update_same_as(driver, database, claims=new["claim"], premises=new["premise"],
-                                  threshold=threshold, progress=bar.update)  # fmt: skip
-            return runs, same, "incremental"
-        same = link_same_as(driver, database, threshold=threshold, progress=bar.update)
-        return runs, same, "rebuild"

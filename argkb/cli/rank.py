@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 
 import click
 
-from argkb.cli.app import (
-    Connection,
-    connection_options,
-    echo_err,
-    handle_errors,
-    json_option,
-    main,
-    to_json,
-)
+from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
+from argkb.cli.progress import progress_for
 from argkb.rank.store import Reuse, Variant
+
+if TYPE_CHECKING:
+    from argkb.pipeline import Engine
 
 # -- pagerank ----------------------------------------------------------------------------------
 
@@ -75,7 +71,7 @@ def pagerank_cmd(
     reuse: Reuse,
     variant: Variant,
     warm: bool,
-    engine: str,
+    engine: Engine,
     top: int,
     as_json: bool,
 ) -> None:
@@ -86,23 +82,13 @@ def pagerank_cmd(
     first ('argkb cluster' too for --reuse semantic); 'argkb query' ranks with its scores. After
     a further load, --warm starts from the stored scores.
     """
-    from argkb.rank.store import run_pagerank, top_units
-
-    if engine == "spark":
-        from argkb.rank.spark import run_pagerank_spark as run_pagerank
+    from argkb.pipeline import pagerank
+    from argkb.rank.store import top_units
 
     driver = conn.driver()
-    run = run_pagerank(
-        driver,
-        conn.database,
-        alpha=alpha,
-        tol=tol,
-        max_iter=max_iter,
-        reuse=reuse,
-        variant=variant,
-        warm=warm,
-        echo=lambda m: None if as_json else echo_err(m),
-    )
+    run = pagerank(driver, conn.database, alpha=alpha, tol=tol, max_iter=max_iter, reuse=reuse,
+                   variant=variant, warm=warm, engine=engine,
+                   progress=progress_for(as_json))  # fmt: skip
     best = top_units(driver, conn.database, top)
     if as_json:
         click.echo(to_json({"run": run, "top": best}))

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -18,9 +16,7 @@ from argkb.cli.app import (
     main,
     to_json,
 )
-
-if TYPE_CHECKING:
-    from argkb.stance.store import Predictor
+from argkb.cli.progress import progress_for
 
 
 @main.command("stance")
@@ -61,18 +57,13 @@ def stance_cmd(
     or conclusion has no text (possible in a graph argkb did not build) is skipped and counted:
     its stance stays unknown.
     """
-    from tqdm import tqdm
-
-    from argkb.stance.store import load_model, predict_unknown, stance_counts
-
-    def load() -> Predictor:  # only when some edge needs a stance
-        return load_model(kind, Path(model_path) if model_path else None, device=device)  # type: ignore[arg-type]
+    from argkb.pipeline import stance, stance_model
+    from argkb.stance.store import stance_counts
 
     driver = conn.driver()
-    with tqdm(unit=" edges", desc="stance", disable=as_json, file=sys.stderr) as bar:
-        run = predict_unknown(
-            driver, conn.database, model=load, refresh=refresh, progress=bar.update
-        )
+    model = stance_model(kind, Path(model_path) if model_path else None, device=device)
+    run = stance(driver, conn.database, model=model, refresh=refresh,
+                 progress=progress_for(as_json))  # fmt: skip
     counts = stance_counts(driver, conn.database)
     if as_json:
         click.echo(to_json({"run": run, "counts": counts}))

@@ -1,0 +1,40 @@
+"""How the CLI shows :class:`argkb.progress.Progress`: tqdm bars and lines on stderr.
+
+Stdout stays for results (and ``--json``); a command run with ``--json`` passes
+:data:`argkb.progress.SILENT` instead, so a script reads nothing but the JSON.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+
+from argkb.cli.app import echo_err
+from argkb.progress import SILENT, Advance, Progress
+
+
+class StderrProgress:
+    """Stages as tqdm bars on stderr, messages as lines on stderr.
+
+    ``mininterval`` is tqdm's (seconds between redraws): ``argkb load`` redraws less often, as
+    its records come fast."""
+
+    def __init__(self, *, mininterval: float | None = None) -> None:
+        self._mininterval = mininterval
+
+    @contextlib.contextmanager
+    def stage(self, desc: str, *, unit: str, total: int | None = None) -> Iterator[Advance]:
+        from tqdm import tqdm
+
+        extra = {} if self._mininterval is None else {"mininterval": self._mininterval}
+        with tqdm(total=total, unit=unit, desc=desc, file=sys.stderr, **extra) as bar:
+            yield bar.update
+
+    def message(self, text: str) -> None:
+        echo_err(text)
+
+
+def progress_for(as_json: bool, *, mininterval: float | None = None) -> Progress:
+    """What a command shows: nothing with ``--json``, else bars and lines on stderr."""
+    return SILENT if as_json else StderrProgress(mininterval=mininterval)

@@ -1,0 +1,46 @@
+"""argkb.pipeline sits between the algorithms and their front ends, and reports through one
+progress interface (argkb.progress) that the CLI renders."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from argkb.progress import SILENT, Prefixed
+
+
+def test_pipeline_imports_no_front_end_and_nothing_heavy() -> None:
+    """Importing argkb.pipeline must not load the CLI, the server or the evaluation (they sit
+    above it), nor neo4j, numpy or torch (its functions import what they need)."""
+    probe = (
+        "import sys, argkb.pipeline; "
+        "bad = [m for m in sys.modules if m.startswith(('argkb.cli', 'argkb.serve', 'argkb.eval'))"
+        " or m in ('neo4j', 'numpy', 'torch', 'click')]; print(','.join(sorted(bad)))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_silent_progress_shows_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    with SILENT.stage("embed", unit=" units", total=3) as advance:
+        advance(2)
+        advance(1)
+    SILENT.message("a line")
+    assert capsys.readouterr() == ("", "")
+
+
+def test_stderr_progress_keeps_stdout_for_results(capsys: pytest.CaptureFixture[str]) -> None:
+    from argkb.cli.progress import StderrProgress, progress_for
+
+    shown = StderrProgress()
+    with shown.stage("embed", unit=" units", total=4) as advance:
+        advance(4)
+    Prefixed(shown, "  ").message("warm start")
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "embed" in err and "4/4" in err
+    assert err.endswith("  warm start\n")
+    assert progress_for(True) is SILENT
+    assert isinstance(progress_for(False), StderrProgress)

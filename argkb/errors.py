@@ -46,9 +46,32 @@ class LoadError(ArgKBError):
         self.reason = reason
 
 
+class QueryError(ArgKBError):
+    """The query cannot be answered (empty graph, missing embeddings, an unknown ranker ...)."""
+
+
 class EvaluationError(ArgKBError):
     """An evaluation cannot run as asked (unknown ranker, inconsistent inputs, bad benchmark)."""
 
 
 class ExploreError(ArgKBError):
     """A browsing query, style, perspective or analytics run cannot be done as asked."""
+
+
+class ApiError(ArgKBError):
+    """A request ``argkb serve`` answers with HTTP ``status`` and a JSON error body.
+
+    ``error`` is the body's short machine-readable kind (``invalid_parameter``), ``message`` what
+    the caller can do about it. The application has a handler of its own for this class, so it
+    is answered with ``status``, not with the 409 that other argkb errors get.
+    """
+
+    def __init__(self, status: int, error: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.error = error
+        self.message = message
+
+
+class NotFound(ArgKBError):
+    """No unit, claim or cluster with the key asked for (``argkb serve`` answers 404)."""

@@ -1,10 +1,15 @@
-"""``argkb query``: ranked, deduplicated pro and con premise clusters for a claim."""
+"""``argkb query``: ranked, deduplicated pro and con premise clusters for a claim.
+
+The options' defaults and help texts come from :class:`argkb.query.settings.QuerySettings`, so
+``argkb query CLAIM`` answers exactly as ``QueryEngine(driver, embedder).query(CLAIM)`` does.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import textwrap
-from typing import get_args
+from collections.abc import Callable
+from typing import Any, get_args
 
 import click
 
@@ -17,19 +22,35 @@ from argkb.cli.app import (
     one_blas_thread,
     to_json,
 )
-from argkb.retrieve.engine import (
+from argkb.query.settings import (
+    DEFAULT,
+    DEFAULT_K,
     AlignmentChoice,
     CoresetRelevance,
-    Member,
     PremiseClusters,
     RankerName,
     Representative,
     StanceChoice,
+    choices_of,
+    help_of,
 )
+from argkb.query.types import Member, QueryResult, ResultCluster
 
 MEMBERS_SHOWN = 6
 """Premises listed per cluster in the text view (``--json`` lists them all)."""
 TEXT_WIDTH = 80
+
+
+def setting_option(name: str, flag: str | None = None) -> Callable[[Any], Any]:
+    """``--name`` for the query setting ``name``: its choices, default and help text."""
+    return click.option(
+        flag or "--" + name.replace("_", "-"),
+        name,
+        type=click.Choice(choices_of(name)),
+        default=getattr(DEFAULT, name),
+        show_default=True,
+        help=help_of(name),
+    )
 
 
 def _member_line(member: Member) -> str:
@@ -49,57 +70,28 @@ def _member_line(member: Member) -> str:
 @main.command("query")
 @connection_options
 @click.argument("claim")
-@click.option("--k", type=click.IntRange(1, 1000), default=10, help="Clusters per stance [10].")
 @click.option(
-    "--ranker",
-    type=click.Choice(get_args(RankerName)),
-    default=None,
-    help="hybrid: similar claims' premises, BM25 and vector premise search fused by reciprocal "
-    "rank; pfidf: Dumani et al. 2020 (frequency x specificity); coreset: Fromm et al. 2021. "
-    "Default: argkb's default ranker (docs/evaluation.md says which and why).",
+    "--k",
+    type=click.IntRange(1, 1000),
+    default=DEFAULT_K,
+    help=f"Clusters per stance [{DEFAULT_K}].",
 )
+@setting_option("ranker")
 @click.option(
     "--stance", type=click.Choice(get_args(StanceChoice)), default="both", show_default=True
 )
-@click.option(
-    "--representative",
-    type=click.Choice(get_args(Representative)),
-    default="longest",
-    show_default=True,
-    help="Which premise shows a cluster (best: the hybrid ranker's best-fused member).",
-)
+@setting_option("representative")
 @click.option(
     "--alpha",
+    "coreset_alpha",
     type=click.FloatRange(0.0, 1.0),
-    default=None,
-    help="Coreset trade-off: 1 = relevance only, 0 = coverage only (default: 0.8, chosen on "
-    "ArgKP train).",
-)
-@click.option(
-    "--relevance",
-    type=click.Choice(get_args(CoresetRelevance)),
-    default="learned",
+    default=DEFAULT.coreset_alpha,
     show_default=True,
-    help="Coreset relevance r(p|q): the relevance filter fitted on ArgKP train, cosine to the "
-    "query, or the pf-icf share.",
+    help=help_of("coreset_alpha"),
 )
-@click.option(
-    "--premise-clusters",
-    type=click.Choice(get_args(PremiseClusters)),
-    default="offline",
-    show_default=True,
-    help="pfidf premise clusters: from `argkb cluster`, or made now over the candidates.",
-)
-@click.option(
-    "--alignment",
-    type=click.Choice(get_args(AlignmentChoice)),
-    default="model",
-    show_default=True,
-    help="Whether a similar claim takes the query's side: model = the stance-alignment "
-    "estimator decides (a claim it judges to negate the query counts its pro premises as con); "
-    "soft = its probability weighs both sides; always = every claim is aligned (Dumani et "
-    "al.'s experiments).",
-)
+@setting_option("coreset_relevance", "--relevance")
+@setting_option("premise_clusters")
+@setting_option("alignment")
 @click.option("--explain", is_flag=True, help="Show the numbers behind each rank.")
 @click.option(
     "--show-keys",
@@ -112,11 +104,11 @@ def query_cmd(
     conn: Connection,
     claim: str,
     k: int,
-    ranker: RankerName | None,
+    ranker: RankerName,
     stance: StanceChoice,
     representative: Representative,
-    alpha: float | None,
-    relevance: CoresetRelevance,
+    coreset_alpha: float,
+    coreset_relevance: CoresetRelevance,
     premise_clusters: PremiseClusters,
     alignment: AlignmentChoice,
     explain: bool,
@@ -139,28 +131,28 @@ def query_cmd(
         ) from err
     one_blas_thread()
     from argkb.embed.model import Embedder
-    from argkb.retrieve.engine import DEFAULT_RANKER, QueryEngine, Settings, choose_alignment
+    from argkb.query.engine import QueryEngine
 
-    settings = Settings(
+    settings = dataclasses.replace(
+        DEFAULT,
+        ranker=ranker,
+        alignment=alignment,
         representative=representative,
-        coreset_relevance=relevance,
+        coreset_alpha=coreset_alpha,
+        coreset_relevance=coreset_relevance,
         premise_clusters=premise_clusters,
     )
-    if alpha is not None:
-        settings = dataclasses.replace(settings, coreset_alpha=alpha)
-    embedder = Embedder.for_queries()
-    engine = QueryEngine(conn.driver(), embedder, database=conn.database, settings=settings)
-    engine.alignment = choose_alignment(alignment, embedder)
-    result = engine.query(
-        claim,
-        k=k,
-        ranker=ranker or DEFAULT_RANKER,
-        stance=stance,
-        explain=explain,
-    )
+    engine = QueryEngine(conn.driver(), Embedder.for_queries(), database=conn.database,
+                         settings=settings)  # fmt: skip
+    result = engine.query(claim, k=k, stance=stance, explain=explain)
     if as_json:
         click.echo(to_json(result))
         return
+    show_answer(result, stance, show_keys)
+
+
+def show_answer(result: QueryResult, stance: StanceChoice, show_keys: bool) -> None:
+    """The answer as a person reads it: notes, the similar claims, then each side's clusters."""
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
     if result.message:
@@ -177,37 +169,42 @@ def query_cmd(
             if not clusters:
                 click.echo("  (none found)")
         for cluster in clusters:
-            rep = cluster.representative
-            click.echo(f"{cluster.rank:>3}. [{cluster.score:.3f}] {rep.text}")
-            if show_keys:
-                click.echo(
-                    f"     {cluster.size} premise(s): "
-                    + ", ".join(m.key for m in cluster.members[:6])
-                    + (" ..." if cluster.size > 6 else "")
-                )
-                predicted = [m for m in cluster.members if "model" in m.stance_source]
-                if predicted:
-                    click.echo(
-                        f"     stance predicted by argkb stance for {len(predicted)} of them"
-                    )
-            else:
-                click.echo(f"     {cluster.size} premise(s):")
-                for member in cluster.members[:MEMBERS_SHOWN]:
-                    click.echo(f"     - {_member_line(member)}")
-                if cluster.size > MEMBERS_SHOWN:
-                    click.echo(f"     ... and {cluster.size - MEMBERS_SHOWN} more")
-            if cluster.explain:
-                ex = cluster.explain
-                if ex.get("pagerank") is not None:
-                    click.echo(f"     pagerank {ex['pagerank']:.5f}")
-                for route, row in ex.get("routes", {}).items():
-                    rank = f"rank {row['rank']}" if row["rank"] else "not found"
-                    click.echo(f"     {route}: {rank}, adds {row['contribution']:.4f}")
-                for row in ex.get("claims", []):
-                    click.echo(
-                        f"     via '{row['claim'][:60]}': P(c|q)={row['p_claim']:.3f} "
-                        f"pf={row['pf']:.0f} icf={row['icf']:.2f} "
-                        f"P(p|c)={row['p_premise_given_claim']:.3f}"
-                    )
+            _show_cluster(cluster, show_keys)
     timing = ", ".join(f"{k} {v * 1000:.0f}ms" for k, v in result.seconds.items())
     click.echo(f"\n({timing})")
+
+
+def _show_cluster(cluster: ResultCluster, show_keys: bool) -> None:
+    rep = cluster.representative
+    click.echo(f"{cluster.rank:>3}. [{cluster.score:.3f}] {rep.text}")
+    if show_keys:
+        click.echo(
+            f"     {cluster.size} premise(s): "
+            + ", ".join(m.key for m in cluster.members[:6])
+            + (" ..." if cluster.size > 6 else "")
+        )
+        predicted = [m for m in cluster.members if "model" in m.stance_source]
+        if predicted:
+            click.echo(f"     stance predicted by argkb stance for {len(predicted)} of them")
+    else:
+        click.echo(f"     {cluster.size} premise(s):")
+        for member in cluster.members[:MEMBERS_SHOWN]:
+            click.echo(f"     - {_member_line(member)}")
+        if cluster.size > MEMBERS_SHOWN:
+            click.echo(f"     ... and {cluster.size - MEMBERS_SHOWN} more")
+    if cluster.explain:
+        _show_explanation(cluster.explain)
+
+
+def _show_explanation(ex: dict[str, Any]) -> None:
+    if ex.get("pagerank") is not None:
+        click.echo(f"     pagerank {ex['pagerank']:.5f}")
+    for route, row in ex.get("routes", {}).items():
+        rank = f"rank {row['rank']}" if row["rank"] else "not found"
+        click.echo(f"     {route}: {rank}, adds {row['contribution']:.4f}")
+    for row in ex.get("claims", []):
+        click.echo(
+            f"     via '{row['claim'][:60]}': P(c|q)={row['p_claim']:.3f} "
+            f"pf={row['pf']:.0f} icf={row['icf']:.2f} "
+            f"P(p|c)={row['p_premise_given_claim']:.3f}"
+        )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-from typing import get_args
 
 import click
 
@@ -15,8 +14,9 @@ from argkb.cli.app import (
     main,
     one_blas_thread,
 )
+from argkb.cli.query import setting_option
 from argkb.db.connect import is_loopback
-from argkb.retrieve.engine import AlignmentChoice
+from argkb.query.settings import AlignmentChoice
 
 __all__ = ["is_loopback", "serve_cmd"]
 
@@ -42,13 +42,7 @@ __all__ = ["is_loopback", "serve_cmd"]
     show_default=True,
     help="Seconds each database call may take.",
 )
-@click.option(
-    "--alignment",
-    type=click.Choice(get_args(AlignmentChoice)),
-    default="model",
-    show_default=True,
-    help="Stance alignment of similar claims, as in argkb query.",
-)
+@setting_option("alignment")
 @handle_errors
 def serve_cmd(
     conn: Connection,
@@ -78,7 +72,7 @@ def serve_cmd(
 
     from argkb.db.connect import open_driver
     from argkb.embed.model import Embedder
-    from argkb.retrieve.engine import choose_alignment
+    from argkb.query.alignment import choose_alignment
     from argkb.serve.app import create_app
     from argkb.serve.protocol import server_config
 

@@ -3,7 +3,7 @@
 Every factory first brings the claim and premise clusters up to date (:func:`ensure_clusters`:
 what ``argkb update`` would cluster, i.e. units with an embedding and no cluster, corpora loaded
 since the last cluster run, an interrupted run), then answers each benchmark query with
-:class:`~argkb.retrieve.engine.QueryEngine`: clusters of premise unit keys, representative first.
+:class:`~argkb.query.engine.QueryEngine`: clusters of premise unit keys, representative first.
 A query without a stance gets the pro and con lists merged by score.
 """
 
@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
     from argkb.cluster.store import ClusterRun
     from argkb.embed.model import Embedder
+    from argkb.query.settings import QuerySettings, RankerName
     from argkb.ranking import Query, Ranking
-    from argkb.retrieve.engine import RankerName, Settings
 
 logger = logging.getLogger(__name__)
 
@@ -77,10 +77,10 @@ def ensure_clusters(driver: neo4j.Driver, database: str | None = None) -> list[C
 
 def _engine(
     driver: neo4j.Driver, database: str | None, embedder: Embedder | None,
-    settings: Settings | None = None,
+    settings: QuerySettings,
 ) -> Any:  # fmt: skip
     from argkb.errors import ConfigError
-    from argkb.retrieve.engine import QueryEngine
+    from argkb.query.engine import QueryEngine
 
     if embedder is None:
         raise ConfigError("the query engine needs an embedding model")
@@ -88,62 +88,71 @@ def _engine(
     return QueryEngine(driver, embedder, database=database, settings=settings)
 
 
-def hybrid(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:
-    """Claim route, BM25 and vector premise routes fused by reciprocal rank, one per cluster."""
-    return EngineRanker(_engine(driver, database, embedder), "hybrid")
-
-
-def _hybrid_with_model(
-    driver: neo4j.Driver, database: str | None, embedder: Embedder | None, *, hard: bool,
-    name: str,
+def _ranker(
+    driver: neo4j.Driver, database: str | None, embedder: Embedder | None, name: str,
+    **settings: Any,
 ) -> EngineRanker:  # fmt: skip
-    from argkb.retrieve.engine import model_alignment
+    """A ranker named ``name`` answering with the query settings ``settings`` (the rest as
+    :class:`~argkb.query.settings.QuerySettings` has them)."""
+    from argkb.query.settings import QuerySettings
 
-    engine = _engine(driver, database, embedder)
-    engine.alignment = model_alignment(engine.embedder, hard=hard)
-    return EngineRanker(engine, "hybrid", name)
+    chosen = QuerySettings(**settings)
+    return EngineRanker(_engine(driver, database, embedder, chosen), chosen.ranker, name)
+
+
+def default(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:
+    """argkb's default query, the very settings object ``argkb query`` and ``argkb serve`` use
+    (:data:`argkb.query.settings.DEFAULT`)."""
+    from argkb.query.settings import DEFAULT
+
+    engine = _engine(driver, database, embedder, DEFAULT)
+    return EngineRanker(engine, DEFAULT.ranker, "default")
+
+
+def hybrid(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:
+    """Claim route, BM25 and vector premise routes fused by reciprocal rank, one per cluster;
+    every similar claim counts as aligned with the query (Dumani et al.)."""
+    return _ranker(driver, database, embedder, "hybrid", ranker="hybrid", alignment="always")
 
 
 def hybrid_aligned(
     driver: neo4j.Driver, database: str | None, embedder: Embedder | None
 ) -> EngineRanker:
-    """``argkb query``'s default: the hybrid ranker with the stance-alignment model's decisions
-    (a claim is aligned or opposed) instead of "always aligned"."""
-    return _hybrid_with_model(driver, database, embedder, hard=True, name="hybrid-aligned")
+    """The hybrid ranker with the stance-alignment model's decisions (a claim is aligned or
+    opposed) instead of "always aligned"."""
+    return _ranker(driver, database, embedder, "hybrid-aligned", ranker="hybrid",
+                   alignment="model")  # fmt: skip
 
 
 def hybrid_soft(
     driver: neo4j.Driver, database: str | None, embedder: Embedder | None
 ) -> EngineRanker:
     """The hybrid ranker weighing each claim's premise sides by the alignment probability."""
-    return _hybrid_with_model(driver, database, embedder, hard=False, name="hybrid-soft")
+    return _ranker(driver, database, embedder, "hybrid-soft", ranker="hybrid", alignment="soft")
 
 
 def pfidf(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:
     """Dumani et al. 2020: P(pi|q) from pf * icf over claim and premise clusters."""
-    return EngineRanker(_engine(driver, database, embedder), "pfidf")
+    return _ranker(driver, database, embedder, "pfidf", ranker="pfidf", alignment="always")
 
 
 def pfidf_query_clusters(
     driver: neo4j.Driver, database: str | None, embedder: Embedder | None
 ) -> EngineRanker:
     """pfidf with premise clusters made at query time over the candidates (not `argkb cluster`)."""
-    from argkb.retrieve.engine import Settings
-
-    settings = Settings(premise_clusters="query")
-    return EngineRanker(_engine(driver, database, embedder, settings), "pfidf", "pfidf-query")
+    return _ranker(driver, database, embedder, "pfidf-query", ranker="pfidf", alignment="always",
+                   premise_clusters="query")  # fmt: skip
 
 
 def coreset(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:
     """Fromm et al. 2021: the biased coreset, relevance from the learned relevance filter."""
-    return EngineRanker(_engine(driver, database, embedder), "coreset")
+    return _ranker(driver, database, embedder, "coreset", ranker="coreset", alignment="always")
 
 
 def coreset_cosine(
     driver: neo4j.Driver, database: str | None, embedder: Embedder | None
 ) -> EngineRanker:
-    """The biased coreset with relevance = cosine to the query (the unlearned variant)."""
-    from argkb.retrieve.engine import Settings
-
-    settings = Settings(coreset_relevance="cosine", coreset_alpha=0.6)  # best on train
-    return EngineRanker(_engine(driver, database, embedder, settings), "coreset", "coreset-cosine")
+    """The biased coreset with relevance = cosine to the query (the unlearned variant); alpha
+    0.6 was best on ArgKP train."""
+    return _ranker(driver, database, embedder, "coreset-cosine", ranker="coreset",
+                   alignment="always", coreset_relevance="cosine", coreset_alpha=0.6)  # fmt: skip

@@ -88,7 +88,7 @@ from argkb.eval.scoring import (
     score_run,
 )
 from argkb.eval.trec import Clusters, Qrels, Query, Ranking, Run
-from argkb.retrieve import baselines, engine
+from argkb.retrieve import baselines
 
 if TYPE_CHECKING:
     import neo4j
@@ -168,9 +168,12 @@ RANKERS: dict[str, RankerSpec] = {
     "cosine": RankerSpec(baselines.cosine, True, "exact cosine, default model, query stance"),
     "cosine-nostance": RankerSpec(baselines.cosine_nostance, True, "cosine, both stances"),
     "random": RankerSpec(baselines.random_collection, False, "shuffled collection, 10 seeds"),
-    "hybrid": RankerSpec(adapters.hybrid, True, "argkb query, three routes fused by RRF"),
+    "default": RankerSpec(
+        adapters.default, True, "argkb query's default (argkb.query.settings.DEFAULT)"
+    ),
+    "hybrid": RankerSpec(adapters.hybrid, True, "three routes fused by RRF, every claim aligned"),
     "hybrid-aligned": RankerSpec(
-        adapters.hybrid_aligned, True, "argkb query's default: hybrid, alignment decisions"
+        adapters.hybrid_aligned, True, "hybrid, the stance-alignment model's decisions"
     ),
     "hybrid-soft": RankerSpec(
         adapters.hybrid_soft, True, "hybrid, sides weighed by the alignment probability"
@@ -190,8 +193,9 @@ RANKERS: dict[str, RankerSpec] = {
 }
 """Rankers by name. Add one with :func:`register_ranker` or by assigning a :class:`RankerSpec`."""
 
-DEFAULT_RANKER: str = engine.DEFAULT_RANKER
-"""argkb's default ranker: what every dataset command scores next to the baselines when no
+DEFAULT_RANKER: str = "default"
+"""argkb's default query (:data:`argkb.query.settings.DEFAULT`, the settings ``argkb query`` and
+``argkb serve`` answer with): what every dataset command scores next to the baselines when no
 ``--ranker`` is given (``argkb eval argkp|argquality|dataset|microtexts``)."""
 
 

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from argkb.retrieve import engine as engine_module
-from argkb.retrieve.engine import QueryEngine
+from argkb.query import candidates as engine_module
+from argkb.query.engine import QueryEngine
+from argkb.query.settings import QuerySettings
 
 
 class _Record:
@@ -20,14 +21,15 @@ class _Record:
 
 
 def _engine(monkeypatch: pytest.MonkeyPatch, ttl: float | None) -> tuple[QueryEngine, list[str]]:
-    engine = QueryEngine(driver=None, embedder=None, counts_ttl=ttl)  # type: ignore[arg-type]
+    engine = QueryEngine(driver=None, embedder=None, counts_ttl=ttl,  # type: ignore[arg-type]
+                         settings=QuerySettings(alignment="always"))  # fmt: skip
     reads: list[str] = []
 
     def read(name: str, **_: Any) -> list[_Record]:
         reads.append(name)
         return [_Record(10 * len(reads))]
 
-    monkeypatch.setattr(engine, "_read", read)
+    monkeypatch.setattr(engine.reader, "read", read)
     return engine, reads
 
 

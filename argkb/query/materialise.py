@@ -1,0 +1,94 @@
+"""Stage 5: a ranker's entries become the answer's clusters, with texts, sources and a
+representative (the longest text as Dumani et al. 2020, the premise nearest the centroid as
+Dumani et al. 2019, or the highest PageRank; the hybrid and coreset rankers pick their own)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from argkb.query.types import Member, MemberSource, QueryResult, Ranked, ResultCluster
+
+if TYPE_CHECKING:
+    from argkb.query.candidates import CandidateReader
+    from argkb.query.rankers.base import Gathered, Ranker
+
+
+def materialise(
+    reader: CandidateReader,
+    ranker: Ranker,
+    result: QueryResult,
+    ranked: dict[str, list[Ranked]],
+    gathered: Gathered,
+    explain: bool = False,
+) -> None:
+    """Fill ``result.pro`` / ``result.con``; with ``explain``, say what placed each cluster
+    (:meth:`Ranker.describe`)."""
+    candidates = gathered.candidates
+    assert candidates is not None
+    ids = sorted({p for stance in ("pro", "con") for entry in ranked.get(stance, [])
+                  for p in entry.premises})  # fmt: skip
+    need_vectors = reader.settings.representative == "centroid"
+    wanted = set(ids)
+    arguments: dict[int, list[str]] = defaultdict(list)
+    sources: dict[int, set[str]] = defaultdict(set)
+    for p, aid, source in zip(candidates.premise.tolist(), candidates.argument,
+                              candidates.stance_source, strict=True):  # fmt: skip
+        arguments[p].append(aid)
+        sources[p].add(source)
+    # the members' sources are read alongside their texts: no extra round trip in sequence
+    aids = sorted({aid for p in wanted for aid in arguments[p]})
+    origins = reader.pool().submit(reader.read, "query/sources", aids=aids)
+    info = {r["id"]: r for r in reader.read("query/units", ids=ids, vectors=need_vectors)}
+    source_of: dict[str, MemberSource] = {
+        r["aid"]: MemberSource(r["sid"], r["title"], r["url"]) for r in origins.result()
+    }
+    claim_text: dict[int, str] = {}
+    if explain and ranker.explains_claims:
+        claim_ids = sorted(set(candidates.claim.tolist()))
+        claim_text = {r["id"]: r["text"] for r in reader.read("query/units", ids=claim_ids,
+                                                                vectors=False)}  # fmt: skip
+    for stance in ("pro", "con"):
+        clusters = []
+        for rank, entry in enumerate(ranked.get(stance, []), start=1):
+            premises = entry.premises
+            members = [
+                Member(info[p]["key"], info[p]["text"], info[p]["pagerank"],
+                       sorted(set(arguments[p])), "+".join(sorted(sources[p])),
+                       _sources(arguments[p], source_of))
+                for p in premises
+            ]  # fmt: skip
+            if ranker.picks_representative:
+                representative = members[0]
+            else:
+                representative = pick_representative(reader.settings.representative, premises,
+                                                     members, info)  # fmt: skip
+            detail = (
+                ranker.describe(stance, entry, gathered, representative, claim_text)
+                if explain else None
+            )  # fmt: skip
+            clusters.append(ResultCluster(rank, stance, entry.score, representative,
+                                          len(members), members, detail))  # fmt: skip
+        setattr(result, stance, clusters)
+
+
+def pick_representative(
+    choice: str, premises: list[int], members: list[Member], info: dict[int, Any]
+) -> Member:
+    """The member that shows a cluster, by the ``representative`` setting."""
+    import numpy as np
+
+    if choice == "pagerank":
+        return max(members, key=lambda m: (m.pagerank or 0.0, len(m.text)))
+    if choice == "centroid":
+        vectors = np.asarray([info[p]["embedding"] or [0.0] for p in premises], dtype=float)
+        if vectors.ndim == 2 and vectors.shape[1] > 1:
+            centre = vectors.mean(axis=0)
+            return members[int(np.argmax(vectors @ centre))]
+    return max(members, key=lambda m: (len(m.text), m.key))
+
+
+def _sources(aids: list[str], source_of: dict[str, MemberSource]) -> list[MemberSource]:
+    """The distinct sources of a premise's arguments, by sid."""
+    found = {source_of[a].sid: source_of[a] for a in aids if a in source_of}
+    return [found[sid] for sid in sorted(found)]

@@ -1,0 +1,120 @@
+"""The pf-icf ranker of Dumani et al. (ECIR 2020, Eq. 2-5): premise clusters by P(pi^s|q).
+
+Candidates are the premises of the claims similar to the query (the claim route alone). A
+premise cluster's score on a side is the claim mass its edges carry, weighed by how often the
+cluster is used for a claim (pf) and how specific it is to few claim clusters (icf); the
+arithmetic is :mod:`argkb.retrieve.pfidf`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any
+
+from argkb.query.rankers.base import Gathered, QueryContext
+from argkb.query.types import Member, Ranked
+
+if TYPE_CHECKING:
+    from argkb.query.candidates import CandidateReader, Candidates
+    from argkb.retrieve.pfidf import EdgeTerms
+
+
+def gather_claim_route(reader: CandidateReader, context: QueryContext) -> Gathered:
+    """The claim route's candidate edges with their pf-icf terms (the pfidf and coreset
+    rankers' candidates)."""
+    candidates = reader.claim_route(context.p_cluster, context.claim_cluster, context.collection)
+    if candidates is None:
+        return Gathered(None)
+    return Gathered(candidates, reader.pfidf_terms(candidates))
+
+
+class PfidfRanker:
+    """``ranker="pfidf"``: Dumani et al. 2020."""
+
+    name = "pfidf"
+    needs_claims = True
+    picks_representative = False
+    nothing_found = "The similar claims have no premises."
+    explains_claims = True
+
+    def start(self, reader: CandidateReader, context: QueryContext) -> Future[Any] | None:
+        return None
+
+    def gather(self, reader: CandidateReader, context: QueryContext) -> Gathered:
+        return gather_claim_route(reader, context)
+
+    def rank(
+        self, reader: CandidateReader, context: QueryContext, gathered: Gathered
+    ) -> dict[str, list[Ranked]]:
+        """Per stance: the premise clusters by P(pi^s|q), best first (label: cluster index)."""
+        import numpy as np
+
+        from argkb.retrieve.pfidf import cluster_scores
+
+        candidates, terms = gathered.candidates, gathered.state
+        assert candidates is not None  # the engine ranks only what was gathered
+        aligned = reader.aligned(context.text, context.vector, candidates)
+        scores = cluster_scores(candidates.premise_cluster, candidates.pro, terms, aligned)
+        # an edge's side towards the query: its stance, flipped where the claim opposes the query
+        side_pro = candidates.pro == (aligned >= 0.5)
+        ranked: dict[str, list[Ranked]] = {}
+        for stance in context.wanted:
+            values = scores.pro if stance == "pro" else scores.con
+            order = np.lexsort((scores.clusters, -values))
+            rows: list[Ranked] = []
+            for index in order:
+                if values[index] <= 0 or len(rows) == context.k:
+                    break
+                label = scores.clusters[index]
+                in_cluster = candidates.premise_cluster == label
+                side = in_cluster & (side_pro == (stance == "pro"))
+                premises = candidates.by_key(set(candidates.premise[side].tolist()))
+                if premises:  # a partly aligned claim can lend a side mass but no member
+                    rows.append(Ranked(float(values[index]), premises, int(label)))
+            ranked[stance] = rows
+        return ranked
+
+    def describe(
+        self,
+        stance: str,
+        entry: Ranked,
+        gathered: Gathered,
+        representative: Member,
+        claim_text: dict[int, str],
+    ) -> dict[str, Any]:
+        """The cluster's name and the (at most three) claims that contributed most, each with
+        its P(c|q), pf, icf and P(p|c)."""
+        assert gathered.candidates is not None
+        detail: dict[str, Any] = {"pagerank": representative.pagerank}
+        detail.update(
+            claims_behind(stance, entry.label, gathered.candidates, gathered.state, claim_text)
+        )
+        return detail
+
+
+def claims_behind(
+    stance: str, label: int, candidates: Candidates, terms: EdgeTerms, claim_text: dict[int, str]
+) -> dict[str, Any]:
+    """``cluster`` and ``claims`` of a pf-icf explanation (see :meth:`PfidfRanker.describe`)."""
+    import numpy as np
+
+    rows = np.flatnonzero(
+        (candidates.premise_cluster == label) & (candidates.pro == (stance == "pro"))
+    )
+    by_claim: dict[int, list[int]] = defaultdict(list)
+    for i in rows:
+        by_claim[int(candidates.claim[i])].append(int(i))
+    # one line per claim: its total contribution, with the pf/icf of its edges (equal within
+    # a claim cluster and premise cluster, so the first edge speaks for all)
+    lines = sorted(by_claim.items(), key=lambda kv: -terms.contribution[kv[1]].sum())[:3]
+    return {
+        "cluster": candidates.cluster_names[int(label)],
+        "claims": [
+            {"claim": claim_text.get(claim, ""), "p_claim": float(candidates.p_claim[edges[0]]),
+             "pf": float(terms.pf[edges[0]]), "icf": float(terms.icf[edges[0]]),
+             "p_premise_given_claim": float(terms.p_premise_given_claim[edges].sum()),
+             "contribution": float(terms.contribution[edges].sum())}
+            for claim, edges in lines
+        ],
+    }  # fmt: skip

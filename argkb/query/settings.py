@@ -1,0 +1,141 @@
+"""Every parameter of a query, its default and its help text: the one place to change them.
+
+``argkb query`` builds its options from :class:`QuerySettings` (:func:`click_options`), ``argkb
+serve`` and the evaluation harness's ``default`` ranker use :data:`DEFAULT`, and
+docs/reference/settings.md is generated from the fields below (``.ci/gen_reference.py``). A
+setting's help says what it does and where its default was chosen; the numbers live in
+docs/evaluation.md.
+"""
+
+# ruff: noqa: RUF009  (_setting returns dataclasses.field, which ruff cannot see through)
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, Literal, get_args
+
+RankerName = Literal["hybrid", "pfidf", "coreset"]
+StanceChoice = Literal["pro", "con", "both"]
+AlignmentChoice = Literal["model", "soft", "always"]
+Representative = Literal["longest", "centroid", "pagerank", "best"]
+CoresetRelevance = Literal["learned", "cosine", "pfidf"]
+PremiseClusters = Literal["offline", "query"]
+
+
+def _setting(default: Any, help: str, *, option: bool = False) -> Any:
+    """A field with its help text; ``option``: ``argkb query`` offers it as ``--name``."""
+    return field(default=default, metadata={"help": help, "option": option})
+
+
+@dataclass(frozen=True)
+class QuerySettings:
+    """How a query is answered. ``QuerySettings()`` is argkb's default (:data:`DEFAULT`)."""
+
+    ranker: RankerName = _setting(
+        "hybrid",
+        "hybrid: similar claims' premises, BM25 and vector premise search fused by reciprocal "
+        "rank; pfidf: Dumani et al. 2020 (frequency x specificity); coreset: Fromm et al. 2021.",
+        option=True,
+    )
+    alignment: AlignmentChoice = _setting(
+        "model",
+        "Whether a similar claim takes the query's side: model = the stance-alignment estimator "
+        "decides (a claim it judges to negate the query counts its pro premises as con); soft = "
+        "its probability weighs both sides; always = every claim is aligned (Dumani et al.'s "
+        "experiments).",
+        option=True,
+    )
+    representative: Representative = _setting(
+        "longest",
+        "Which premise shows a cluster (best: the hybrid ranker's best-fused member).",
+        option=True,
+    )
+    claims_k: int = _setting(10, "Similar claims retrieved (the claim route).")
+    claim_pool: int = _setting(50, "Candidates asked of each claim retriever (BM25, vector).")
+    claim_weight: float = _setting(
+        1.0,
+        "Weight of cosine vs BM25 in claim retrieval; 1: claims are scored by cosine alone and "
+        "BM25 only proposes candidates (normalised BM25 gave a claim sharing one word with a "
+        "short query full credit; ArgKP train cannot tell 0.7 from 1).",
+    )
+    min_similarity: float = _setting(0.4, "Cosine below which a claim is not similar.")
+    claim_temperature: float | None = _setting(0.05, "Softmax temperature of P(c|q); None: linear.")
+    coreset_alpha: float = _setting(
+        0.8,
+        "Coreset trade-off: 1 = relevance only, 0 = coverage only (chosen on held-out ArgKP "
+        "train topics, bench/train_relevance.py).",
+    )
+    coreset_relevance: CoresetRelevance = _setting(
+        "learned",
+        "Coreset relevance r(p|q): the relevance filter fitted on ArgKP train, cosine to the "
+        "query, or the pf-icf share.",
+        option=True,
+    )
+    coreset_filter: float = _setting(
+        0.0, "Coreset relevance filter: share of the top premise's claim mass P(c|q)."
+    )
+    premise_clusters: PremiseClusters = _setting(
+        "offline",
+        "pfidf premise clusters: from `argkb cluster`, or made now over the candidates.",
+        option=True,
+    )
+    premise_cut: float = _setting(
+        0.40, "Cut of the query-time premise clustering (premise_clusters = query)."
+    )
+    bm25_depth: int = _setting(100, "Hybrid ranker: depth of the BM25 premise route.")
+    vector_depth: int = _setting(100, "Hybrid ranker: depth of the vector premise route.")
+    collection_widen: int = _setting(
+        20, "With a collection, the direct routes read this many times deeper."
+    )
+    cluster_claims: int = _setting(
+        100,
+        "Claims read per retrieved claim cluster (the retrieved one and those nearest the "
+        "query; 0: all). On a 400k-argument synthetic graph one cluster held 1,060 claims.",
+    )
+    rrf_k: float = _setting(10.0, "Reciprocal rank fusion constant (hybrid).")
+    weight_claims: float = _setting(
+        3.0,
+        "Hybrid route weight of the claim route. Weights and k chosen on ArgKP train "
+        "(bench/tune_hybrid.py): of the settings within .01 TaskB@10 of the best, the one that "
+        "weighs the direct routes most.",
+    )
+    weight_bm25: float = _setting(1.0, "Hybrid route weight of BM25 over premises.")
+    weight_cosine: float = _setting(0.5, "Hybrid route weight of vector search over premises.")
+    weight_argument: float = _setting(
+        0.0,
+        "Hybrid route weight of the argumentativeness prior (argkb.retrieve.argument_prior); "
+        "0 leaves the route out and unread.",
+    )
+
+
+DEFAULT = QuerySettings()
+"""argkb's default query: what ``argkb query``, ``argkb serve`` and the harness's ``default``
+ranker answer with when told nothing else (docs/evaluation.md gives its numbers)."""
+
+DEFAULT_K = 10
+"""Clusters per stance when a caller does not say."""
+
+
+def help_of(name: str) -> str:
+    """The help text of setting ``name``."""
+    return str(_fields()[name].metadata["help"])
+
+
+def default_of(name: str) -> Any:
+    """The default of setting ``name``."""
+    value = _fields()[name].default
+    return None if value is MISSING else value
+
+
+def choices_of(name: str) -> tuple[str, ...]:
+    """The allowed values of a setting whose type is a Literal."""
+    hint = QuerySettings.__annotations__[name]
+    return tuple(get_args(globals()[hint] if isinstance(hint, str) else hint))
+
+
+def _fields() -> dict[str, Any]:
+    return {f.name: f for f in fields(QuerySettings)}
+
+
+def option_names() -> list[str]:
+    """The settings ``argkb query`` offers as options, in declaration order."""
+    return [f.name for f in fields(QuerySettings) if f.metadata.get("option")]

@@ -83,3 +83,58 @@ def test_cli_reference_covers_every_command_with_its_options() -> None:
                 walk(sub, f"{path} {name}")
 
     walk(main, "argkb")
+
+
+# -- links between the docs ------------------------------------------------------------------
+
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^```.*?^```", re.M | re.S)
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def _anchors(path: Path) -> set[str]:
+    """Anchors of a markdown file's headings (outside code blocks), with GitHub's -1, -2, ...
+    suffixes for repeated headings, plus explicit ``<a id="...">`` / ``name`` targets."""
+    text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    found: set[str] = set(re.findall(r"<a (?:id|name)=\"([^\"]+)\"", text))
+    seen: dict[str, int] = {}
+    for line in text.splitlines():
+        if re.match(r"#{1,6} ", line):
+            anchor = _anchor(line.lstrip("#"))
+            count = seen.get(anchor, 0)
+            seen[anchor] = count + 1
+            found.add(anchor if count == 0 else f"{anchor}-{count}")
+    return found
+
+
+def _doc_pages() -> list[Path]:
+    return [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+
+
+def test_relative_links_resolve() -> None:
+    """Every relative link in README.md and docs/ names a file that exists and, where it has an
+    #anchor into a markdown file, a heading of that file."""
+    broken = []
+    for page in _doc_pages():
+        text = FENCE.sub("", page.read_text(encoding="utf-8"))
+        for target in LINK.findall(text):
+            if re.match(r"[a-z][a-z0-9+.-]*:", target):  # http:, https:, mailto:
+                continue
+            file_part, _, anchor = target.partition("#")
+            linked = (page.parent / file_part).resolve() if file_part else page
+            if not linked.exists():
+                broken.append(f"{page.relative_to(REPO)}: {target} (no such file)")
+            elif anchor and linked.suffix == ".md" and anchor not in _anchors(linked):
+                broken.append(f"{page.relative_to(REPO)}: {target} (no such heading)")
+    assert not broken, "broken links:\n" + "\n".join(broken)
+
+
+def test_link_checker_sees_a_broken_anchor(tmp_path: Path) -> None:
+    """The anchors a heading gets, so that the check above can fail."""
+    page = tmp_path / "page.md"
+    page.write_text("# A page\n\n## Query latency (`bench/query.py`)\n\n## Notes\n\n## Notes\n")
+    assert _anchors(page) == {"a-page", "query-latency-benchquerypy", "notes", "notes-1"}

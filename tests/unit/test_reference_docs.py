@@ -138,3 +138,43 @@ def test_link_checker_sees_a_broken_anchor(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text("# A page\n\n## Query latency (`bench/query.py`)\n\n## Notes\n\n## Notes\n")
     assert _anchors(page) == {"a-page", "query-latency-benchquerypy", "notes", "notes-1"}
+
+
+# -- README: short, and every measured number is a link to its run -----------------------------
+
+README_MAX_LINES = 150
+# A version after one of these names is not a measurement ("Neo4j 5.26", "Python 3.11+").
+VERSIONED = r"(?:Python|Neo4j|OpenJDK|Maven|GDS|APOC|torch|driver)"
+# A number with a decimal point, or one with a unit of time, rate or share after it.
+MEASURED = re.compile(
+    r"\b\d[\d,.]*(?:-\d[\d,.]*)?\s*(?:ms|s|%|queries/s|elements/s|texts/s)(?!\w)"
+    r"|(?<![\w.])\d[\d,]*\.\d+|(?<![\w.])\.\d+"
+)
+
+
+def _unlinked_numbers(text: str) -> list[str]:
+    """Measured-looking numbers of a markdown text that are not inside a link: code blocks,
+    code spans, links and versions after a product name are taken out first."""
+    text = FENCE.sub("", text)
+    text = re.sub(r"`[^`]*`", "", text)
+    text = re.sub(r"\[[^\]]*\]\([^)]*\)", "", text)
+    text = re.sub(VERSIONED + r" \d+(?:\.\d+)+\+?", "", text)
+    return MEASURED.findall(text)
+
+
+def test_readme_is_short_and_links_every_number() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    lines = readme.count("\n")
+    assert lines <= README_MAX_LINES, f"README.md has {lines} lines (at most {README_MAX_LINES})"
+    unlinked = _unlinked_numbers(readme)
+    assert not unlinked, (
+        f"README.md states numbers without a link to where they were measured: {unlinked}"
+    )
+
+
+def test_unlinked_numbers_are_found() -> None:
+    text = (
+        "ArgKP .701 and 27.6 s, p95 65 ms; [.6911](docs/evaluation.md) and `torch==2.13.0`; "
+        "Neo4j 5.26 and Python 3.11+"
+    )
+    assert _unlinked_numbers(text) == [".701", "27.6 s", "65 ms"]

@@ -51,6 +51,11 @@ test: neo4j chromium
 test-unit: $(STAMP)
 	$(BIN)/pytest tests/unit
 
+# `make bench` lists the benchmarks; `make bench NAME=query ARGS="--arguments 1000"` runs one
+# (python -m bench NAME ARGS, from the repository root).
+bench: $(STAMP)
+	$(BIN)/python -m bench $(NAME) $(ARGS)
+
 # mypy checks build/mypy/argkb, the package as the wheel lays it out (.ci/mypy_tree.py; see
 # pyproject's [tool.mypy]), so argkb.loaders and argkb.cypher keep their real types.
 LINT_PATHS := argkb loaders tests bench synthcorpus .ci

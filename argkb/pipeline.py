@@ -224,9 +224,11 @@ def cluster(
 
     cuts = cuts or {}
     kinds: tuple[Kind, ...] = ("claim", "premise")
-    # the units SAME_AS must look at again if every kind is updated incrementally (a rebuild
-    # never is, and would read every vector here for nothing)
-    new = {} if rebuild else {u: pending_units(driver, database, u)[0].tolist() for u in kinds}
+    # the units SAME_AS must look at again if every kind is updated incrementally (read before
+    # they get a cluster; not at all when no incremental SAME_AS can follow)
+    new: dict[str, list[int]] = {}
+    if not rebuild and not skip_same_as and same_as is None:
+        new = {u: pending_units(driver, database, u)[0].tolist() for u in kinds}
     runs = []
     for kind in kinds:
         with progress.stage(f"cluster {kind}s", unit=" units") as advance:

@@ -1,8 +1,8 @@
 """Recall@100 of relevant premises before ranking: each candidate route alone, and the hybrid set.
 
-    python bench/candidate_recall.py --benchmark argkp --data ../shared/data/argkp-2021 \
+    python -m bench candidate_recall --benchmark argkp --data ../shared/data/argkp-2021 \
         --uri bolt://127.0.0.1:7687
-    python bench/candidate_recall.py --benchmark argquality \
+    python -m bench candidate_recall --benchmark argquality \
         --data ../shared/data/webis-argquality-20 --uri bolt://127.0.0.1:7687 [--query short]
 
 The database at ``--uri`` must hold the benchmark loaded, embedded and clustered (as ``argkb
@@ -37,7 +37,6 @@ def main() -> int:
     args = parser.parse_args()
 
     import numpy as np
-    from common import driver
 
     from argkb.db import cypher
     from argkb.embed.model import Embedder
@@ -45,6 +44,7 @@ def main() -> int:
     from argkb.retrieve.engine import QueryEngine
     from argkb.retrieve.fusion import ranks_by
     from argkb.retrieve.hybrid import Fusion, fuse_pool, premise_ranks
+    from bench.common import driver
 
     if args.benchmark == "argkp":
         from argkb.eval.argkp import build_benchmark

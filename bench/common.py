@@ -26,11 +26,10 @@ PAGECACHE = "4g"
 REPO = Path(__file__).resolve().parents[1]
 
 
-def repo_on_path() -> None:
-    """Make the repository root importable, for ``synthcorpus`` (the synthetic corpus generator),
-    which lives there and is not part of the installed argkb package."""
-    if str(REPO) not in sys.path:
-        sys.path.append(str(REPO))
+def child(module: str, *args: str) -> dict[str, Any]:
+    """``subprocess.run`` arguments that run bench module ``module`` (``bench.ingest``) again in
+    a fresh Python process (``python -m``, from the repository root so that ``bench`` imports)."""
+    return {"args": [sys.executable, "-m", module, *args], "cwd": REPO}
 
 
 def data_parser(doc: str | None) -> argparse.ArgumentParser:

@@ -1,6 +1,6 @@
 """Per-query wins / ties / losses and a 95 % bootstrap interval against a baseline.
 
-    python bench/compare.py argkb-eval/argkp/results.json --metric task_b@10 [--baseline bm25]
+    python -m bench compare argkb-eval/argkp/results.json --metric task_b@10 [--baseline bm25]
 
 Reads the ``results.json`` an ``argkb eval`` command writes and prints one row per system:
 queries won, tied and lost against the baseline on the metric, the mean difference, and its

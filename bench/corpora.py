@@ -1,6 +1,6 @@
 """Load every reference corpus twice into a fresh Neo4j and report the counts (docs/corpora.md).
 
-    python bench/corpora.py --data ../shared/data [--uri bolt://127.0.0.1:7711]
+    python -m bench corpora --data ../shared/data [--uri bolt://127.0.0.1:7711]
 
 Without --uri a throw-away managed instance is started on a free port and stopped at the end.
 The second load of each corpus must report `already loaded` and leave every count unchanged;
@@ -35,7 +35,7 @@ def graph_totals(driver) -> tuple[int, int]:
 
 
 def main() -> int:
-    from common import data_parser, database
+    from bench.common import data_parser, database
 
     args = data_parser(__doc__).parse_args()
 

@@ -1,10 +1,10 @@
 """CPU embedding backends of argkb's Embedder, interleaved with the torch baseline in one run.
 
-    python bench/embed_backends.py --data ../shared/data/webis-argquality-20 --limit 200 \\
+    python -m bench embed_backends --data ../shared/data/webis-argquality-20 --limit 200 \\
         --runs onnx:64,onnx-int8:64,openvino:64 --rounds 3
-    python bench/embed_backends.py --synthetic 20000 --limit 200 \\
+    python -m bench embed_backends --synthetic 20000 --limit 200 \\
         --runs onnx-int8:32,onnx-int8:64,onnx-int8:128,torch:32,torch:128
-    python bench/embed_backends.py --data DIR --limit 200 --runs torch:64:truncate,onnx-int8:64
+    python -m bench embed_backends --data DIR --limit 200 --runs torch:64:truncate,onnx-int8:64
 
 Texts as in bench/embed_throughput.py (``--data``: Webis-ArgQuality-20 premises, real args.me
 posts; ``--synthetic N``: synthcorpus premises with args.me-like lengths; ``--limit``: the first
@@ -45,8 +45,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from common import fmt_float, fmt_int, markdown_table
-from embed_throughput import PAGE, argquality_texts, cosines, model_batches, synthetic_texts
+from bench.common import fmt_float, fmt_int, markdown_table
+from bench.embed_throughput import PAGE, argquality_texts, cosines, model_batches, synthetic_texts
 
 if TYPE_CHECKING:
     import numpy as np

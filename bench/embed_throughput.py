@@ -1,10 +1,10 @@
 """Embedding throughput of argkb's Embedder on long args.me texts, per device and batch size.
 
-    python bench/embed_throughput.py --data ../shared/data/webis-argquality-20 \\
+    python -m bench embed_throughput --data ../shared/data/webis-argquality-20 \\
         --runs cpu:32,cpu:128 --limit 300 --save /tmp/cpu-vectors.npz
-    python bench/embed_throughput.py --data DIR --runs cuda:32,cuda:128,cuda:512 \\
+    python -m bench embed_throughput --data DIR --runs cuda:32,cuda:128,cuda:512 \\
         --compare /tmp/cpu-vectors.npz
-    python bench/embed_throughput.py --synthetic 20000 --runs cuda:128
+    python -m bench embed_throughput --synthetic 20000 --runs cuda:128
 
 Texts: with ``--data``, the distinct premises of Webis-ArgQuality-20 (real args.me posts, read
 from the folder at run time, in file order); with ``--synthetic N``, the premises of an N-argument
@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from common import fmt_float, fmt_int, load_average, markdown_table, repo_on_path
+from bench.common import fmt_float, fmt_int, load_average, markdown_table
 
 if TYPE_CHECKING:
     import numpy as np
@@ -89,7 +89,6 @@ def synthetic_texts(n_arguments: int, seed: int) -> list[str]:
     The corpus size shapes the corpus (topics, debates), so a subset is taken with ``--limit``
     from one size, never by generating a smaller corpus: the first texts then stay the same.
     """
-    repo_on_path()
     from synthcorpus import generate
 
     return [

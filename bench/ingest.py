@@ -1,8 +1,8 @@
 """Ingest throughput: argkb's loader against a naive per-record loop and neo4j-admin import.
 
-    python bench/ingest.py                      # 400k arguments, naive on 10k, memory at 100k/400k
-    python bench/ingest.py --quick              # 20k / 2k / memory at 5k and 20k: a sanity run
-    python bench/ingest.py --arguments 200000 --sizes 50000,200000 --skip-admin
+    python -m bench ingest                      # 400k arguments, naive on 10k, memory at 100k/400k
+    python -m bench ingest --quick              # 20k / 2k / memory at 5k and 20k: a sanity run
+    python -m bench ingest --arguments 200000 --sizes 50000,200000 --skip-admin
 
 A synthetic args.me corpus (:mod:`synthcorpus`) goes through
 
@@ -38,8 +38,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from common import (
+from bench.common import (
     admin_import,
+    child,
     driver,
     fmt_float,
     fmt_int,
@@ -49,7 +50,6 @@ from common import (
     machine,
     markdown_table,
     process_cpu_seconds,
-    repo_on_path,
     rss_peak_mib,
     schema_after_import,
 )
@@ -351,7 +351,7 @@ WORKERS = {"argkb": work_argkb, "naive": work_naive, "csv": work_csv}
 def in_child(spec: dict[str, Any]) -> dict[str, Any]:
     """Run one worker in a fresh Python process (so its peak RSS is its own)."""
     done = subprocess.run(
-        [sys.executable, __file__, "--worker", json.dumps(spec)],
+        **child("bench.ingest", "--worker", json.dumps(spec)),
         stdout=subprocess.PIPE,
         text=True,
         check=False,
@@ -366,7 +366,6 @@ def in_child(spec: dict[str, Any]) -> dict[str, Any]:
 
 def corpus(workdir: Path, n: int, seed: int) -> Path:
     """The synthetic args.me JSON of ``n`` arguments (written once, reused by later runs)."""
-    repo_on_path()
     import synthcorpus
 
     path = workdir / f"argsme-{n}-seed{seed}.json"
@@ -496,7 +495,7 @@ def main(argv: list[str] | None = None) -> int:
     args.workdir.mkdir(parents=True, exist_ok=True)
 
     print(f"date: {datetime.date.today()}; machine: {machine()}")
-    print(f"command: python bench/ingest.py {' '.join(argv if argv is not None else sys.argv[1:])}")
+    print(f"command: python -m bench ingest {' '.join(argv if argv is not None else sys.argv[1:])}")
     print(f"load average at start (1/5/15 min): {load_average()}\n", flush=True)
 
     big = corpus(args.workdir, args.arguments, args.seed)

@@ -1,6 +1,6 @@
 """Which long-text strategy to embed with: truncate, window or sentences (Dumani 2020, Sec. 5).
 
-    python bench/long_text.py --data ../shared/data/webis-argquality-20
+    python -m bench long_text --data ../shared/data/webis-argquality-20
 
 Webis-ArgQuality-20's premises are args.me posts, many longer than the model's 256 word pieces.
 For each strategy the same corpus is embedded and scored with the harness's cosine baseline
@@ -17,7 +17,7 @@ from pathlib import Path
 
 
 def main() -> int:
-    from common import data_parser, database
+    from bench.common import data_parser, database
 
     args = data_parser(__doc__).parse_args()
 

@@ -1,8 +1,8 @@
 """Argument PageRank: argkb's compute and round trip against the mat-vec bound, networkx and GDS.
 
-    python bench/pagerank.py                 # ArgRank-17 and 1,000,000 units / 5,000,000 edges
-    python bench/pagerank.py --quick         # ArgRank-17 and 50,000 units / 250,000 edges
-    python bench/pagerank.py --skip-argrank --units 200000 --edges 1000000 --arguments 400000
+    python -m bench pagerank                 # ArgRank-17 and 1,000,000 units / 5,000,000 edges
+    python -m bench pagerank --quick         # ArgRank-17 and 50,000 units / 250,000 edges
+    python -m bench pagerank --skip-argrank --units 200000 --edges 1000000 --arguments 400000
 
 Per graph, one run of
 
@@ -45,8 +45,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import (
+from bench.common import (
     admin_import,
+    child,
     fmt_float,
     instance,
     load_average,
@@ -271,7 +272,7 @@ def compute_one_thread(graph: Graph, repeats: int, workdir: Path) -> dict[str, A
         npz, n=graph.n, conclusions=graph.conclusions, indptr=graph.indptr, premises=graph.premises
     )
     done = subprocess.run(
-        [sys.executable, __file__, "--compute-worker", str(npz), str(repeats)],
+        **child("bench.pagerank", "--compute-worker", str(npz), str(repeats)),
         stdout=subprocess.PIPE,
         text=True,
         check=True,
@@ -328,7 +329,7 @@ def networkx_run(graph: Graph, max_edges: int, workdir: Path) -> dict[str, Any]:
     np.savez(npz, n=sub.n, src=pairs // sub.n, dst=pairs % sub.n, w=weights)
     load_before = load_average()
     done = subprocess.run(
-        [sys.executable, __file__, "--nx-worker", str(npz), str(out)],
+        **child("bench.pagerank", "--nx-worker", str(npz), str(out)),
         stdout=subprocess.PIPE,
         text=True,
         check=False,
@@ -591,7 +592,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"date: {datetime.date.today()}; machine: {machine()}")
     given = " ".join(argv if argv is not None else sys.argv[1:])
-    print(f"command: python bench/pagerank.py {given}")
+    print(f"command: python -m bench pagerank {given}")
     print(f"load average at start (1/5/15 min): {load_average()}\n", flush=True)
     workdir = Path(tempfile.mkdtemp(prefix="argkb-bench-pagerank-", dir="/tmp"))
     keep = args.keep_instances

@@ -1,8 +1,8 @@
 """Spark's overhead at small sizes: argument PageRank in SciPy and in Spark (local[2]), same run.
 
-    python bench/pagerank_spark.py                      # the test fixture, 100k and 1M edges
-    python bench/pagerank_spark.py --edges 100000         # the test fixture and 100k edges
-    python bench/pagerank_spark.py --scipy-units 1000000 3000000 10000000   # SciPy only
+    python -m bench pagerank_spark                      # the test fixture, 100k and 1M edges
+    python -m bench pagerank_spark --edges 100000         # the test fixture and 100k edges
+    python -m bench pagerank_spark --scipy-units 1000000 3000000 10000000   # SciPy only
 
 Per graph: SciPy (:func:`argkb.rank.pagerank.argument_pagerank`: build and iterate) and Spark
 (:func:`argkb.rank.spark.spark_pagerank`: edge list to Parquet, iterate, scores back from
@@ -27,12 +27,10 @@ import importlib
 import json
 import os
 import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.common import child
 
 
 def run(name: str, n: int, conclusions: Any, indptr: Any, premises: Any, spark: Any) -> dict:
@@ -65,10 +63,8 @@ def scipy_compute(units: int, seed: int) -> dict[str, Any]:
     """Build and iterate SciPy's adapted PageRank on the synthetic graph of ``units`` units."""
     import resource
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from pagerank import synthetic  # bench/pagerank.py
-
     from argkb.rank.pagerank import build_argument_transition, power_iteration
+    from bench.pagerank import synthetic
 
     graph = synthetic(
         units, 5 * units, 2 * units, seed,
@@ -105,15 +101,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.scipy_units:
         for units in args.scipy_units:
-            command = [sys.executable, __file__, "--one-scipy", str(units)]
-            subprocess.run([*command, "--seed", str(args.seed)], check=True)
+            run = child("bench.pagerank_spark", "--one-scipy", str(units), "--seed", str(args.seed))
+            subprocess.run(**run, check=True)
         return 0
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from pagerank import synthetic  # bench/pagerank.py
 
     from argkb.rank.pagerank import ConvergenceError, argument_pagerank, unit_edges
     from argkb.rank.spark import spark_pagerank, spark_session
+    from bench.pagerank import synthetic
 
     # by name, so mypy does not see the test module under a second name
     fixture_graph = importlib.import_module("tests.unit.test_pagerank_spark").fixture_graph

@@ -1,28 +1,30 @@
 """The whole pipeline on args.me-length corpora: load, embed, cluster, pagerank, query (issue 16).
 
-    python bench/pipeline.py --sizes 50000,100000,400000 [--out results.json]
+    python -m bench pipeline --sizes 50000,100000,400000 [--out results.json]
 
 For each size a synthetic args.me corpus with args.me-like text lengths (synthcorpus's default
 :class:`~synthcorpus.Shape`: 20 % single sentences, otherwise log-normal with median 8 and
 sigma 0.9, capped at 150; the distribution and its sources are documented in synthcorpus) goes
 through every stage in a fresh managed Neo4j under /tmp:
 
-* **load**: ``load_records`` (what ``argkb load`` runs).
+Every stage but the model's embedding is the :mod:`argkb.pipeline` function its command runs.
+
+* **load**: ``pipeline.load`` (what ``argkb load`` runs).
 * **embed**: two numbers, because the real model cannot embed 400k posts on this CPU (a few
   units per second):
   - *model (extrapolated)*: the default :class:`~argkb.embed.model.Embedder` (what ``argkb
     embed`` runs, disk cache off) times a uniform random sample of ``--sample`` units and of
     claims' negations; seconds per text times the number of texts. Stated as extrapolated.
-  - *store (measured)*: ``embed_units`` and ``embed_negations`` run in full with a stand-in
+  - *store (measured)*: ``pipeline.embed`` (units and negations) runs in full with a stand-in
     embedder (:class:`WordVectorProxy`) that returns, for each text, the SIF-weighted mean of
     the model's own vectors of its words. The stand-in costs little, so this measures argkb's
     side of the stage (paging texts out of Neo4j, writing vectors and the vector indexes).
     How close the stand-in's vectors are to the model's is measured on the sample and printed
     (cosine to the model's vector; correlation of pairwise similarities).
-* **cluster**: ``cluster_units`` for claims and premises (neighbours by ``--knn``, default
-  ``auto`` as ``argkb cluster``), then ``link_same_as`` (``argkb
-  cluster``), on the stand-in vectors.
-* **pagerank**: ``run_pagerank`` (``argkb pagerank``).
+* **cluster**: ``pipeline.cluster`` rebuilding claim and premise clusters (neighbours by
+  ``--knn``, default ``auto`` as ``argkb cluster``), then SAME_AS edges (``argkb cluster
+  --rebuild``), on the stand-in vectors.
+* **pagerank**: ``pipeline.pagerank`` (``argkb pagerank``).
 * **query**: ``--queries`` queries after ``--warmup`` with the default ranker (hybrid, model
   alignment, as ``argkb query``), the same ranker reading every claim of the retrieved claim
   clusters (the engine before ``Settings.cluster_claims``) and BM25-only, alternating in the
@@ -236,13 +238,13 @@ def measure_queries(driver: Any, proxy: WordVectorProxy, args: argparse.Namespac
     reading every claim of each retrieved claim cluster (``Settings(cluster_claims=0)``, the
     engine before the cap) and of BM25-only, over ``args.queries`` queries after ``args.warmup``,
     alternating per query; with each ranker's median and largest candidate count."""
-    import common
     from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
     from argkb.db import cypher
     from argkb.embed.model import Embedder
     from argkb.retrieve.engine import QueryEngine, Settings, model_alignment
     from argkb.retrieve.lucene import lucene_query
+    from bench import common
 
     queries = common.benchmark_queries(driver, args.queries + args.warmup, args.seed)
     proxy.embed(queries)  # the stand-in learns the queries' words now, not while timed
@@ -284,7 +286,7 @@ def measure_queries(driver: Any, proxy: WordVectorProxy, args: argparse.Namespac
 def query_only(args: argparse.Namespace, model: Any) -> int:
     """The query stage alone on a kept instance (``--keep``), with today's code: the stand-in
     is fitted again on the same sample (``--seed``) before the queries."""
-    import common
+    from bench import common
 
     inst = common.reuse_instance(args.reuse, heap=args.heap, pagecache=args.pagecache)
     driver = inst.driver()
@@ -304,18 +306,43 @@ def query_only(args: argparse.Namespace, model: Any) -> int:
     return 0
 
 
+def model_extrapolated(
+    driver: Any, model: Any, args: argparse.Namespace, result: dict[str, Any]
+) -> WordVectorProxy:
+    """The embed stage with the real model, extrapolated from ``--sample`` units and a quarter
+    as many claims' negations (into ``result``); returns the stand-in, fitted on the sample."""
+    from argkb.stance.features import negate
+
+    arguments, units, claims = result["arguments"], result["units"], result["claims"]
+    sample = sample_texts(driver, "Unit", args.sample, args.seed)
+    negations = [negate(t) for t in sample_texts(driver, "Claim", args.sample // 4, args.seed)]
+    proxy = WordVectorProxy(model)
+    result["calibration"] = calibrate(model, proxy, sample, args.seed)
+    clock = time.perf_counter()
+    model.embed(negations, use_cache=False)
+    per_negation = (time.perf_counter() - clock) / len(negations)
+    per_unit = result["calibration"]["model seconds per text"]
+    result["stages"]["embed, model (extrapolated)"] = {
+        "seconds": per_unit * units + per_negation * claims,
+        "extrapolated from": f"{len(sample)} units, {len(negations)} negations",
+    }
+    print(f"  {arguments:>7,} embed, model (extrapolated) "
+          f"{result['stages']['embed, model (extrapolated)']['seconds']:8.0f} s "
+          f"({per_unit * 1000:.0f} ms per unit)", flush=True)  # fmt: skip
+    return proxy
+
+
+def store_mib(home: Path) -> float:
+    """MiB of the instance's data folder (the store and its indexes)."""
+    return sum(f.stat().st_size for f in (home / "data").rglob("*") if f.is_file()) / 2**20
+
+
 def run_size(
     args: argparse.Namespace, arguments: int, model: Any, done: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    import common
-
-    from argkb.cluster.store import cluster_units, link_same_as
+    from argkb import pipeline
     from argkb.db.schema import init_schema
-    from argkb.embed.store import embed_negations, embed_units
-    from argkb.ingest import load_records
-    from argkb.loaders import reader
-    from argkb.rank.store import run_pagerank
-    from argkb.stance.features import negate
+    from bench import common
     from synthcorpus import Shape, write_json
 
     result: dict[str, Any] = {"arguments": arguments, "stages": {}, "load average": []}
@@ -352,58 +379,38 @@ def run_size(
         try:
             init_schema(driver, dimensions=model.dimensions)
             with stage("load"):
-                summary = load_records(driver, "argsme", [corpus], reader("argsme")([corpus]))
+                # the schema is made above, with the model's vector size
+                summary = pipeline.load(driver, None, "argsme", [corpus], init=False)
             units = driver.execute_query("MATCH (u:Unit) RETURN count(u) AS n").records[0]["n"]
             claims = driver.execute_query("MATCH (c:Claim) RETURN count(c) AS n").records[0]["n"]
             result.update(units=units, claims=claims, loaded_arguments=summary.arguments)
 
             # embed: the real model on a sample (extrapolated), the stand-in for every unit
-            sample = sample_texts(driver, "Unit", args.sample, args.seed)
-            negations = [negate(t) for t in sample_texts(driver, "Claim", args.sample // 4,
-                                                          args.seed)]  # fmt: skip
-            proxy = WordVectorProxy(model)
-            result["calibration"] = calibrate(model, proxy, sample, args.seed)
-            clock = time.perf_counter()
-            model.embed(negations, use_cache=False)
-            per_negation = (time.perf_counter() - clock) / len(negations)
-            per_unit = result["calibration"]["model seconds per text"]
-            result["stages"]["embed, model (extrapolated)"] = {
-                "seconds": per_unit * units + per_negation * claims,
-                "extrapolated from": f"{len(sample)} units, {len(negations)} negations",
-            }
-            print(f"  {arguments:>7,} embed, model (extrapolated) "
-                  f"{result['stages']['embed, model (extrapolated)']['seconds']:8.0f} s "
-                  f"({per_unit * 1000:.0f} ms per unit)", flush=True)  # fmt: skip
+            proxy = model_extrapolated(driver, model, args, result)
             with stage("embed, store (stand-in)"):
-                embed_units(driver, proxy)  # type: ignore[arg-type]
-                embed_negations(driver, proxy)  # type: ignore[arg-type]
+                pipeline.embed(driver, None, proxy)  # type: ignore[arg-type]
             result["stand-in word seconds"] = proxy.word_seconds
             result["stand-in words"] = len(proxy.vectors)
 
             with stage("cluster"):
-                for kind in ("claim", "premise"):
-                    run = cluster_units(driver, kind=kind, knn_method=args.knn)
-                    result[f"{kind} clusters"] = run.stats
-                    result[f"{kind} cluster seconds"] = run.seconds
-                    result[f"{kind} knn"] = run.knn
-                clock = time.perf_counter()
-                link_same_as(driver)
-                result["same_as seconds"] = time.perf_counter() - clock
+                clustered = pipeline.cluster(driver, None, rebuild=True, knn_method=args.knn)
+                for run in clustered.runs:
+                    result[f"{run.kind} clusters"] = run.stats
+                    result[f"{run.kind} cluster seconds"] = run.seconds
+                    result[f"{run.kind} knn"] = run.knn
+                result["same_as seconds"] = clustered.same_as_seconds
                 print(f"  {arguments:>7,} cluster: claims {result['claim knn']} "
                       f"{result['claim cluster seconds']['knn']:.0f} s, premises "
                       f"{result['premise knn']} {result['premise cluster seconds']['knn']:.0f} s "
                       f"(neighbours); SAME_AS {result['same_as seconds']:.0f} s",
                       flush=True)  # fmt: skip
             with stage("pagerank"):
-                run_pagerank(driver)
+                pipeline.pagerank(driver, None)
             result["load average"].append(os.getloadavg()[0])
 
             with stage("query (all)"):
                 result["query"] = measure_queries(driver, proxy, args)
-            result["store MiB"] = (
-                sum(f.stat().st_size for f in (inst.home / "data").rglob("*") if f.is_file())
-                / 2**20
-            )
+            result["store MiB"] = store_mib(inst.home)
         finally:
             rss.close()
             driver.close()
@@ -412,7 +419,7 @@ def run_size(
 
 
 def report(results: list[dict[str, Any]]) -> str:
-    import common
+    from bench import common
 
     sizes = [r["arguments"] for r in results]
     stages = list(results[0]["stages"])
@@ -476,10 +483,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="also write the results as JSON")
     args = parser.parse_args()
 
-    import common
-
-    common.repo_on_path()
     from argkb.embed.model import Embedder
+    from bench import common
 
     args.workdir.mkdir(parents=True, exist_ok=True)
     model = Embedder(cache=False)

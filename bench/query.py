@@ -1,6 +1,6 @@
 """Query latency of `argkb query` (hybrid, pfidf and coreset rankers) next to BM25-only retrieval.
 
-    python bench/query.py --arguments 100000 [--queries 200] [--warmup 20] [--seed 11]
+    python -m bench query --arguments 100000 [--queries 200] [--warmup 20] [--seed 11]
 
 Builds (or reuses, in --workdir) a synthetic args.me corpus, loads it into a managed Neo4j
 instance kept in --workdir, embeds every unit (cached by text hash), clusters claims and
@@ -25,9 +25,10 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 
-def main() -> int:
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--arguments", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
@@ -43,30 +44,15 @@ def main() -> int:
         default=1.5,
         help="median sentences per text of the synthetic corpus (args.me-like is 8)",
     )
-    args = parser.parse_args()
+    return parser.parse_args()
 
-    from argkb.cli.app import one_blas_thread
 
-    one_blas_thread()  # as argkb query and argkb serve run (before numpy loads)
-    import common
-
-    from argkb.cluster.store import cluster_units
-    from argkb.db import cypher
-    from argkb.db.schema import init_schema
-    from argkb.embed.model import Embedder
-    from argkb.embed.store import count_negations, count_pending, embed_negations, embed_units
-    from argkb.ingest import load_records
-    from argkb.loaders import reader
-    from argkb.rank.store import run_pagerank
-    from argkb.retrieve.engine import QueryEngine, Settings, model_alignment
-    from argkb.retrieve.lucene import lucene_query
-
-    common.repo_on_path()
+def synthetic_corpus(args: argparse.Namespace, setup: dict[str, float]) -> Path:
+    """The synthetic corpus of ``args`` in the workdir, written unless it is there already."""
     from synthcorpus import Shape, write_json
 
     args.workdir.mkdir(parents=True, exist_ok=True)
     corpus = args.workdir / f"synth-{args.arguments}-{args.seed}-{args.sentences:g}.json"
-    setup: dict[str, float] = {}
     if not corpus.exists():
         clock = time.perf_counter()
         shape = Shape(
@@ -76,89 +62,135 @@ def main() -> int:
         )
         write_json(corpus, args.arguments, seed=args.seed, shape=shape)
         setup["generate"] = time.perf_counter() - clock
+    return corpus
+
+
+def prepare(driver: Any, corpus: Path, setup: dict[str, float]) -> None:
+    """The graph the queries need, with the steps of :mod:`argkb.pipeline`, each only when the
+    workdir's instance lacks it (a second run reuses the graph): load, embed (units and the
+    claims' negations, as ``argkb embed``), claim and premise clusters (the queries read no
+    SAME_AS edges), PageRank."""
+    from argkb import pipeline
+    from argkb.db import cypher
+    from argkb.db.schema import init_schema
+    from argkb.embed.model import Embedder
+    from argkb.embed.store import count_negations, count_pending
+
+    embedder = Embedder()
+    init_schema(driver, dimensions=embedder.dimensions)
+    clock = time.perf_counter()
+    summary = pipeline.load(driver, None, "argsme", [corpus], init=False)  # schema: above
+    setup["load"] = time.perf_counter() - clock
+    print(
+        f"corpus: {summary.arguments:,} arguments, {summary.units:,} units "
+        f"({'already loaded' if summary.already_loaded else 'loaded'})",
+        flush=True,
+    )
+    if count_pending(driver) or count_negations(driver):
+        clock = time.perf_counter()
+        run = pipeline.embed(driver, None, embedder)
+        setup["embed"] = time.perf_counter() - clock
+        print(f"embedded {run.units:,} units in {run.seconds:.0f} s and the negations of "
+              f"{run.negations:,} claims", flush=True)  # fmt: skip
+    has_clusters = driver.execute_query(cypher.load("cluster/has_premise_clusters")).records
+    if not has_clusters[0]["any"]:
+        clock = time.perf_counter()
+        pipeline.cluster(driver, None, rebuild=True, skip_same_as=True)
+        setup["cluster"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        pipeline.pagerank(driver, None)
+        setup["pagerank"] = time.perf_counter() - clock
+
+
+def measure(
+    driver: Any, server_pid: int, args: argparse.Namespace
+) -> tuple[dict[str, list[float]], dict[str, list[tuple[float, float]]], list[int], float]:
+    """Wall and CPU seconds of every method on every measured query; the candidates clustered
+    per query at query time; the load average before."""
+    from argkb.db import cypher
+    from argkb.embed.model import Embedder
+    from argkb.retrieve.engine import QueryEngine, Settings, model_alignment
+    from argkb.retrieve.lucene import lucene_query
+    from bench import common
+
+    queries = common.benchmark_queries(driver, args.queries + args.warmup, args.seed)
+    # query texts are embedded as argkb query embeds them (ONNX Runtime where installed)
+    asker = Embedder.for_queries(cache=False)
+    engine = QueryEngine(driver, asker)
+    at_query_time = QueryEngine(driver, asker, settings=Settings(premise_clusters="query"))
+    aligned = QueryEngine(driver, asker, alignment=model_alignment(asker))
+    methods = {
+        "hybrid, model alignment (argkb query's default)": (aligned, "hybrid"),
+        "hybrid, always aligned (the harness's hybrid)": (engine, "hybrid"),
+        "pfidf": (engine, "pfidf"),
+        "pfidf, premise clusters at query time": (at_query_time, "pfidf"),
+        "coreset": (engine, "coreset"),
+    }
+    bm25 = cypher.load("query/premises_fulltext")
+    timings: dict[str, list[float]] = {name: [] for name in methods}
+    timings["bm25"] = []
+    # CPU seconds per query of this process and of the Neo4j process: unlike wall time,
+    # they barely change with what else runs on the machine
+    cpu: dict[str, list[tuple[float, float]]] = {name: [] for name in timings}
+    candidates: list[int] = []
+    names = list(methods)
+    load_before = os.getloadavg()[0]
+    for position, text in enumerate(queries):
+        measured = position >= args.warmup
+        # rotated per query, so that no method always finds the page cache warmed by another
+        turn = position % len(names)
+        for name in names[turn:] + names[:turn]:
+            runner, ranker = methods[name]
+            clock, client, server = (time.perf_counter(), time.process_time(),
+                                     common.process_cpu_seconds(server_pid))  # fmt: skip
+            result = runner.query(text, k=args.k, ranker=ranker)  # type: ignore[arg-type]
+            if measured:
+                timings[name].append(time.perf_counter() - clock)
+                cpu[name].append((time.process_time() - client,
+                                  common.process_cpu_seconds(server_pid) - server))  # fmt: skip
+                if runner is at_query_time:
+                    candidates.append(result.candidates)
+        clock, client, server = (time.perf_counter(), time.process_time(),
+                                 common.process_cpu_seconds(server_pid))  # fmt: skip
+        driver.execute_query(bm25, {"text": lucene_query(text), "k": args.k})
+        if measured:
+            timings["bm25"].append(time.perf_counter() - clock)
+            cpu["bm25"].append((time.process_time() - client,
+                                common.process_cpu_seconds(server_pid) - server))  # fmt: skip
+    return timings, cpu, candidates, load_before
+
+
+def main() -> int:
+    args = parse_args()
+    from argkb.cli.app import one_blas_thread
+
+    one_blas_thread()  # as argkb query and argkb serve run (before numpy loads)
+    from bench import common
+
+    setup: dict[str, float] = {}
+    corpus = synthetic_corpus(args, setup)
     inst = common.reuse_instance(args.workdir / "instance", heap=args.heap,
                                  pagecache=args.pagecache)  # fmt: skip
     driver = inst.driver()
     try:
-        embedder = Embedder()
-        init_schema(driver, dimensions=embedder.dimensions)
-        clock = time.perf_counter()
-        summary = load_records(driver, "argsme", [corpus], reader("argsme")([corpus]))
-        setup["load"] = time.perf_counter() - clock
-        print(
-            f"corpus: {summary.arguments:,} arguments, {summary.units:,} units "
-            f"({'already loaded' if summary.already_loaded else 'loaded'})",
-            flush=True,
-        )
-        pending = count_pending(driver)
-        if pending:
-            clock = time.perf_counter()
-            run = embed_units(driver, embedder)
-            setup["embed"] = time.perf_counter() - clock
-            print(f"embedded {run.units:,} units in {run.seconds:.0f} s", flush=True)
-        if count_negations(driver):  # what argkb embed adds for the stance-alignment model
-            clock = time.perf_counter()
-            done = embed_negations(driver, embedder)
-            setup["embed negations"] = time.perf_counter() - clock
-            print(f"embedded the negations of {done:,} claims", flush=True)
-        has_clusters = driver.execute_query(cypher.load("cluster/has_premise_clusters")).records
-        if not has_clusters[0]["any"]:
-            for kind in ("claim", "premise"):
-                clock = time.perf_counter()
-                cluster_units(driver, kind=kind)
-                setup[f"cluster {kind}s"] = time.perf_counter() - clock
-            clock = time.perf_counter()
-            run_pagerank(driver)
-            setup["pagerank"] = time.perf_counter() - clock
-
-        queries = common.benchmark_queries(driver, args.queries + args.warmup, args.seed)
-        # query texts are embedded as argkb query embeds them (ONNX Runtime where installed)
-        asker = Embedder.for_queries(cache=False)
-        engine = QueryEngine(driver, asker)
-        at_query_time = QueryEngine(driver, asker, settings=Settings(premise_clusters="query"))
-        aligned = QueryEngine(driver, asker, alignment=model_alignment(asker))
-        methods = {
-            "hybrid, model alignment (argkb query's default)": (aligned, "hybrid"),
-            "hybrid, always aligned (the harness's hybrid)": (engine, "hybrid"),
-            "pfidf": (engine, "pfidf"),
-            "pfidf, premise clusters at query time": (at_query_time, "pfidf"),
-            "coreset": (engine, "coreset"),
-        }
-        bm25 = cypher.load("query/premises_fulltext")
-        timings: dict[str, list[float]] = {name: [] for name in methods}
-        timings["bm25"] = []
-        # CPU seconds per query of this process and of the Neo4j process: unlike wall time,
-        # they barely change with what else runs on the machine
-        cpu: dict[str, list[tuple[float, float]]] = {name: [] for name in timings}
-        server_pid = inst.pid or 0
-        candidates: list[int] = []
-        names = list(methods)
-        load_before = os.getloadavg()[0]
-        for position, text in enumerate(queries):
-            measured = position >= args.warmup
-            # rotated per query, so that no method always finds the page cache warmed by another
-            turn = position % len(names)
-            for name in names[turn:] + names[:turn]:
-                runner, ranker = methods[name]
-                clock, client, server = (time.perf_counter(), time.process_time(),
-                                         common.process_cpu_seconds(server_pid))  # fmt: skip
-                result = runner.query(text, k=args.k, ranker=ranker)  # type: ignore[arg-type]
-                if measured:
-                    timings[name].append(time.perf_counter() - clock)
-                    cpu[name].append((time.process_time() - client,
-                                      common.process_cpu_seconds(server_pid) - server))  # fmt: skip
-                    if runner is at_query_time:
-                        candidates.append(result.candidates)
-            clock, client, server = (time.perf_counter(), time.process_time(),
-                                     common.process_cpu_seconds(server_pid))  # fmt: skip
-            driver.execute_query(bm25, {"text": lucene_query(text), "k": args.k})
-            if measured:
-                timings["bm25"].append(time.perf_counter() - clock)
-                cpu["bm25"].append((time.process_time() - client,
-                                    common.process_cpu_seconds(server_pid) - server))  # fmt: skip
+        prepare(driver, corpus, setup)
+        timings, cpu, candidates, load_before = measure(driver, inst.pid or 0, args)
     finally:
         driver.close()
         inst.stop()
+    report(args, setup, timings, cpu, candidates, load_before)
+    return 0
+
+
+def report(
+    args: argparse.Namespace,
+    setup: dict[str, float],
+    timings: dict[str, list[float]],
+    cpu: dict[str, list[tuple[float, float]]],
+    candidates: list[int],
+    load_before: float,
+) -> None:
+    from bench import common
 
     load = os.getloadavg()
     print("\nsetup seconds: " + ", ".join(f"{k} {v:.0f}" for k, v in setup.items()))
@@ -191,7 +223,6 @@ def main() -> int:
         "\nCPU columns: mean CPU time per query of this process (all its threads) and of the "
         "Neo4j process (/proc, 10 ms ticks, so only the mean over many queries is meaningful)."
     )
-    return 0
 
 
 if __name__ == "__main__":

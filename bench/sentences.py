@@ -1,7 +1,7 @@
 """Sentence splitting of premises: splitters compared, and the ``argkb sentences`` graph step.
 
-    python bench/sentences.py --data ../shared/data/webis-argquality-20 [--limit 500]
-    python bench/sentences.py --data ../shared/data/webis-sigir19-dev --format sigir19
+    python -m bench sentences --data ../shared/data/webis-argquality-20 [--limit 500]
+    python -m bench sentences --data ../shared/data/webis-sigir19-dev --format sigir19
 
 Part 1 (no Neo4j): the first ``--limit`` distinct premises of the corpus split by syntok (what
 argkb uses, :func:`argkb.sentences.split.split_sentences`) and, as the baseline in the same run,
@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import common
+from bench import common
 
 
 def premises(data: Path, limit: int) -> list[str]:

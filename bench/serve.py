@@ -1,7 +1,7 @@
 """Throughput and latency of `argkb serve`'s /api/v1/query at 1, 4 and 16 clients, against
 `argkb query` run as one process per query, on the 100k-argument graph of bench/query.py.
 
-    python bench/serve.py [--workdir /tmp/argkb-bench-query] [--queries 200] [--clients 1,4,16]
+    python -m bench serve [--workdir /tmp/argkb-bench-query] [--queries 200] [--clients 1,4,16]
                           [--cli-queries 10]
 
 Needs the graph bench/query.py builds (run it first; both reuse --workdir). Starts `argkb serve`
@@ -100,9 +100,8 @@ def main() -> int:
     parser.add_argument("--pagecache", default="4g")
     args = parser.parse_args()
 
-    import common
-
     from argkb.db.server import free_port
+    from bench import common
 
     folder = args.workdir / "instance"
     if not (folder / "data").exists():

@@ -1,6 +1,6 @@
 """How often a blind reader agrees with Webis-ArgQuality-20's stance labels (issue 12).
 
-    python bench/stance_reading.py --data ../shared/data/webis-argquality-20
+    python -m bench stance_reading --data ../shared/data/webis-argquality-20
 
 ``bench/argquality_stance_reading.csv`` holds a reading of 160 arguments drawn at random (seed
 20261125) from the 1,610: for each, the stance of its text towards its topic question ("pro":

@@ -1,6 +1,6 @@
 """The shipped stance models on the SIGIR-19 dev half: stance of a premise towards its conclusion.
 
-    python bench/stance_sigir19.py --data ../shared/data/webis-sigir19-dev [--kind cross|linear]
+    python -m bench stance_sigir19 --data ../shared/data/webis-sigir19-dev [--kind cross|linear]
 
 SIGIR-19 judges each args.me argument's stance towards its own conclusion (the debate title):
 Pro, Con or Not specified. No shipped model was trained on this data, so every argument is held

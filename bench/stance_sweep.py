@@ -1,7 +1,7 @@
 """Score variants of the cross-encoder stance recipe on the same topic-disjoint splits.
 
-    python bench/train_cross_stance.py --data ../shared/data --export-pairs pairs.jsonl
-    python bench/stance_sweep.py --pairs pairs.jsonl --device cuda --workers 8 \
+    python -m bench train_cross_stance --data ../shared/data --export-pairs pairs.jsonl
+    python -m bench stance_sweep --pairs pairs.jsonl --device cuda --workers 8 \
         --variant base='{}' --variant augq='{"augment_questions": true}' --out sweep.json
 
 A variant is a name and a JSON object of :class:`argkb.stance.cross.CrossConfig` fields, plus
@@ -38,9 +38,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from train_cross_stance import read_pairs, rounded, scores
+from bench.train_cross_stance import read_pairs, rounded, scores
 
 SCRIPT_OPTIONS = ("quality_repeat",)
 

@@ -1,8 +1,8 @@
 """Write a synthetic args.me corpus and report how fast (and how lean) the generator is.
 
-    python bench/synth.py --arguments 400000 --seed 0 --out /tmp/argsme-400k.json
-    python bench/synth.py --arguments 100000 --out /tmp/c.jsonl --jsonl --truth
-    python bench/synth.py --arguments 100000 --out /dev/null --memory
+    python -m bench synth --arguments 400000 --seed 0 --out /tmp/argsme-400k.json
+    python -m bench synth --arguments 100000 --out /tmp/c.jsonl --jsonl --truth
+    python -m bench synth --arguments 100000 --out /dev/null --memory
 
 Prints a table: the file write, and as baseline in the same run the generator alone (no JSON
 encoding, no I/O), so the cost of serialisation is visible. ``--memory`` adds the peak memory
@@ -17,8 +17,6 @@ import os
 import time
 import tracemalloc
 from collections.abc import Callable
-
-from common import repo_on_path
 
 
 def _measure(work: Callable[[], int], memory: bool) -> tuple[int, float, float | None]:
@@ -45,7 +43,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory", action="store_true", help="trace peak memory (slower)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the generator-only row")
     args = parser.parse_args(argv)
-    repo_on_path()
     import synthcorpus as synth
 
     writer = synth.write_jsonl if args.jsonl else synth.write_json

@@ -1,6 +1,6 @@
 """Train the argumentativeness prior that the hybrid ranker's ``argument`` route ranks by.
 
-    python bench/train_argument_prior.py --data ../shared/data [--out FILE]
+    python -m bench train_argument_prior --data ../shared/data [--out FILE]
 
 A logistic regression on a premise's all-MiniLM-L6-v2 embedding and ``log(1 + words) / 5``,
 fitted on every "Is Argument?" judgement of Webis-ArgQuality-20 (1,610 premises, 339 not
@@ -33,11 +33,11 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=REPO / "argkb/retrieve/argument_prior.json")
     args = parser.parse_args()
 
-    from ranker_study import fit_prior, labelled_arguments, prior_features
     from sklearn.metrics import roc_auc_score
     from sklearn.model_selection import GroupKFold
 
     from argkb.embed.model import Embedder
+    from bench.ranker_study import fit_prior, labelled_arguments, prior_features
 
     labelled = labelled_arguments(args.data)
     vectors = np.asarray(Embedder().embed(labelled.texts), np.float32)
@@ -75,5 +75,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     sys.exit(main())

@@ -1,8 +1,8 @@
 """Train the cross-encoder stance model and score it on held-out topics.
 
-    python bench/train_cross_stance.py --data ../shared/data [--device cuda] [--write]
-    python bench/train_cross_stance.py --data ../shared/data --export-pairs pairs.jsonl
-    python bench/train_cross_stance.py --pairs pairs.jsonl --device cuda --out-dir DIR
+    python -m bench train_cross_stance --data ../shared/data [--device cuda] [--write]
+    python -m bench train_cross_stance --data ../shared/data --export-pairs pairs.jsonl
+    python -m bench train_cross_stance --pairs pairs.jsonl --device cuda --out-dir DIR
 
 The recipe is :mod:`argkb.stance.cross` with its default :class:`CrossConfig`. Splits are the
 linear model's (:mod:`argkb.stance.evaluate`), all topic-disjoint:
@@ -32,8 +32,7 @@ from typing import Any
 
 
 def export(data: Path, out: Path) -> None:
-    sys.path.insert(0, str(Path(__file__).parent))
-    from train_stance import read_all  # the linear model's reader: same pairs
+    from bench.train_stance import read_all  # the linear model's reader: same pairs
 
     with out.open("w", encoding="utf-8") as f:
         for p in read_all(data):
@@ -107,8 +106,7 @@ def main() -> int:
     if args.pairs:
         pairs = read_pairs(args.pairs)
     else:
-        sys.path.insert(0, str(Path(__file__).parent))
-        from train_stance import read_all
+        from bench.train_stance import read_all
 
         pairs = read_all(args.data)
     config = CrossConfig()

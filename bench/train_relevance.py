@@ -1,6 +1,6 @@
 """Fit the coreset ranker's relevance filter on ArgKP train (never dev) and choose its alpha.
 
-    python bench/train_relevance.py --data ../shared/data/argkp-2021 [--uri bolt://...] [--write]
+    python -m bench train_relevance --data ../shared/data/argkp-2021 [--uri bolt://...] [--write]
 
 Loads ArgKP train into a throw-away managed instance (or uses --uri, which must hold train
 loaded, embedded and clustered), asks the query engine for each of the 48 train queries' coreset
@@ -40,14 +40,13 @@ def auc(scores: Any, labels: Any) -> float:
 
 
 def main() -> int:
-    from common import data_parser
+    from bench.common import data_parser
 
     parser = data_parser(__doc__)
     parser.add_argument("--write", action="store_true", help="save the model fitted on all train")
     args = parser.parse_args()
 
     import numpy as np
-    from common import database, prepare_argkp
 
     from argkb.embed.model import Embedder
     from argkb.eval.adapters import EngineRanker
@@ -62,6 +61,7 @@ def main() -> int:
         fit_logistic,
         premise_features,
     )
+    from bench.common import database, prepare_argkp
 
     split = load_split(args.data, "train")
     benchmark = build_benchmark(split)

@@ -1,6 +1,6 @@
 """Fit the stance model (P(pro) of a premise towards its conclusion); measure it on held-out topics.
 
-    python bench/train_stance.py --data ../shared/data [--write]
+    python -m bench train_stance --data ../shared/data [--write]
 
 Reads the labelled pairs of ArgKP-2021 (train and dev), Webis-ArgQuality-20 and the AIF maps
 (QT30, microtexts) through argkb's loaders (:mod:`argkb.stance.data`), embeds every distinct text

@@ -1,6 +1,6 @@
 """Tune the query engine's settings on ArgKP train (never on dev), print a table per knob.
 
-    python bench/tune_argkp.py --data ../shared/data/argkp-2021
+    python -m bench tune_argkp --data ../shared/data/argkp-2021
 
 1. Same-meaning thresholds from embeddings alone: over all pairs of train arguments matched to a
    key point, "same key point" is the positive class; the cosine threshold with the best pairwise
@@ -43,7 +43,7 @@ def pair_thresholds(vectors: Any, labels: Any) -> list[tuple[float, float, float
 
 
 def main() -> int:
-    from common import data_parser
+    from bench.common import data_parser
 
     parser = data_parser(__doc__)
     parser.add_argument(
@@ -55,7 +55,6 @@ def main() -> int:
     args = parser.parse_args()
 
     import numpy as np
-    from common import database, prepare_argkp
 
     from argkb.cluster.hierarchy import agglomerative
     from argkb.embed.model import Embedder
@@ -65,6 +64,7 @@ def main() -> int:
     from argkb.eval.metrics import adjusted_rand_index, normalized_mutual_information
     from argkb.loaders.argkp import load_split
     from argkb.retrieve.engine import QueryEngine, Settings
+    from bench.common import database, prepare_argkp
 
     split = load_split(args.data, "train")
     embedder = Embedder()

@@ -1,7 +1,7 @@
 """Choose the hybrid ranker's route weights, RRF constant and representative on training data.
 
-    python bench/tune_hybrid.py --data ../shared/data/argkp-2021 [--uri bolt://...]
-    python bench/tune_hybrid.py --fit argquality --data ../shared/data/webis-argquality-20
+    python -m bench tune_hybrid --data ../shared/data/argkp-2021 [--uri bolt://...]
+    python -m bench tune_hybrid --fit argquality --data ../shared/data/webis-argquality-20
 
 ``--fit argkp`` (default) loads ArgKP **train** (48 queries; never dev) into a throw-away managed
 instance (or uses ``--uri``, which must hold it loaded, embedded and clustered). ``--fit
@@ -69,12 +69,11 @@ def main() -> int:
     if args.split != "train" and not args.only:
         parser.error("the grid is for training data only: give --only to score another split")
 
-    from common import database, prepare_argkp
-
     from argkb.cluster.store import cluster_units
     from argkb.embed.model import Embedder
     from argkb.eval.harness import evaluate
     from argkb.retrieve.engine import QueryEngine, Settings
+    from bench.common import database, prepare_argkp
 
     embedder = Embedder()
     with database(args.uri, f"tune-hybrid-{args.fit}") as driver:

@@ -7,7 +7,7 @@
 The evaluation command loads, embeds and clusters the benchmark as it always does, and scores
 BM25 and cosine in the same run; this ranker answers each query with the default hybrid (so its
 row in the harness's table is the default's) and keeps, per query and side, the hybrid's
-candidate pool (:class:`argkb.retrieve.hybrid.SidePool`: each route's evidence), each
+candidate pool (:class:`argkb.query.rankers.hybrid.SidePool`: each route's evidence), each
 candidate's unit key, text and PageRank, and the claims the claim route retrieved. The pickle
 written at ``ARGKB_STUDY_OUT`` is what ``bench/ranker_study.py`` fits and scores rankers on,
 offline, with the harness's own metrics.
@@ -42,15 +42,16 @@ class Recorder:
 
     def record(self, query: Any) -> dict[str, Any]:
         from argkb.db import cypher
-        from argkb.retrieve.engine import _sides
-        from argkb.retrieve.hybrid import side_pools
+        from argkb.query.engine import sides as wanted_sides
+        from argkb.query.rankers.hybrid import side_pools
 
         engine = self.engine
         vector = engine.embedder.embed([query.text], use_cache=False)[0]
-        claims = engine._retrieve_claims(query.text, vector)
-        p_cluster, claim_cluster = engine._claim_mass(claims, vector) if claims else ({}, {})
-        pools, _ = side_pools(engine, query.text, vector, p_cluster, claim_cluster,
-                              query.collection, _sides(query.stance or "both"))  # fmt: skip
+        reader = engine.reader
+        claims = reader.similar_claims(query.text, vector)
+        p_cluster, claim_cluster = reader.claim_mass(claims, vector) if claims else ({}, {})
+        pools, _ = side_pools(reader, query.text, vector, p_cluster, claim_cluster,
+                              query.collection, wanted_sides(query.stance or "both"))  # fmt: skip
         sides = {}
         for side, pool in pools.items():
             rows = {r["id"]: r for r in cypher.read(self.driver, "query/units",

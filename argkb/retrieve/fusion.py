@@ -1,6 +1,6 @@
 """Fusing the evidence of several candidate routes into one ranked list of premise clusters.
 
-The hybrid ranker (:mod:`argkb.retrieve.engine`, ``ranker="hybrid"``) has three routes to a
+The hybrid ranker (:mod:`argkb.query.rankers.hybrid`) has three routes to a
 candidate premise, each of which ranks what it found:
 
 * ``claims``: the premise argues for or against a claim similar to the query; ranked by the

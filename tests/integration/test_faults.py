@@ -36,7 +36,7 @@ from argkb.db.server import LocalServer, ServerConfig, free_port
 from argkb.errors import ArgKBError
 
 if TYPE_CHECKING:
-    from argkb.retrieve.engine import RankerName
+    from argkb.query.settings import RankerName
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 
@@ -677,10 +677,10 @@ class Outcomes:
 
 def _query_while(proc: subprocess.Popen[str], private: Private, embedder) -> Outcomes:
     """Query the graph from this process until ``proc`` (a load) ends; what the queries gave."""
-    from argkb.retrieve.engine import QueryEngine
+    from argkb.query import QueryEngine, QuerySettings
 
     outcomes = Outcomes()
-    engine = QueryEngine(private.driver, embedder)
+    engine = QueryEngine(private.driver, embedder, settings=QuerySettings(alignment="always"))
     rankers: list[RankerName] = ["hybrid", "pfidf"]
     i = 0
     while proc.poll() is None:

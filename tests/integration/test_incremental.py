@@ -105,10 +105,11 @@ def update(db, embedder, neo4j_uri: str, tmp_path_factory: pytest.TempPathFactor
     from argkb.cluster.store import cluster_units, link_same_as
     from argkb.db import cypher
     from argkb.embed.store import count_pending, embed_negations, embed_units
+    from argkb.query import QueryEngine, QuerySettings
     from argkb.rank.store import run_pagerank
-    from argkb.retrieve.engine import QueryEngine
     from argkb.sentences.store import split_premises
 
+    always = QuerySettings(alignment="always")  # the answers compared below: Dumani et al.'s
     path_a, path_b = _split(tmp_path_factory.mktemp("corpora"))
     init_schema(db)
     _load(db, path_a)
@@ -123,7 +124,9 @@ def update(db, embedder, neo4j_uri: str, tmp_path_factory: pytest.TempPathFactor
     seen["vectors_a"] = _vectors(db)
     seen["clusters_a"] = _memberships(db)
     seen["bands_a"] = _size_labels(db)
-    seen["answers_a"] = {q: _answers(QueryEngine(db, embedder), q) for q in A_QUERIES}
+    seen["answers_a"] = {
+        q: _answers(QueryEngine(db, embedder, settings=always), q) for q in A_QUERIES
+    }
 
     cid_b = _load(db, path_b)
     seen["new_units"] = db.execute_query(
@@ -154,7 +157,9 @@ def update(db, embedder, neo4j_uri: str, tmp_path_factory: pytest.TempPathFactor
     seen["pagerank"] = run_pagerank(db, warm=True)
     seen["sentences_b"] = split_premises(db)
     seen["stale_done"] = _stale(neo4j_uri)
-    seen["answers_b"] = {q: _answers(QueryEngine(db, embedder), q) for q in A_QUERIES}
+    seen["answers_b"] = {
+        q: _answers(QueryEngine(db, embedder, settings=always), q) for q in A_QUERIES
+    }
     seen["b_units"] = {
         r["uid"]
         for r in db.execute_query(
@@ -165,7 +170,9 @@ def update(db, embedder, neo4j_uri: str, tmp_path_factory: pytest.TempPathFactor
     for kind in kinds:  # what a full rebuild of A + B answers
         cluster_units(db, kind=kind)
     link_same_as(db)
-    seen["answers_rebuilt"] = {q: _answers(QueryEngine(db, embedder), q) for q in A_QUERIES}
+    seen["answers_rebuilt"] = {
+        q: _answers(QueryEngine(db, embedder, settings=always), q) for q in A_QUERIES
+    }
     return seen
 
 

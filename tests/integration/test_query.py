@@ -20,7 +20,7 @@ from argkb.ingest import load_records
 from argkb.loaders import reader
 
 if TYPE_CHECKING:
-    from argkb.retrieve.engine import CoresetRelevance
+    from argkb.query.settings import CoresetRelevance
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "debates.json"
@@ -51,9 +51,9 @@ def demo_db(db, embedder):
 
 @pytest.fixture(scope="module")
 def engine(demo_db, embedder):
-    from argkb.retrieve.engine import QueryEngine
+    from argkb.query import QueryEngine, QuerySettings
 
-    return QueryEngine(demo_db, embedder)
+    return QueryEngine(demo_db, embedder, settings=QuerySettings(alignment="always"))
 
 
 @pytest.mark.parametrize("ranker", ["pfidf", "coreset"])
@@ -75,7 +75,7 @@ def test_distinct_pro_and_con_clusters(engine, ranker: str) -> None:
 
 
 def test_stance_filter_and_representatives(demo_db, embedder, engine) -> None:
-    from argkb.retrieve.engine import QueryEngine, Settings
+    from argkb.query import QueryEngine, QuerySettings
 
     only_pro = engine.query(
         "School uniforms should be mandatory", k=3, ranker="pfidf", stance="pro"
@@ -83,7 +83,9 @@ def test_stance_filter_and_representatives(demo_db, embedder, engine) -> None:
     assert only_pro.pro and not only_pro.con
     longest = only_pro.pro[0]
     assert len(longest.representative.text) == max(len(m.text) for m in longest.members)
-    by_pagerank = QueryEngine(demo_db, embedder, settings=Settings(representative="pagerank"))
+    by_pagerank = QueryEngine(
+        demo_db, embedder, settings=QuerySettings(alignment="always", representative="pagerank")
+    )
     by_rank = by_pagerank.query(
         "School uniforms should be mandatory", k=3, ranker="pfidf", stance="pro"
     ).pro[0]
@@ -93,12 +95,14 @@ def test_stance_filter_and_representatives(demo_db, embedder, engine) -> None:
 
 @pytest.mark.parametrize("relevance", ["learned", "cosine", "pfidf"])
 def test_coreset_relevance_scorers(demo_db, embedder, relevance: CoresetRelevance) -> None:
-    from argkb.retrieve.engine import QueryEngine, Settings
+    from argkb.query import QueryEngine, QuerySettings
 
-    engine = QueryEngine(demo_db, embedder, settings=Settings(coreset_relevance=relevance))
+    engine = QueryEngine(
+        demo_db, embedder, settings=QuerySettings(alignment="always", coreset_relevance=relevance)
+    )
     pools = engine.coreset_pools("We should abandon fossil fuels", "pro")
     pool = pools["pro"]
-    scores = engine.coreset_relevance(pool)
+    scores = engine.rankers["coreset"].relevance(engine.reader, pool)
     assert scores.shape == (len(pool.premises),) and np.isfinite(scores).all()
     if relevance == "learned":  # probabilities, highest for premises of the query's own claim
         assert ((scores > 0) & (scores < 1)).all()
@@ -108,9 +112,11 @@ def test_coreset_relevance_scorers(demo_db, embedder, relevance: CoresetRelevanc
 
 
 def test_premise_clusters_at_query_time(demo_db, embedder, engine) -> None:
-    from argkb.retrieve.engine import QueryEngine, Settings
+    from argkb.query import QueryEngine, QuerySettings
 
-    now = QueryEngine(demo_db, embedder, settings=Settings(premise_clusters="query"))
+    now = QueryEngine(
+        demo_db, embedder, settings=QuerySettings(alignment="always", premise_clusters="query")
+    )
     result = now.query("We should abandon fossil fuels", k=5, ranker="pfidf", explain=True)
     offline = engine.query("We should abandon fossil fuels", k=5, ranker="pfidf", explain=True)
     assert result.pro and result.con
@@ -174,13 +180,15 @@ def test_engine_as_harness_ranker(engine) -> None:
 def test_claims_read_per_cluster_are_the_nearest_to_the_query(demo_db, embedder) -> None:
     """``cluster_claims`` caps the claims read of a retrieved claim cluster: the retrieved claim,
     then the cluster's other claims nearest the query; 0 reads them all."""
-    from argkb.retrieve.engine import QueryEngine, Settings
+    from argkb.query import QueryEngine, QuerySettings
 
     query = "We should abandon fossil fuels"
     vector = embedder.embed([query], use_cache=False)[0]
-    every = QueryEngine(demo_db, embedder, settings=Settings(cluster_claims=0))
-    claims = every._retrieve_claims(query, vector)
-    rows = {r["claim"]: r for r in every._cluster_rows(claims, vector)}
+    every = QueryEngine(
+        demo_db, embedder, settings=QuerySettings(alignment="always", cluster_claims=0)
+    )
+    claims = every.reader.similar_claims(query, vector)
+    rows = {r["claim"]: r for r in every.reader.cluster_rows(claims, vector)}
     sizes = {
         r["cluster"]: r["n"]
         for r in demo_db.execute_query(
@@ -192,16 +200,18 @@ def test_claims_read_per_cluster_are_the_nearest_to_the_query(demo_db, embedder)
     for claim in big:
         assert len(rows[claim]["members"]) == sizes[rows[claim]["cluster"]]
     for cap in (1, 2):
-        capped = QueryEngine(demo_db, embedder, settings=Settings(cluster_claims=cap))
-        for row in capped._cluster_rows(claims, vector):
+        capped = QueryEngine(
+            demo_db, embedder, settings=QuerySettings(alignment="always", cluster_claims=cap)
+        )
+        for row in capped.reader.cluster_rows(claims, vector):
             members = row["members"]
             assert members[0] == row["claim"] and len(members) <= cap
             if row["claim"] in big and cap == 2:  # the other one is the nearest of the rest
                 rest = [m for m in rows[row["claim"]]["members"] if m != row["claim"]]
-                near = every._vectors(rest) @ vector
+                near = every.reader.vectors(rest) @ vector
                 assert members[1] == rest[int(near.argmax())]
     # the default cap reads every claim of the demo's clusters, so it answers as "all" does
-    default = QueryEngine(demo_db, embedder)
+    default = QueryEngine(demo_db, embedder, settings=QuerySettings(alignment="always"))
     assert max(sizes.values()) <= default.settings.cluster_claims
     for ranker in ("hybrid", "pfidf"):
         a = default.query(query, k=5, ranker=ranker)
@@ -209,7 +219,9 @@ def test_claims_read_per_cluster_are_the_nearest_to_the_query(demo_db, embedder)
         assert [(c.stance, c.representative.key, c.score) for c in a.pro + a.con] == [
             (c.stance, c.representative.key, c.score) for c in b.pro + b.con
         ]
-    one = QueryEngine(demo_db, embedder, settings=Settings(cluster_claims=1))
+    one = QueryEngine(
+        demo_db, embedder, settings=QuerySettings(alignment="always", cluster_claims=1)
+    )
     assert (
         one.query(query, k=5, ranker="pfidf").candidates
         < every.query(query, k=5, ranker="pfidf").candidates

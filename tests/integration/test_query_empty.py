@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 
 def test_empty_graph_message(db) -> None:
     from argkb.embed.model import Embedder
-    from argkb.retrieve.engine import QueryEngine
+    from argkb.query import QueryEngine
 
     init_schema(db)
     result = QueryEngine(db, Embedder()).query("We should abandon fossil fuels")

@@ -41,8 +41,9 @@ def wide_db(db, embedder):
 
 
 def _engine(db, embedder, **kwargs):
-    from argkb.retrieve.engine import QueryEngine
+    from argkb.query import QueryEngine, QuerySettings
 
+    kwargs.setdefault("settings", QuerySettings(alignment="always"))
     return QueryEngine(db, embedder, **kwargs)
 
 
@@ -125,11 +126,11 @@ class _Recorder:
 
 @pytest.mark.parametrize("ranker", ["pfidf", "hybrid"])
 def test_alignment_receives_the_query_and_flips_sides(wide_db, embedder, ranker) -> None:
-    from argkb.retrieve.engine import Settings
+    from argkb.query import QuerySettings
 
     # only the claim route: the alignment speaks of retrieved claims, and premises found
-    # directly keep the stance towards their own conclusion (argkb.retrieve.hybrid)
-    claims_only = Settings(bm25_depth=0, vector_depth=0)
+    # directly keep the stance towards their own conclusion (argkb.query.rankers.hybrid)
+    claims_only = QuerySettings(alignment="always", bm25_depth=0, vector_depth=0)
     aligned = _engine(wide_db, embedder, settings=claims_only).query(QUERY, k=3, ranker=ranker)
     recorder = _Recorder()
     opposed = _engine(wide_db, embedder, settings=claims_only, alignment=recorder).query(
@@ -176,7 +177,7 @@ def test_stored_negation_vectors_give_the_aligner_its_contrast(wide_db, embedder
     stance-alignment model gives the same probabilities and sides."""
     from argkb.db import cypher
     from argkb.embed.store import count_negations, embed_negations
-    from argkb.retrieve.engine import model_alignment
+    from argkb.query.alignment import model_alignment
     from argkb.stance.alignment import alignment_features
 
     before = _engine(wide_db, embedder, alignment=model_alignment(embedder))
@@ -319,10 +320,12 @@ def test_the_argument_route_computes_the_prior_on_the_server(wide_db, embedder) 
     similarity; it equals the logistic regression computed here from the stored embedding."""
     import numpy as np
 
+    from argkb.query import QuerySettings
     from argkb.retrieve import argument_prior
-    from argkb.retrieve.engine import Settings
 
-    engine = _engine(wide_db, embedder, settings=Settings(weight_argument=1.0))
+    engine = _engine(
+        wide_db, embedder, settings=QuerySettings(alignment="always", weight_argument=1.0)
+    )
     pools = engine.hybrid_pools(QUERY)
     assert pools
     prior = argument_prior.load()

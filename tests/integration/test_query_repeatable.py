@@ -34,7 +34,9 @@ def _partitions(db) -> dict[str, list[list[str]]]:
 
 
 def _answers(db, embedder) -> dict[str, list[tuple[str, str, float, list[str]]]]:
-    from argkb.retrieve.engine import QueryEngine, RankerName, model_alignment
+    from argkb.query import QueryEngine
+    from argkb.query.alignment import model_alignment
+    from argkb.query.settings import RankerName
 
     engine = QueryEngine(db, embedder, alignment=model_alignment(embedder))
     out = {}

@@ -53,7 +53,7 @@ def query_embedder():
 def _client(db, embedder, **kwargs):
     from fastapi.testclient import TestClient
 
-    from argkb.retrieve.engine import model_alignment
+    from argkb.query.alignment import model_alignment
     from argkb.serve.app import create_app
 
     app = create_app(db, embedder, alignment=model_alignment(embedder), **kwargs)
@@ -82,9 +82,9 @@ def test_query_answers_as_the_cli_json_does(answer, neo4j_uri) -> None:
     from click.testing import CliRunner
 
     from argkb.cli import main
-    from argkb.retrieve.engine import DEFAULT_RANKER
+    from argkb.query.settings import DEFAULT
 
-    assert answer["ranker"] == DEFAULT_RANKER
+    assert answer["ranker"] == DEFAULT.ranker
     assert answer["pro"] and answer["con"] and answer["claims"]
     assert len(answer["pro"]) <= 5 and len(answer["con"]) <= 5
     cli = CliRunner().invoke(main, ["query", QUERY, "--k", "5", "--json", "--uri", neo4j_uri])

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from argkb.query.rankers.hybrid import Fusion, SidePool, fuse_pool
 from argkb.retrieve import argument_prior
 from argkb.retrieve.argument_prior import ArgumentPrior
-from argkb.retrieve.hybrid import Fusion, SidePool, fuse_pool
 
 
 def test_logits_from_the_servers_similarity_equal_the_dot_product() -> None:

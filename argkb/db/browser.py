@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from argkb.db.distribution import add_browser, install
+from argkb.db.guide_urls import guide_url, post_connect_cmd
 from argkb.db.server import MANAGED_USER, LocalServer, ServerConfig, free_port, port_in_use
 from argkb.errors import ServerError
-from argkb.explore.guide import guide_url, post_connect_cmd
 
 DEFAULT_HTTP_PORT = 7474
 

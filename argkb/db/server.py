@@ -352,7 +352,7 @@ class LocalServer:
     # -- start ---------------------------------------------------------------------------------
 
     def write_config(self, with_plugins: bool = True) -> Path:
-        from argkb.explore.guide import post_connect_cmd
+        from argkb.db.guide_urls import post_connect_cmd
 
         cfg = self.config
         names = ("conf", "data", "logs", "run", "import", "no-plugins")

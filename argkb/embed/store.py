@@ -91,14 +91,14 @@ def embed_negations(
     page: int = 2048,
     progress: Callable[[int], object] | None = None,
 ) -> int:
-    """Embed the negation (:func:`argkb.stance.features.negate`) of every claim that has a
+    """Embed the negation (:func:`argkb.negation.negate`) of every claim that has a
     vector but no negation vector (every claim with ``all_units``); returns how many.
 
     The stance-alignment model's contrast ``cos(q, c) - cos(q, not c)`` is then computed on the
     server at query time (``cypher/query/alignment_inputs.cypher``) instead of embedding each
     retrieved claim's negation per query.
     """
-    from argkb.stance.features import negate
+    from argkb.negation import negate
 
     return _embed_pages(driver, embedder, database, pending="embed/pending_negations",
                         all_units=all_units, page=page, progress=progress, text=negate,

@@ -31,9 +31,17 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
 
-GUIDE_PATH = "/guide.md"  # the guide as written (docs/guide.md)
-GUIDE_HTML_PATH = "/guide.html"  # the same, as the HTML guide ``:play`` is given
-GRASS_PATH = "/argkb.grass"
+# the addresses live in the database layer, which writes them into neo4j.conf
+from argkb.db.guide_urls import (  # noqa: F401
+    GRASS_PATH,
+    GUIDE_HTML_PATH,
+    GUIDE_PATH,
+    browser_origins,
+    grass_url,
+    guide_url,
+    post_connect_cmd,
+)
+
 CONTENT_TYPE = "text/markdown; charset=utf-8"
 HTML_CONTENT_TYPE = "text/html; charset=utf-8"
 GRASS_CONTENT_TYPE = "text/plain; charset=utf-8"
@@ -81,29 +89,6 @@ def guide_html(markdown: str) -> str:
         f'<article class="guide"><carousel class="deck container-fluid">\n{slides}'
         "</carousel></article>\n"
     )
-
-
-def guide_url(port: int) -> str:
-    """Where the guide server on ``port`` serves the guide (what ``:play`` is given): the HTML
-    guide (:func:`guide_html`)."""
-    return f"http://127.0.0.1:{port}{GUIDE_HTML_PATH}"
-
-
-def grass_url(port: int) -> str:
-    """Where the guide server on ``port`` serves argkb's style (what ``:style`` is given)."""
-    return f"http://127.0.0.1:{port}{GRASS_PATH}"
-
-
-def post_connect_cmd(port: int) -> str:
-    """Neo4j's ``browser.post_connect_cmd`` for a guide server on ``port``: Browser runs each
-    ``;``-separated command, with a ``:`` added, every time it connects. The style comes first,
-    so the guide's frame lands on top of the stream."""
-    return f"style {grass_url(port)}; play {guide_url(port)}"
-
-
-def browser_origins(http_port: int) -> tuple[str, ...]:
-    """The origins of Neo4j Browser served by a managed server on ``http_port``."""
-    return (f"http://127.0.0.1:{http_port}", f"http://localhost:{http_port}")
 
 
 class GuideServer(ThreadingHTTPServer):

@@ -25,13 +25,16 @@ docs/evaluation.md, "Stance").
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+# the negation rules live below embedding and stance both; imported here under their old names
+from argkb.negation import NEGATIONS, negate, negation_count, tokens  # noqa: F401
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
+
 
 BLOCKS = ("product", "difference", "contrast", "premise", "oriented", "lexical", "oriented_lexical")
 WIDTHS = {"product": 384, "difference": 384, "contrast": 385, "premise": 384, "oriented": 384,
@@ -44,67 +47,10 @@ RESTRICTIVE = frozenset({
     "restrict", "restricted", "outlaw", "outlawed", "forbid", "forbidden", "reduce", "eliminate",
     "remove", "abolishing", "abandoning", "ending", "criminalize", "criminalise",
 })  # fmt: skip
-NEGATIONS = frozenset({
-    "not", "no", "never", "none", "nothing", "nobody", "neither", "nor", "cannot", "without",
-    "n't", "nowhere",
-})  # fmt: skip
 CONTRASTS = frozenset({
     "but", "however", "although", "though", "yet", "whereas", "despite", "nevertheless",
 })  # fmt: skip
-# auxiliaries and modals after which English puts "not"
-_AUX = frozenset({
-    "should", "must", "is", "are", "was", "were", "can", "could", "will", "would", "may",
-    "might", "shall", "has", "have", "had", "do", "does", "did", "ought", "need",
-})  # fmt: skip
-_CONTRACTED = {
-    "shouldn't": "should", "mustn't": "must", "isn't": "is", "aren't": "are", "wasn't": "was",
-    "weren't": "were", "can't": "can", "couldn't": "could", "won't": "will", "wouldn't": "would",
-    "mightn't": "might", "hasn't": "has", "haven't": "have", "hadn't": "had", "don't": "do",
-    "doesn't": "does", "didn't": "did", "cannot": "can", "needn't": "need",
-}  # fmt: skip
-_TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|n't")
-_WORD = re.compile(r"\S+")
 LEXICAL = ("premise_negations", "conclusion_negated", "parity", "premise_contrasts", "length")
-
-
-def tokens(text: str) -> list[str]:
-    """Lower-case word tokens; ``don't`` stays one token and also counts as a negation."""
-    return _TOKEN.findall(text.lower().replace("\u2019", "'"))
-
-
-def negation_count(text: str) -> int:
-    """How many negation cues (:data:`NEGATIONS`, or a contracted ``n't``) ``text`` has."""
-    return sum(1 for t in tokens(text) if t in NEGATIONS or t.endswith("n't"))
-
-
-def negate(text: str) -> str:
-    """The sentence with its polarity flipped, by rule (for the ``contrast`` features).
-
-    An auxiliary followed by ``not`` (or a contracted one, ``cannot``) loses the negation;
-    otherwise ``not`` goes after the first auxiliary or modal ("We should ban X" -> "We should
-    not ban X"); a question that starts with one ("Should X be Y?") gets ``not`` before its
-    first ``be``/verb after the subject, approximated as the next ``be``; a sentence without an
-    auxiliary is prefixed with "It is not true that".
-    """
-    words = _WORD.findall(text)
-    lower = [w.lower().strip(".,;:!?\"'") for w in words]
-    for i, word in enumerate(lower):
-        if word in _CONTRACTED:
-            base = _CONTRACTED[word]
-            words[i] = _match_case(base, words[i]) + words[i][len(word) :]
-            return " ".join(words)
-        if word in _AUX and i + 1 < len(lower) and lower[i + 1] == "not":
-            return " ".join(words[: i + 1] + words[i + 2 :])
-    for i, word in enumerate(lower):
-        if word in _AUX:
-            if i == 0 and "be" in lower[1:]:
-                j = lower.index("be", 1)
-                return " ".join([*words[:j], "not", *words[j:]])
-            return " ".join([*words[: i + 1], "not", *words[i + 1 :]])
-    if not words:
-        return text
-    first = words[0] if words[0][:2].isupper() else words[0][:1].lower() + words[0][1:]
-    return " ".join(["It is not true that", first, *words[1:]])
 
 
 def orientation(conclusion: str) -> float:
@@ -113,10 +59,6 @@ def orientation(conclusion: str) -> float:
     words = tokens(conclusion)
     value = -1.0 if any(w in RESTRICTIVE for w in words) else 1.0
     return -value if negation_count(conclusion) % 2 == 1 else value
-
-
-def _match_case(word: str, like: str) -> str:
-    return word.capitalize() if like[:1].isupper() else word
 
 
 def cue_counts(premise: str, conclusion: str) -> list[float]:

@@ -62,16 +62,10 @@ LAYERS: dict[str, int] = {
 }
 
 # (importing module, imported module) -> why it is still allowed, and who removes it
-LAYER_EXCEPTIONS: dict[tuple[str, str], str] = {
-    ("argkb.db.browser", "argkb.explore.guide"): "guide URLs move to db (helper, issue #27)",
-    ("argkb.db.server", "argkb.explore.guide"): "guide URLs move to db (helper, issue #27)",
-    ("argkb.embed.store", "argkb.stance.features"): "negate moves to argkb.negation (helper)",
-}
+LAYER_EXCEPTIONS: dict[tuple[str, str], str] = {}
 
 # a set of packages that import each other -> why it is still allowed, and who removes it
 CYCLE_EXCEPTIONS: dict[frozenset[str], str] = {
-    frozenset({"embed", "stance"}): "negate moves to argkb.negation (helper)",
-    frozenset({"db", "explore"}): "guide URLs move to db (helper, issue #27)",
     frozenset({"query", "retrieve"}): "retrieve becomes a shim over argkb/query (lead)",
 }
 
@@ -110,7 +104,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "bench/ingest.py::work_csv.work": "bench owner",
     "bench/pagerank.py::table": "bench owner",
     "bench/pagerank.py::main": "bench owner",
-    "bench/pipeline.py::run_size": "bench owner",
     "bench/serve.py::main": "bench owner",
     "bench/stance_sweep.py::main": "bench owner",
     "bench/train_relevance.py::main": "bench owner",

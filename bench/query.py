@@ -116,8 +116,11 @@ def measure(
     queries = common.benchmark_queries(driver, args.queries + args.warmup, args.seed)
     # query texts are embedded as argkb query embeds them (ONNX Runtime where installed)
     asker = Embedder.for_queries(cache=False)
-    engine = QueryEngine(driver, asker)
-    at_query_time = QueryEngine(driver, asker, settings=Settings(premise_clusters="query"))
+    # "always": every claim aligned, the engine's default when these rows were first measured
+    engine = QueryEngine(driver, asker, settings=Settings(alignment="always"))
+    at_query_time = QueryEngine(
+        driver, asker, settings=Settings(premise_clusters="query", alignment="always")
+    )
     aligned = QueryEngine(driver, asker, alignment=model_alignment(asker))
     methods = {
         "hybrid, model alignment (argkb query's default)": (aligned, "hybrid"),

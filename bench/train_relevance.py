@@ -69,7 +69,8 @@ def main() -> int:
     with database(args.uri, "relevance") as driver:
         if args.uri is None:
             prepare_argkp(driver, args.data, "train", embedder)
-        settings = Settings()
+        # every claim aligned: the engine's default when the shipped filter was fitted
+        settings = Settings(alignment="always")
         engine = QueryEngine(driver, embedder, settings=settings)
 
         # -- candidate pools, features and labels per query ------------------------------
@@ -123,7 +124,8 @@ def main() -> int:
             for relevance in ("learned", "cosine"):
                 tuned = QueryEngine(
                     driver, embedder,
-                    settings=Settings(coreset_alpha=alpha, coreset_relevance=relevance),
+                    settings=Settings(coreset_alpha=alpha, coreset_relevance=relevance,
+                                      alignment="always"),
                 )  # fmt: skip
                 ranker_type = HeldOut if relevance == "learned" else EngineRanker
                 result = evaluate(benchmark, {"c": [ranker_type(tuned, "coreset")]})[0]

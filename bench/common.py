@@ -292,12 +292,12 @@ def database(
 def prepare_argkp(
     drv: Any, data: Path, split: str, embedder: Any, *, premise_cut: float | None = None
 ) -> None:
-    """ArgKP ``split`` loaded, its units embedded, claims and premises clustered (idempotent)."""
-    from argkb.cluster.store import cluster_units
+    """ArgKP ``split`` loaded, its units embedded, claims and premises clustered again from
+    scratch (``argkb cluster --rebuild``, without SAME_AS edges, which queries do not read)."""
+    from argkb import pipeline
     from argkb.embed.store import embed_collection
     from argkb.eval.argkp import collection, load_argkp
 
     load_argkp(drv, data, split=split)
     embed_collection(drv, embedder, collection(split))
-    cluster_units(drv, kind="claim")
-    cluster_units(drv, kind="premise", cut=premise_cut)
+    pipeline.cluster(drv, None, cuts={"premise": premise_cut}, rebuild=True, skip_same_as=True)

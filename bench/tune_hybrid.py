@@ -69,7 +69,6 @@ def main() -> int:
     if args.split != "train" and not args.only:
         parser.error("the grid is for training data only: give --only to score another split")
 
-    from argkb.cluster.store import cluster_units
     from argkb.embed.model import Embedder
     from argkb.eval.harness import evaluate
     from argkb.retrieve.engine import QueryEngine, Settings
@@ -86,6 +85,7 @@ def main() -> int:
                 prepare_argkp(driver, args.data, args.split, embedder)
             metric = "task_b@10"
         else:
+            from argkb import pipeline
             from argkb.embed.store import embed_collection
             from argkb.eval.argquality import COLLECTION, load_argquality
             from argkb.eval.argquality import build_benchmark as build_aq
@@ -95,8 +95,7 @@ def main() -> int:
             if args.uri is None:
                 load_argquality(driver, args.data)
                 embed_collection(driver, embedder, COLLECTION)
-                cluster_units(driver, kind="claim")
-                cluster_units(driver, kind="premise")
+                pipeline.cluster(driver, None, rebuild=True, skip_same_as=True)
             metric = "ndcg@10"
 
         claim_weights = (

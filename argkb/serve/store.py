@@ -12,13 +12,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 from argkb.db import cypher
 from argkb.errors import ArgKBError
+from argkb.errors import NotFound as NotFound  # defined with the family; importable from here too
 
 if TYPE_CHECKING:
     import neo4j
-
-
-class NotFound(ArgKBError):
-    """No unit, claim or cluster with the key asked for."""
 
 
 class TimedDriver:

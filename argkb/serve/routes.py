@@ -1,0 +1,234 @@
+"""The endpoints of ``argkb serve``: three routers that :func:`argkb.serve.app.create_app`
+includes, in this order (the OpenAPI document lists them so).
+
+- :data:`service_router`: the explorer page, ``/healthz`` and ``/api/v1/status`` (is the service
+  up, what does the graph hold, can it answer);
+- :data:`query_router`: ``/api/v1/query``, the query engine's answer, as ``argkb query --json``
+  prints it;
+- :data:`browse_router`: a unit, a claim's arguments, a cluster, a unit's neighbourhood: the
+  :class:`~argkb.serve.store.Store` reads behind the explorer's graph.
+
+The routers share one module rather than a ``routes/`` package: together they are some two hundred
+lines, all read the same shared parts through the dependencies below, and a package would be one
+more entry in pyproject's package list for no reader's gain. The parts (store, engine, embedder,
+database) live on ``app.state``, put there by ``create_app``; the dependencies are ``async`` so
+that fetching them costs no trip through the thread pool, while the endpoints are plain functions,
+which the framework runs in its thread pool (they block on Neo4j and on the embedding model).
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path as PathType
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi.responses import FileResponse
+
+from argkb.embed.model import Embedder
+from argkb.errors import ApiError
+from argkb.jsonout import to_json
+from argkb.retrieve.engine import (
+    DEFAULT_RANKER,
+    QueryEngine,
+    QueryResult,
+    RankerName,
+    StanceChoice,
+)
+from argkb.serve import models
+from argkb.serve.store import Store
+
+STATIC = PathType(__file__).resolve().parent / "static"
+"""The explorer page and its assets (Cytoscape.js vendored from npm; no CDN at run time)."""
+MAX_QUERY_CHARS = 2000
+MAX_K = 100
+MAX_DEPTH = 3
+MAX_LIST = 1000
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": models.ErrorBody, "description": what}
+    for status, what in (
+        (401, "Missing or wrong bearer token."),
+        (404, "No such unit, claim or cluster."),
+        (409, "The graph cannot answer yet (e.g. nothing embedded)."),
+        (422, "A parameter is missing or out of range."),
+        (503, "Neo4j is unreachable."),
+        (504, "A database call ran past the timeout."),
+    )
+}
+"""The errors every API endpoint documents, each an :class:`~argkb.serve.models.ErrorBody`."""
+
+
+def argkb_version() -> str:
+    """The installed argkb's version, ``unknown`` in a checkout that was never installed."""
+    try:
+        return version("argkb")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _model_name(embedder: Embedder) -> str:
+    """The model's folder name (with its parent's when the folder is just called ``model``)."""
+    path = embedder.model_path
+    return f"{path.parent.name}/{path.name}" if path.name == "model" else path.name
+
+
+# -- the shared parts, from app.state ----------------------------------------------------------
+
+
+async def get_store(request: Request) -> Store:
+    """The browse reads (read from ``app.state`` on each request: tests may replace a read)."""
+    store: Store = request.app.state.store
+    return store
+
+
+async def get_engine(request: Request) -> QueryEngine:
+    """The one query engine of the application (its thread pool and graph sizes are shared)."""
+    engine: QueryEngine = request.app.state.engine
+    return engine
+
+
+async def get_embedder(request: Request) -> Embedder:
+    embedder: Embedder = request.app.state.embedder
+    return embedder
+
+
+async def get_database(request: Request) -> str | None:
+    database: str | None = request.app.state.database
+    return database
+
+
+StoreDep = Annotated[Store, Depends(get_store)]
+EngineDep = Annotated[QueryEngine, Depends(get_engine)]
+EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
+DatabaseDep = Annotated[str | None, Depends(get_database)]
+
+# -- service: the page, liveness, what the graph holds -----------------------------------------
+
+service_router = APIRouter()
+
+
+@service_router.get("/", include_in_schema=False)
+def explorer() -> FileResponse:
+    """The explorer page: search, pro and con columns, graph neighbourhoods."""
+    return FileResponse(STATIC / "index.html", media_type="text/html")
+
+
+@service_router.get("/healthz", response_model=models.Health, responses=ERRORS, tags=["service"])
+def healthz(store: StoreDep) -> models.Health:
+    """The service is up and Neo4j answers."""
+    store.ping()
+    return models.Health(status="ok")
+
+
+@service_router.get(
+    "/api/v1/status", response_model=models.ServiceStatus, responses=ERRORS, tags=["service"]
+)
+def status(store: StoreDep, embedder: EmbedderDep, database: DatabaseDep) -> models.ServiceStatus:
+    """What the graph holds, and whether it can answer queries."""
+    graph = models.GraphStatus(**store.status())
+    hint = None
+    if graph.claims == 0:
+        hint = "load a corpus: argkb load argsme <file>"
+    elif graph.embedded_units == 0:
+        hint = "embed the units: argkb embed (then argkb cluster)"
+    return models.ServiceStatus(
+        version=argkb_version(),
+        default_ranker=DEFAULT_RANKER,
+        model=_model_name(embedder),
+        database=database,
+        graph=graph,
+        ready=hint is None,
+        hint=hint,
+    )
+
+
+# -- query: the engine's answer ----------------------------------------------------------------
+
+query_router = APIRouter()
+
+
+@query_router.get("/api/v1/query", response_model=QueryResult, responses=ERRORS, tags=["query"])
+def query(
+    engine: EngineDep,
+    q: Annotated[
+        str,
+        Query(
+            min_length=1,
+            max_length=MAX_QUERY_CHARS,
+            description="The claim to answer, e.g. 'We should abandon fossil fuels'.",
+        ),
+    ],
+    k: Annotated[int, Query(ge=1, le=MAX_K, description="Clusters per stance.")] = 10,
+    ranker: Annotated[
+        RankerName | None, Query(description="Default: argkb's default ranker.")
+    ] = None,
+    stance: Annotated[StanceChoice, Query(description="Which side(s) to answer.")] = "both",
+    explain: Annotated[bool, Query(description="Attach the numbers behind each rank.")] = False,
+) -> Response:
+    """Ranked pro and con premise clusters for a claim: the result of `argkb query --json`."""
+    if not q.strip():
+        raise ApiError(
+            422,
+            "invalid_parameter",
+            "parameter 'q' is blank: ask a claim, e.g. 'We should abandon fossil fuels'",
+        )
+    result = engine.query(q, k=k, ranker=ranker or DEFAULT_RANKER, stance=stance, explain=explain)
+    return Response(to_json(result), media_type="application/json")
+
+
+# -- browse: the graph behind an answer --------------------------------------------------------
+
+browse_router = APIRouter()
+
+
+@browse_router.get(
+    "/api/v1/units/{key:path}", response_model=models.Unit, responses=ERRORS, tags=["browse"]
+)
+def unit(
+    store: StoreDep,
+    key: Annotated[str, Path(description="The unit's key (a result's `key`).")],
+    limit: Annotated[
+        int, Query(ge=1, le=MAX_LIST, description="At most this many premise uses.")
+    ] = 100,
+) -> models.Unit:
+    """One argument unit: text, PageRank, clusters and the arguments it serves."""
+    return models.Unit(**store.unit(key, limit))
+
+
+@browse_router.get(
+    "/api/v1/claims/{key:path}/arguments",
+    response_model=models.ClaimArguments,
+    responses=ERRORS,
+    tags=["browse"],
+)
+def claim_arguments(
+    store: StoreDep,
+    key: Annotated[str, Path(description="The claim's key.")],
+    limit: Annotated[int, Query(ge=1, le=MAX_LIST, description="At most this many.")] = 100,
+) -> models.ClaimArguments:
+    """The arguments that conclude a claim, with their premises and stances."""
+    return models.ClaimArguments(**store.claim_arguments(key, limit))
+
+
+@browse_router.get(
+    "/api/v1/clusters/{cid:path}", response_model=models.Cluster, responses=ERRORS, tags=["browse"]
+)
+def cluster(
+    store: StoreDep,
+    cid: Annotated[str, Path(description="The cluster id, e.g. 'premise:7'.")],
+    limit: Annotated[int, Query(ge=1, le=MAX_LIST, description="At most this many.")] = 100,
+) -> models.Cluster:
+    """A claim or premise cluster (`argkb cluster`) and its members."""
+    return models.Cluster(**store.cluster(cid, limit))
+
+
+@browse_router.get("/api/v1/graph", response_model=models.Graph, responses=ERRORS, tags=["browse"])
+def graph(
+    store: StoreDep,
+    key: Annotated[str, Query(min_length=1, description="The unit to start from.")],
+    depth: Annotated[int, Query(ge=1, le=MAX_DEPTH, description="Hops from the unit.")] = 1,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIST, description="At most this many nodes.")] = 200,
+) -> models.Graph:
+    """The neighbourhood of a unit as nodes and edges, for drawing."""
+    return models.Graph(**store.graph(key, depth, limit))

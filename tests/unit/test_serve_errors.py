@@ -1,0 +1,85 @@
+"""Which handler of ``argkb serve`` answers which error, without a Neo4j server (issue #27).
+
+:class:`~argkb.errors.ApiError` and :class:`~argkb.errors.NotFound` subclass :class:`ArgKBError`
+now; the framework picks the handler of the nearest class in an error's MRO, so each must still
+get its own status (422 and 404), not the 409 of a plain ArgKBError. The browse reads are
+replaced by a stub store; the driver and the embedder are never called.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from unittest import mock
+
+import pytest
+
+from argkb.errors import ApiError, ArgKBError, NotFound
+
+
+class _Store:
+    """Stands in for :class:`argkb.serve.store.Store`: each read raises what the test sets."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def status(self) -> dict[str, int]:
+        raise self.error
+
+    def unit(self, key: str, limit: int) -> dict[str, Any]:
+        raise self.error
+
+
+@pytest.fixture
+def client() -> Any:
+    from fastapi.testclient import TestClient
+
+    from argkb.serve.app import create_app
+
+    app = create_app(mock.MagicMock(name="driver"), mock.MagicMock(name="embedder"))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        yield client
+
+
+def test_the_old_import_paths_still_work() -> None:
+    from argkb.serve import app, store
+
+    assert app.ApiError is ApiError and store.NotFound is NotFound
+    assert issubclass(ApiError, ArgKBError) and issubclass(NotFound, ArgKBError)
+
+
+def test_not_found_answers_404_not_409(client: Any) -> None:
+    client.app.state.store = _Store(NotFound("no unit with key 'x'"))
+    response = client.get("/api/v1/units/x")
+    assert response.status_code == 404
+    assert response.json() == {
+        "status": 404,
+        "error": "not_found",
+        "message": "no unit with key 'x'",
+    }
+
+
+def test_other_argkb_errors_answer_409(client: Any) -> None:
+    client.app.state.store = _Store(ArgKBError("nothing embedded"))
+    response = client.get("/api/v1/status")
+    assert response.status_code == 409
+    assert response.json() == {
+        "status": 409,
+        "error": "cannot_answer",
+        "message": "nothing embedded",
+    }
+
+
+def test_api_error_answers_its_own_status(client: Any) -> None:
+    client.app.state.store = _Store(ApiError(418, "teapot", "short and stout"))
+    response = client.get("/api/v1/status")
+    assert response.status_code == 418
+    assert response.json() == {"status": 418, "error": "teapot", "message": "short and stout"}
+
+
+def test_a_blank_query_is_the_routes_api_error(client: Any) -> None:
+    client.app.state.engine = mock.MagicMock(name="engine")
+    response = client.get("/api/v1/query", params={"q": "   "})
+    assert response.status_code == 422
+    body = response.json()
+    assert body["error"] == "invalid_parameter" and "'q' is blank" in body["message"]
+    client.app.state.engine.query.assert_not_called()

@@ -68,7 +68,6 @@ document (others are listed as skipped); a query missing from a run scores 0.
 from __future__ import annotations
 
 import importlib
-import json
 import logging
 import os
 import time
@@ -79,6 +78,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
 from argkb.errors import ConfigError, EvaluationError
 from argkb.eval import adapters
+from argkb.eval.outputs import markdown_tables, scores_json, write_outputs
 from argkb.eval.scoring import (
     KS,
     RunScores,
@@ -354,131 +354,6 @@ def evaluate(
             SystemResult(name, scores, runs[0], seconds, len(qids) * len(replicas), runs)
         )
     return results
-
-
-# -- output ------------------------------------------------------------------------------------
-
-_HEADERS = {
-    "ndcg": "nDCG",
-    "p": "P",
-    "task_b": "TaskB",
-    "mndcg": "mnDCG",
-    "task_a_avg": "TaskA-avg",
-    "task_a_min": "TaskA-min",
-    "task_a_max": "TaskA-max",
-}
-_PARTITION = ("ari", "nmi", "bcubed_p", "bcubed_r", "bcubed_f1", "coverage")
-_PARTITION_HEADERS = ("ARI", "NMI", "B3-P", "B3-R", "B3-F1", "coverage")
-
-
-def ranking_metrics(ks: Sequence[int] = KS) -> list[str]:
-    """Metric names in table order."""
-    names: list[str] = []
-    for family in ("ndcg", "p", "task_b", "mndcg"):
-        names.extend(f"{family}@{k}" for k in ks)
-    for k in ks:  # Task A as in Table 2 of Dumani et al.: average, minimum, maximum per cutoff
-        names.extend(f"task_a_{aggregate}@{k}" for aggregate in ("avg", "min", "max"))
-    return names
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines.extend("| " + " | ".join(row) + " |" for row in rows)
-    return "\n".join(lines)
-
-
-def markdown_tables(results: Sequence[RunScores], *, ks: Sequence[int] = KS) -> str:
-    """The ranking table (one row per run) and, when a run clusters, the partition table.
-
-    A metric no run has is left out; a run without a metric others have shows ``-``.
-    """
-    present = [m for m in ranking_metrics(ks) if any(m in r.mean for r in results)]
-    header = ["system", *(f"{_HEADERS[m.split('@')[0]]}@{m.split('@')[1]}" for m in present)]
-    header.append("queries")
-    rows = []
-    for r in results:
-        cells = [r.tag + (f" (x{r.replicas})" if r.replicas > 1 else "")]
-        cells.extend(f"{r.mean[m]:.4f}" if m in r.mean else "-" for m in present)
-        cells.append(str(len(r.per_query)))
-        rows.append(cells)
-    text = _table(header, rows)
-    partitioned = [r for r in results if "ari" in r.mean]
-    if partitioned:
-        part_rows = [[r.tag, *(f"{r.mean[m]:.4f}" for m in _PARTITION)] for r in partitioned]
-        text += "\n\nClustering of each query's ground-truth documents:\n\n"
-        text += _table(["system", *_PARTITION_HEADERS], part_rows)
-    return text
-
-
-def scores_json(result: RunScores) -> dict[str, Any]:
-    return {
-        "tag": result.tag,
-        "clustered": result.clustered,
-        "replicas": result.replicas,
-        "queries": len(result.per_query),
-        "mean": result.mean,
-        "per_query": result.per_query,
-        "skipped": result.skipped,
-        "missing": result.missing,
-        "unknown": result.unknown,
-    }
-
-
-def write_outputs(
-    out: str | os.PathLike[str],
-    benchmark: Benchmark,
-    results: Sequence[SystemResult],
-    *,
-    table: str,
-    extra: Mapping[str, Any] | None = None,
-) -> dict[str, str]:
-    """Write inputs, runs, ``results.json`` and ``results.md`` under ``out``; returns the paths.
-
-    ``topics.tsv``, ``qrels.txt`` and ``clusters.txt`` let ``argkb eval run`` score any other run
-    on the same benchmark; ``runs/<system>.trec`` and ``.json`` hold each system's run in document
-    ids. A replicated system (the random baselines) writes every replica,
-    ``runs/<system>.seed<i>.trec`` and ``.json``, all tagged ``<system>``: ``argkb eval run``
-    averages runs that share a tag, so scoring them all reproduces the system's row.
-    """
-    from argkb.eval import trec
-
-    root = Path(out)
-    (root / "runs").mkdir(parents=True, exist_ok=True)
-    paths = {
-        "topics": root / "topics.tsv",
-        "qrels": root / "qrels.txt",
-        "results_json": root / "results.json",
-        "results_md": root / "results.md",
-    }
-    trec.write_topics(paths["topics"], benchmark.queries)
-    trec.write_qrels(paths["qrels"], benchmark.qrels)
-    if benchmark.clusters is not None:
-        paths["clusters"] = root / "clusters.txt"
-        trec.write_clusters(paths["clusters"], benchmark.clusters)
-    for result in results:
-        stem = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in result.name)
-        replicas = result.runs or [result.run]
-        for i, replica in enumerate(replicas):
-            run = Run(stem, replica.rankings, replica.clustered)
-            name = stem if len(replicas) == 1 else f"{stem}.seed{i}"
-            trec.write_run(root / "runs" / f"{name}.trec", run)
-            trec.write_run(root / "runs" / f"{name}.json", run)
-    payload = {
-        "benchmark": benchmark.name,
-        "notes": benchmark.notes,
-        **(extra or {}),
-        "systems": [
-            {
-                **scores_json(r.scores),
-                "seconds": r.seconds,
-                "ms_per_query": r.ms_per_query,
-            }
-            for r in results
-        ],
-    }
-    paths["results_json"].write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
-    paths["results_md"].write_text(table + "\n", encoding="utf-8")
-    return {key: str(path) for key, path in paths.items()}
 
 
 # -- the whole flow ----------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 """One exception family for argkb: every error a user can act on is an :class:`ArgKBError`."""
 
+import os
+
 
 class ArgKBError(Exception):
     """Base class of all argkb errors; the CLI turns these into a clean message."""
@@ -56,6 +58,68 @@ class EvaluationError(ArgKBError):
 
 class ExploreError(ArgKBError):
     """A browsing query, style, perspective or analytics run cannot be done as asked."""
+
+
+# -- raised by the algorithms, the evaluation files and the sentence index (moved here from
+# rank/pagerank.py, rank/spark.py, eval/trec.py, eval/metrics/ranking.py, sentences/retrieve.py;
+# still importable from there)
+
+
+class GraphInputError(ArgKBError, ValueError):
+    """The arrays describing a graph, or a parameter of the algorithm, are malformed."""
+
+
+class ConvergenceError(ArgKBError):
+    """Power iteration did not reach the tolerance within ``max_iter`` iterations.
+
+    Attributes
+    ----------
+    iterations : int
+        Number of iterations performed.
+    residual : float
+        L1 norm of the last change between iterates.
+    tol : float or None
+        The tolerance that was not reached.
+    """
+
+    def __init__(self, iterations: int, residual: float, tol: float | None = None) -> None:
+        self.iterations = iterations
+        self.residual = residual
+        self.tol = tol
+        target = "" if tol is None else f" >= tol {tol:.3g}"
+        super().__init__(
+            f"PageRank did not converge in {iterations} iterations "
+            f"(L1 residual {residual:.3g}{target}); raise max_iter, loosen tol, "
+            "or warm-start from an earlier result"
+        )
+
+    def __reduce__(self) -> tuple[type["ConvergenceError"], tuple[int, float, float | None]]:
+        return (type(self), (self.iterations, self.residual, self.tol))
+
+
+class SparkUnavailableError(ArgKBError):
+    """pyspark is not installed, or Spark's JVM did not start."""
+
+
+class EvalFileError(ArgKBError, ValueError):
+    """An evaluation file (topics, qrels, clusters, run) is malformed; says file, line, problem."""
+
+    def __init__(self, path: str | os.PathLike[str], line: int | str | None, reason: str) -> None:
+        where = str(path) if line is None else f"{path}:line {line}"
+        if isinstance(line, str):
+            where = f"{path}: {line}"
+        super().__init__(f"{where}: {reason}")
+        self.path = str(path)
+        self.line = line
+        self.reason = reason
+
+
+class MetricInputError(ArgKBError, ValueError):
+    """A metric was called with inputs it cannot score (bad cutoff, unknown cluster, ...)."""
+
+
+class SentencesMissing(ArgKBError):
+    """The graph has no sentence index to search: ``argkb sentences`` has not run."""
 
 
 class ApiError(ArgKBError):

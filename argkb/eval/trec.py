@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
 
-from argkb.errors import ArgKBError
+from argkb.errors import EvalFileError
 from argkb.ranking import Query, Ranking, Stance
 
 __all__ = [
@@ -87,19 +87,6 @@ _STANCES: dict[str, Stance | None] = {
 }
 _V = TypeVar("_V")
 _TOPIC_HEADERS = {"qid", "id", "topic", "topic_id", "number"}
-
-
-class EvalFileError(ArgKBError, ValueError):
-    """An evaluation file (topics, qrels, clusters, run) is malformed; says file, line, problem."""
-
-    def __init__(self, path: str | os.PathLike[str], line: int | str | None, reason: str) -> None:
-        where = str(path) if line is None else f"{path}:line {line}"
-        if isinstance(line, str):
-            where = f"{path}: {line}"
-        super().__init__(f"{where}: {reason}")
-        self.path = str(path)
-        self.line = line
-        self.reason = reason
 
 
 @dataclass

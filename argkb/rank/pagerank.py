@@ -61,7 +61,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from argkb.errors import ArgKBError
+from argkb.errors import ConvergenceError, GraphInputError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -71,38 +71,6 @@ if TYPE_CHECKING:
 SelfReuse = Literal["drop", "keep"]
 Shared = Literal["split", "pool"]
 Dangling = Literal["ground", "drop"]
-
-
-class GraphInputError(ArgKBError, ValueError):
-    """The arrays describing a graph, or a parameter of the algorithm, are malformed."""
-
-
-class ConvergenceError(ArgKBError):
-    """Power iteration did not reach the tolerance within ``max_iter`` iterations.
-
-    Attributes
-    ----------
-    iterations : int
-        Number of iterations performed.
-    residual : float
-        L1 norm of the last change between iterates.
-    tol : float or None
-        The tolerance that was not reached.
-    """
-
-    def __init__(self, iterations: int, residual: float, tol: float | None = None) -> None:
-        self.iterations = iterations
-        self.residual = residual
-        self.tol = tol
-        target = "" if tol is None else f" >= tol {tol:.3g}"
-        super().__init__(
-            f"PageRank did not converge in {iterations} iterations "
-            f"(L1 residual {residual:.3g}{target}); raise max_iter, loosen tol, "
-            "or warm-start from an earlier result"
-        )
-
-    def __reduce__(self) -> tuple[type[ConvergenceError], tuple[int, float, float | None]]:
-        return (type(self), (self.iterations, self.residual, self.tol))
 
 
 class PageRankResult(NamedTuple):

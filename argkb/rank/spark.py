@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from argkb.errors import ArgKBError
+from argkb.errors import SparkUnavailableError
 from argkb.rank.pagerank import (
     ConvergenceError,
     GraphInputError,
@@ -53,10 +53,6 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
     from argkb.rank.store import PageRankRun, Reuse, UnitGraph, Variant
-
-
-class SparkUnavailableError(ArgKBError):
-    """pyspark is not installed, or Spark's JVM did not start."""
 
 
 MASTER = "local[2]"

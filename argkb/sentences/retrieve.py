@@ -21,17 +21,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from argkb.db import cypher
-from argkb.errors import ArgKBError
+from argkb.errors import SentencesMissing
 from argkb.sentences.terms import tokenize
 
 if TYPE_CHECKING:
     import neo4j
 
 Model = Literal["bm25", "dirichlet"]
-
-
-class SentencesMissing(ArgKBError):
-    """The graph has no sentence index to search: ``argkb sentences`` has not run."""
 
 
 @dataclass(frozen=True)

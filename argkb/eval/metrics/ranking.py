@@ -9,16 +9,12 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Literal, TypeAlias
 
-from argkb.errors import ArgKBError
+from argkb.errors import MetricInputError
 
 Discount: TypeAlias = Literal["log2(i+1)", "log2(i)"]
 """Name of a rank discount; see :mod:`argkb.eval.metrics`."""
 
 _DISCOUNTS: tuple[str, ...] = ("log2(i+1)", "log2(i)")
-
-
-class MetricInputError(ArgKBError, ValueError):
-    """A metric was called with inputs it cannot score (bad cutoff, unknown cluster, ...)."""
 
 
 def check_k(k: int | None, *, allow_none: bool = False) -> None:

@@ -315,3 +315,33 @@ def test_imports_are_found_where_they_hide() -> None:
         i.target
         for i in _imports_of("argkb.db", "from .cypher import run", path="x.py", is_package=True)
     ] == ["argkb.db.cypher"]
+
+
+def test_every_error_is_defined_in_errors_py() -> None:
+    """One exception family (issue #27): an error a caller can catch is an ``ArgKBError``
+    subclass in ``argkb/errors.py`` (importable elsewhere under its old name). A private class
+    (``_Name``) may derive from ``Exception`` for control flow inside one module, never escaping."""
+    errors_py = ROOT / "argkb" / "errors.py"
+    family = {
+        n.name
+        for n in ast.parse(errors_py.read_text(encoding="utf-8")).body
+        if isinstance(n, ast.ClassDef)
+    }
+    wrong = []
+    for module, path in _modules().items():
+        if path == errors_py:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            bases = {ast.unparse(b).rsplit(".", 1)[-1] for b in node.bases}
+            public_exception = not node.name.startswith("_") and bases & {
+                "Exception",
+                "BaseException",
+            }
+            if bases & family or public_exception:
+                wrong.append(
+                    f"{path.relative_to(ROOT)}:{node.lineno}: {module}.{node.name} "
+                    f"({', '.join(sorted(bases))}): errors rule, define it in argkb/errors.py"
+                )
+    assert wrong == [], "\n".join(wrong)

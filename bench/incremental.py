@@ -119,7 +119,8 @@ def measure(
     from argkb import pipeline
     from argkb.db.schema import init_schema
 
-    stages, notes = Stages(), {}
+    stages = Stages()
+    notes: dict[str, Any] = {}
     timed = stages.timed
     init_schema(driver, dimensions=embedder.dimensions)
     # 1. corpus A, processed in full

@@ -101,8 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.scipy_units:
         for units in args.scipy_units:
-            run = child("bench.pagerank_spark", "--one-scipy", str(units), "--seed", str(args.seed))
-            subprocess.run(**run, check=True)
+            one = child("bench.pagerank_spark", "--one-scipy", str(units), "--seed", str(args.seed))
+            subprocess.run(**one, check=True)
         return 0
 
     from argkb.rank.pagerank import ConvergenceError, argument_pagerank, unit_edges

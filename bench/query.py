@@ -146,7 +146,7 @@ def measure(
             runner, ranker = methods[name]
             clock, client, server = (time.perf_counter(), time.process_time(),
                                      common.process_cpu_seconds(server_pid))  # fmt: skip
-            result = runner.query(text, k=args.k, ranker=ranker)  # type: ignore[arg-type]
+            result = runner.query(text, k=args.k, ranker=ranker)
             if measured:
                 timings[name].append(time.perf_counter() - clock)
                 cpu[name].append((time.process_time() - client,

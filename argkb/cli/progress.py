@@ -17,24 +17,24 @@ from argkb.progress import SILENT, Advance, Progress
 class StderrProgress:
     """Stages as tqdm bars on stderr, messages as lines on stderr.
 
-    ``mininterval`` is tqdm's (seconds between redraws): ``argkb load`` redraws less often, as
-    its records come fast."""
+    ``mininterval`` is tqdm's (seconds between redraws, tqdm's default 0.1): ``argkb load``
+    redraws less often, as its records come fast."""
 
-    def __init__(self, *, mininterval: float | None = None) -> None:
+    def __init__(self, *, mininterval: float = 0.1) -> None:
         self._mininterval = mininterval
 
     @contextlib.contextmanager
     def stage(self, desc: str, *, unit: str, total: int | None = None) -> Iterator[Advance]:
         from tqdm import tqdm
 
-        extra = {} if self._mininterval is None else {"mininterval": self._mininterval}
-        with tqdm(total=total, unit=unit, desc=desc, file=sys.stderr, **extra) as bar:
+        with tqdm(total=total, unit=unit, desc=desc, file=sys.stderr,
+                  mininterval=self._mininterval) as bar:  # fmt: skip
             yield bar.update
 
     def message(self, text: str) -> None:
         echo_err(text)
 
 
-def progress_for(as_json: bool, *, mininterval: float | None = None) -> Progress:
+def progress_for(as_json: bool, *, mininterval: float = 0.1) -> Progress:
     """What a command shows: nothing with ``--json``, else bars and lines on stderr."""
     return SILENT if as_json else StderrProgress(mininterval=mininterval)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 
 import click
 
@@ -72,7 +73,7 @@ def serve_cmd(
 
     from argkb.db.connect import open_driver
     from argkb.embed.model import Embedder
-    from argkb.query.alignment import choose_alignment
+    from argkb.query.settings import DEFAULT
     from argkb.serve.app import create_app
     from argkb.serve.protocol import server_config
 
@@ -94,7 +95,7 @@ def serve_cmd(
         database=conn.database,
         token=token,
         timeout=timeout,
-        alignment=choose_alignment(alignment, embedder),
+        settings=dataclasses.replace(DEFAULT, alignment=alignment),
     )
     echo_err(f"argkb serve on http://{host}:{port} (OpenAPI at /openapi.json; Ctrl-C stops)")
     server = uvicorn.Server(server_config(app, host=host, port=port))

@@ -3,7 +3,7 @@
 One application holds one driver (wrapped in :class:`~argkb.serve.store.TimedDriver`, so every
 database call has a timeout), one :class:`~argkb.embed.model.Embedder` loaded once, and the
 stance-alignment estimator the CLI uses by default. :func:`create_app` puts them on ``app.state``,
-with one :class:`~argkb.retrieve.engine.QueryEngine` over them that every query shares; the
+with one :class:`~argkb.query.engine.QueryEngine` over them that every query shares; the
 endpoints, in :mod:`argkb.serve.routes`, read them from there. This module holds what wraps the
 endpoints: the bearer-token middleware and the error handlers.
 
@@ -31,7 +31,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from argkb.errors import ApiError as ApiError  # raised by the routes; importable from here too
 from argkb.errors import ArgKBError, NotFound
-from argkb.retrieve.engine import QueryEngine, Settings, StanceAlignment, always_aligned
+from argkb.query.alignment import StanceAlignment
+from argkb.query.engine import QueryEngine
+from argkb.query.settings import QuerySettings
 from argkb.serve import models
 from argkb.serve.protocol import SECURITY_HEADERS, SecurityHeaders
 from argkb.serve.routes import STATIC, argkb_version, browse_router, query_router, service_router
@@ -60,7 +62,7 @@ def create_app(
     token: str | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     alignment: StanceAlignment | None = None,
-    settings: Settings | None = None,
+    settings: QuerySettings | None = None,
 ) -> FastAPI:
     """The API over ``driver`` and ``embedder``.
 
@@ -79,10 +81,10 @@ def create_app(
     timeout : float
         Seconds each database transaction may take.
     alignment : StanceAlignment, optional
-        P(q aligned c); the CLI passes ``model_alignment(embedder)``, its default. Default here:
-        every claim aligned.
-    settings : Settings, optional
-        Query engine parameters; default: the tuned ones.
+        P(q aligned c), an estimator of your own; default: the one ``settings.alignment`` names.
+    settings : QuerySettings, optional
+        How queries are answered; default: argkb's default (:data:`argkb.query.settings.DEFAULT`),
+        as ``argkb query`` answers.
     """
     timed = TimedDriver(driver, timeout).as_driver()
     app = FastAPI(
@@ -101,7 +103,7 @@ def create_app(
     # one engine for every request: its thread pool and the graph's sizes (re-read every
     # COUNTS_TTL seconds, so a corpus loaded meanwhile is counted) are shared
     app.state.engine = QueryEngine(timed, embedder, database=database, settings=settings,
-                                   alignment=alignment or always_aligned,
+                                   alignment=alignment,
                                    counts_ttl=COUNTS_TTL)  # fmt: skip
     app.state.embedder = embedder
     app.state.database = database

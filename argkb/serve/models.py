@@ -1,7 +1,7 @@
 """The typed responses of the HTTP API (they make its OpenAPI document).
 
 ``GET /api/v1/query`` answers with the query engine's own dataclasses
-(:class:`argkb.retrieve.engine.QueryResult`), serialised exactly as ``argkb query --json`` does;
+(:class:`argkb.query.types.QueryResult`), serialised exactly as ``argkb query --json`` does;
 the browse endpoints answer with the pydantic models below.
 """
 

@@ -28,13 +28,9 @@ from fastapi.responses import FileResponse
 from argkb.embed.model import Embedder
 from argkb.errors import ApiError
 from argkb.jsonout import to_json
-from argkb.retrieve.engine import (
-    DEFAULT_RANKER,
-    QueryEngine,
-    QueryResult,
-    RankerName,
-    StanceChoice,
-)
+from argkb.query.engine import QueryEngine
+from argkb.query.settings import RankerName, StanceChoice
+from argkb.query.types import QueryResult
 from argkb.serve import models
 from argkb.serve.store import Store
 
@@ -124,7 +120,9 @@ def healthz(store: StoreDep) -> models.Health:
 @service_router.get(
     "/api/v1/status", response_model=models.ServiceStatus, responses=ERRORS, tags=["service"]
 )
-def status(store: StoreDep, embedder: EmbedderDep, database: DatabaseDep) -> models.ServiceStatus:
+def status(
+    store: StoreDep, embedder: EmbedderDep, database: DatabaseDep, engine: EngineDep
+) -> models.ServiceStatus:
     """What the graph holds, and whether it can answer queries."""
     graph = models.GraphStatus(**store.status())
     hint = None
@@ -134,7 +132,7 @@ def status(store: StoreDep, embedder: EmbedderDep, database: DatabaseDep) -> mod
         hint = "embed the units: argkb embed (then argkb cluster)"
     return models.ServiceStatus(
         version=argkb_version(),
-        default_ranker=DEFAULT_RANKER,
+        default_ranker=engine.settings.ranker,
         model=_model_name(embedder),
         database=database,
         graph=graph,
@@ -173,7 +171,7 @@ def query(
             "invalid_parameter",
             "parameter 'q' is blank: ask a claim, e.g. 'We should abandon fossil fuels'",
         )
-    result = engine.query(q, k=k, ranker=ranker or DEFAULT_RANKER, stance=stance, explain=explain)
+    result = engine.query(q, k=k, ranker=ranker, stance=stance, explain=explain)
     return Response(to_json(result), media_type="application/json")
 
 

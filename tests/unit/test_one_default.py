@@ -83,3 +83,13 @@ def test_every_setting_has_help_and_every_option_its_default() -> None:
     by_name = {p.name: p for p in command.params}
     for name in option_names():
         assert by_name[name].default == default_of(name), name
+
+
+def test_argkb_serve_answers_with_the_default() -> None:
+    from argkb.serve.app import create_app
+    from argkb.stance.alignment import StanceAligner
+
+    app = create_app(None, None)  # type: ignore[arg-type]
+    assert app.state.engine.settings is DEFAULT
+    assert isinstance(app.state.engine.alignment, StanceAligner)
+    assert app.state.engine.alignment.hard

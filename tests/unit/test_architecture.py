@@ -73,7 +73,6 @@ CYCLE_EXCEPTIONS: dict[frozenset[str], str] = {
 LONG_MODULES: dict[str, str] = {
     "argkb/ingest.py": "split into modules (helper)",
     "argkb/db/server.py": "split (helper)",
-    "argkb/rank/pagerank.py": "split (helper)",
     "loaders/aif.py": "split (helper)",
     "bench/ingest.py": "bench split (bench owner)",
     "bench/pagerank.py": "bench split (bench owner)",
@@ -90,8 +89,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "argkb/eval/argrank/store.py::evaluate_argrank": "helper",
     "argkb/eval/argrank/variants.py::pagerank_variants": "helper",
     "argkb/eval/metrics/clusters.py::task_a_ndcg_at_k": "helper",
-    "argkb/rank/pagerank.py::build_argument_transition": "helper",
-    "argkb/rank/pagerank.py::power_iteration": "helper",
     "argkb/rank/spark.py::spark_pagerank": "helper",
     "argkb/rank/store.py::export_graph": "helper",
     "loaders/aif.py::_argument": "helper",

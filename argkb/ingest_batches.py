@@ -1,0 +1,223 @@
+"""Writing checked rows to Neo4j in batches for :func:`argkb.ingest.load_records`: one managed
+transaction per batch, written by a background thread while the next records are read, with
+duplicate argument ids and undercuts of missing arguments found inside the transaction."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any
+
+from argkb.db import cypher
+from argkb.errors import LoadError
+from argkb.loaders.records import Rejected
+
+if TYPE_CHECKING:
+    import neo4j
+
+# undercuts after arguments: the argument an undercut attacks is written before it
+_KINDS = ("sources", "units", "arguments", "undercuts", "links")
+
+
+class _BatchWriter:
+    """Buffers rows per kind and writes each full buffer in one managed transaction.
+
+    Batches are written by one background thread, in order, while the caller reads and checks
+    the next records (client and server work overlap); at most one batch is in flight, so the
+    client's memory stays bounded by two batches. :meth:`flush` hands a batch over and returns
+    the rows that the batch handed over before it refused as duplicate ids (or raises its error).
+    """
+
+    def __init__(
+        self, driver: neo4j.Driver, database: str | None, cid: str, batch_size: int,
+        *, strict: bool = True,
+    ) -> None:  # fmt: skip
+        import uuid
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.driver, self.database, self.cid, self.batch_size = driver, database, cid, batch_size
+        self.strict = strict  # a duplicate id fails the batch before anything of it is written
+        # marks the arguments written by this run, so a repeated id is told from a resumed load
+        self.token = uuid.uuid4().hex
+        self.buffers: dict[str, list[dict[str, Any]]] = {kind: [] for kind in _KINDS}
+        self.nodes_created = 0
+        self.relationships_created = 0
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argkb-ingest")
+        self._in_flight: Future[list[Rejected]] | None = None
+
+    def add(self, kind: str, row: dict[str, Any]) -> list[Rejected]:
+        """Buffer a row; a full buffer is handed to the writer thread. Returns rows refused as
+        duplicate ids by the batch written before."""
+        buffer = self.buffers[kind]
+        buffer.append(row)
+        if len(buffer) >= self.batch_size:
+            # the arguments an undercut attacks are written first
+            done = self.flush("arguments") if kind == "undercuts" else []
+            return done + self.flush(kind)
+        return []
+
+    def flush(self, kind: str) -> list[Rejected]:
+        """Hand ``kind``'s buffer to the writer thread once the batch before it is written."""
+        rows = self.buffers[kind]
+        self.buffers[kind] = []
+        done = self.wait()
+        if rows:
+            self._in_flight = self._pool.submit(self._write, kind, rows)
+        return done
+
+    def wait(self) -> list[Rejected]:
+        """Wait for the batch in flight: its refused duplicates, or its error raised here."""
+        future, self._in_flight = self._in_flight, None
+        return future.result() if future is not None else []
+
+    def flush_all(self) -> list[Rejected]:
+        done = [problem for kind in _KINDS for problem in self.flush(kind)]
+        return done + self.wait()
+
+    def close(self) -> None:
+        """Let a batch in flight finish (committed or not) and stop the thread; no errors."""
+        if self._in_flight is not None:
+            self._in_flight.exception()
+        self._pool.shutdown(wait=True)
+
+    def _write(self, kind: str, rows: list[dict[str, Any]]) -> list[Rejected]:
+        with self.driver.session(database=self.database) as session:
+            nodes, relationships, duplicates = session.execute_write(
+                _write_batch, kind, rows, self.cid, self.token, self.strict
+            )
+        self.nodes_created += nodes
+        self.relationships_created += relationships
+        return duplicates
+
+
+def _split_duplicates(
+    rows: list[dict[str, Any]], seen: set[str]
+) -> tuple[list[dict[str, Any]], list[Rejected]]:
+    """Split off arguments whose id came earlier in this load (``seen``: written ones)."""
+    kept, duplicates = [], []
+    for row in rows:
+        if row["aid"] in seen:
+            reason = f"duplicate argument id {row['aid']!r} in this load"
+            duplicates.append(Rejected(row["where"], "id", reason))
+        else:
+            seen.add(row["aid"])
+            kept.append(row)
+    return kept, duplicates
+
+
+def _write_batch(
+    tx: neo4j.ManagedTransaction,
+    kind: str,
+    rows: list[dict[str, Any]],
+    cid: str,
+    token: str,
+    strict: bool,
+) -> tuple[int, int, list[Rejected]]:
+    """One batch in one transaction: (nodes, relationships) created and the refused duplicates.
+
+    Argument ids repeated in this load (within the batch, or written by an earlier batch of this
+    run) are found first, in the same transaction; ``strict`` fails the batch on one.
+    """
+    duplicates: list[Rejected] = []
+    if kind in ("arguments", "undercuts"):
+        aids = [row["aid"] for row in rows]
+        result = tx.run(cypher.load("ingest/arg_seen"), {"aids": aids, "token": token})
+        rows, duplicates = _split_duplicates(rows, {record["aid"] for record in result})
+        if kind == "undercuts" and rows:
+            rows, missing = _split_missing_targets(tx, rows)
+            duplicates += missing
+        if duplicates and strict:
+            first = duplicates[0]
+            raise LoadError(first.where, first.field, first.reason)
+        statements = (
+            [] if not rows
+            else _argument_statements(rows) if kind == "arguments"
+            else _undercut_statements(rows)
+        )  # fmt: skip
+    else:
+        statements = [(f"ingest/{kind}", {"rows": rows})]
+    nodes, relationships = _run_all(tx, statements, cid, token)
+    return nodes, relationships, duplicates
+
+
+def _split_missing_targets(
+    tx: neo4j.ManagedTransaction, rows: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[Rejected]]:
+    """Split off undercuts whose target argument is neither in the graph nor in this batch (it
+    was rejected): an undercut of nothing would be silently wrong."""
+    here = {row["aid"] for row in rows}
+    targets = sorted({row["target"] for row in rows} - here)
+    found = {r["aid"] for r in tx.run(cypher.load("ingest/arg_exist"), {"aids": targets})}
+    kept, missing = [], []
+    for row in rows:
+        if row["target"] in here or row["target"] in found:
+            kept.append(row)
+        else:
+            reason = f"the argument it attacks, {row['target']!r}, was not loaded"
+            missing.append(Rejected(row["where"], "target", reason))
+    return kept, missing
+
+
+def _undercut_statements(rows: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """An undercut batch: premise units, argument nodes (stance con), premise and UNDERCUTS
+    edges, sources; as :func:`_argument_statements`."""
+    units: dict[str, str] = {}
+    for row in rows:
+        for unit in row["premises"]:
+            if unit["uid"] not in units or not units[unit["uid"]]:
+                units[unit["uid"]] = unit["text"]
+    return [
+        ("ingest/arg_units", {"rows": [
+            {"uid": u, "text": t, "labels": ["Premise"]} for u, t in units.items()]}),
+        ("ingest/arg_nodes", {"rows": [
+            {"aid": r["aid"], "stance": "con", "props": r["props"]} for r in rows]}),
+        ("ingest/undercut_edges", {"rows": [
+            {"aid": r["aid"], "target": r["target"],
+             "premises": [p["uid"] for p in r["premises"]]} for r in rows]}),
+        ("ingest/arg_sources", {"rows": [
+            {"aid": r["aid"], "source": r["source"]} for r in rows if r["source"]]}),
+    ]  # fmt: skip
+
+
+def _argument_statements(rows: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """An argument batch as four simple statements (one transaction): units once with their role
+    labels, argument nodes, edges, sources. Simple statements keep Neo4j's planner free of Eager
+    barriers that one combined query needs."""
+    units: dict[str, str] = {}
+    labels: dict[str, list[str]] = {}
+    for row in rows:
+        for unit in (row["conclusion"], *row["premises"]):
+            if unit["uid"] not in units or not units[unit["uid"]]:
+                units[unit["uid"]] = unit["text"]
+            labels.setdefault(unit["uid"], [])
+    for uid in dict.fromkeys(row["conclusion"]["uid"] for row in rows):
+        labels[uid].append("Claim")
+    for uid in dict.fromkeys(p["uid"] for row in rows for p in row["premises"]):
+        labels[uid].append("Premise")
+    return [
+        ("ingest/arg_units", {"rows": [
+            {"uid": u, "text": t, "labels": labels[u]} for u, t in units.items()]}),
+        ("ingest/arg_nodes", {"rows": [
+            {"aid": r["aid"], "stance": r["stance"], "props": r["props"]} for r in rows]}),
+        ("ingest/arg_edges", {"rows": [
+            {"aid": r["aid"], "stance": r["stance"], "conclusion": r["conclusion"]["uid"],
+             "premises": [p["uid"] for p in r["premises"]]} for r in rows]}),
+        ("ingest/arg_sources", {"rows": [
+            {"aid": r["aid"], "source": r["source"]} for r in rows if r["source"]]}),
+    ]  # fmt: skip
+
+
+def _run_all(
+    tx: neo4j.ManagedTransaction,
+    statements: list[tuple[str, dict[str, Any]]],
+    cid: str,
+    token: str,
+) -> tuple[int, int]:
+    """Run the statements of one batch in one transaction; (nodes, relationships) created."""
+    nodes = relationships = 0
+    for name, params in statements:
+        counters = (
+            tx.run(cypher.load(name), {**params, "cid": cid, "token": token}).consume().counters
+        )
+        nodes += counters.nodes_created
+        relationships += counters.relationships_created
+    return nodes, relationships

@@ -70,7 +70,66 @@ def markdown_tables(results: Sequence[RunScores], *, ks: Sequence[int] = KS) -> 
         part_rows = [[r.tag, *(f"{r.mean[m]:.4f}" for m in _PARTITION)] for r in partitioned]
         text += "\n\nClustering of each query's ground-truth documents:\n\n"
         text += _table(["system", *_PARTITION_HEADERS], part_rows)
+    paired = paired_table(paired_rows(results))
+    if paired:
+        text += "\n\n" + paired
     return text
+
+
+BASELINES = ("bm25", "cosine")
+"""The baselines every other system is compared with, query by query, where a run scored them."""
+
+
+def primary_metric(results: Sequence[RunScores]) -> str | None:
+    """The metric a benchmark is judged on: Task B alpha-nDCG@10 where it has ground-truth
+    clusters (ArgKP), else nDCG@10; None when no run has either."""
+    for metric in ("task_b@10", "ndcg@10"):
+        if any(metric in r.mean for r in results):
+            return metric
+    return None
+
+
+def paired_rows(results: Sequence[RunScores]) -> list[dict[str, Any]]:
+    """Every system that is not a baseline against each baseline of :data:`BASELINES` on the
+    :func:`primary_metric`: queries won, tied and lost, the mean difference and its 95 %
+    bootstrap interval (:func:`argkb.eval.compare.paired`)."""
+    from argkb.eval.compare import paired
+
+    metric = primary_metric(results)
+    by_tag = {r.tag: r for r in results}
+    baselines = [b for b in BASELINES if b in by_tag and by_tag[b].per_query]
+    if metric is None or not baselines:
+        return []
+    per_query = {r.tag: r.per_query for r in results}
+    rows = []
+    for r in results:
+        if r.tag.startswith(("bm25", "cosine", "random")) or not r.per_query:
+            continue
+        if not all(metric in scores for scores in r.per_query.values()):
+            continue
+        for baseline in baselines:
+            p = paired(r.tag, baseline, per_query, metric)
+            rows.append({"system": r.tag, "baseline": baseline, "metric": metric,
+                         "queries": p.queries, "wins": p.wins, "ties": p.ties,
+                         "losses": p.losses, "mean_difference": p.mean_difference,
+                         "low": p.low, "high": p.high})  # fmt: skip
+    return rows
+
+
+def paired_table(rows: Sequence[Mapping[str, Any]]) -> str:
+    """:func:`paired_rows` as a markdown table (empty text without rows)."""
+    if not rows:
+        return ""
+    body = [
+        [row["system"], row["baseline"], f"{row['wins']}/{row['ties']}/{row['losses']}",
+         f"{row['mean_difference']:+.4f}", f"[{row['low']:+.4f}, {row['high']:+.4f}]"]
+        for row in rows
+    ]  # fmt: skip
+    header = ["system", "baseline", "W/T/L", f"mean diff ({rows[0]['metric']})", "95% interval"]
+    return (
+        "Per query against the baselines (wins/ties/losses; percentile bootstrap, 10,000 "
+        "draws):\n\n" + _table(header, body)
+    )
 
 
 def scores_json(result: RunScores) -> dict[str, Any]:
@@ -130,6 +189,7 @@ def write_outputs(
         "benchmark": benchmark.name,
         "notes": benchmark.notes,
         **(extra or {}),
+        "paired": paired_rows([r.scores for r in results]),
         "systems": [
             {
                 **scores_json(r.scores),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 
 import click
 
@@ -20,6 +20,10 @@ from argkb.cli.app import (
 from argkb.cli.data import check_device
 from argkb.eval.argrank.scoring import PagerankNorm
 from argkb.rank.pagerank import Shared
+
+if TYPE_CHECKING:
+    from argkb.embed.model import Embedder
+    from argkb.eval.argrank.report import ArgRankReport
 
 
 @eval_group.command("argrank")
@@ -119,7 +123,7 @@ def eval_argrank_cmd(
     """
     from tqdm import tqdm
 
-    from argkb.eval.argrank import evaluate_argrank, markdown_report
+    from argkb.eval.argrank import evaluate_argrank
 
     bars: list[tqdm] = []  # the load's progress bar, open while records are written
 
@@ -134,18 +138,9 @@ def eval_argrank_cmd(
         if not as_json:
             echo_err(message)
 
-    embed = None
-    method: dict[str, str] = {}
-    if content:
-        from argkb.embed.model import Embedder
-
-        embedder = Embedder(model_path, device=device)
-        embed = embedder.embed
-        method = {
-            "model": embedder.model_id,
-            "similarity_texts": "original AIFdb texts, one per premise, and the conclusion's",
-            "length_text": "Corrected premises text (what the experts read)",
-        }
+    embedder = _embedder(model_path, device) if content else None
+    embed = embedder.embed if embedder is not None else None
+    method = _content_method(embedder) if embedder is not None else {}
     try:
         report = evaluate_argrank(
             conn.driver(),
@@ -164,16 +159,38 @@ def eval_argrank_cmd(
     finally:
         while bars:
             bars.pop().close()
-    if content and embed is not None:
+    if content and embedder is not None:
         report.content_method["device"] = embedder.device
-    text = markdown_report(report)
-    payload = to_json(report)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "table.md").write_text(text, encoding="utf-8")
-    (out / "results.json").write_text(payload + "\n", encoding="utf-8")
+    text, payload, out = _write_report(report, Path(out_dir))
     if as_json:
         click.echo(payload)
         return
     click.echo(text, nl=False)
     status(f"wrote {out / 'table.md'} and {out / 'results.json'}")
+
+
+def _embedder(model_path: str | None, device: str | None) -> Embedder:
+    from argkb.embed.model import Embedder
+
+    return Embedder(model_path, device=device)
+
+
+def _content_method(embedder: Embedder) -> dict[str, str]:
+    """What the structure + content rows were computed with, recorded in the report."""
+    return {
+        "model": embedder.model_id,
+        "similarity_texts": "original AIFdb texts, one per premise, and the conclusion's",
+        "length_text": "Corrected premises text (what the experts read)",
+    }
+
+
+def _write_report(report: ArgRankReport, out: Path) -> tuple[str, str, Path]:
+    """Write table.md and results.json to ``out``; the Markdown, the JSON and ``out``."""
+    from argkb.eval.argrank import markdown_report
+
+    text = markdown_report(report)
+    payload = to_json(report)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "table.md").write_text(text, encoding="utf-8")
+    (out / "results.json").write_text(payload + "\n", encoding="utf-8")
+    return text, payload, out

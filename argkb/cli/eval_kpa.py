@@ -75,26 +75,7 @@ def eval_kpa_cmd(
     for name, make in runs:
         click.echo(f"scoring {name} ...", err=True)
         result = track1(arguments, key_points, labels, make())
-        rows.append(
-            {
-                "matcher": name,
-                "map_strict": result.map_strict,
-                "map_relaxed": result.map_relaxed,
-                "undecided_kept": result.undecided,
-                "groups": [
-                    {
-                        "topic": g.topic,
-                        "stance": g.stance,
-                        "arguments": g.arguments,
-                        "kept": g.kept,
-                        "ap_strict": g.ap_strict,
-                        "ap_relaxed": g.ap_relaxed,
-                        "undecided_kept": g.undecided_kept,
-                    }
-                    for g in result.groups
-                ],
-            }
-        )
+        rows.append(_result_row(name, result))
     coverage_rows: list[dict[str, Any]] = []
     arguments_matched = None
     if coverage:
@@ -102,18 +83,7 @@ def eval_kpa_cmd(
 
         click.echo("generating key points ...", err=True)
         found, arguments_matched = gold_coverage(matcher.task, labels, matcher.embedder())
-        coverage_rows = [
-            {
-                "k_factor": row.factor,
-                "generated": row.key_points,
-                "gold": row.gold,
-                "covered_by_label": row.covered_label,
-                "covered_by_model": row.covered_model,
-                "share_by_label": row.share_label,
-                "share_by_model": row.share_model,
-            }
-            for row in found
-        ]
+        coverage_rows = _coverage_rows(found)
     summary = {
         "split": split,
         "arguments": sum(len(v) for v in arguments.values()),
@@ -128,6 +98,52 @@ def eval_kpa_cmd(
     if as_json:
         click.echo(to_json(summary))
         return
+    _print_results(split, summary, rows, groups=groups)
+    if coverage:
+        _print_coverage(coverage_rows, arguments_matched)
+
+
+def _result_row(name: str, result: Any) -> dict[str, Any]:
+    """One matcher's Track 1 result (:func:`argkb.keypoints.evaluate.track1`) as JSON."""
+    return {
+        "matcher": name,
+        "map_strict": result.map_strict,
+        "map_relaxed": result.map_relaxed,
+        "undecided_kept": result.undecided,
+        "groups": [
+            {
+                "topic": g.topic,
+                "stance": g.stance,
+                "arguments": g.arguments,
+                "kept": g.kept,
+                "ap_strict": g.ap_strict,
+                "ap_relaxed": g.ap_relaxed,
+                "undecided_kept": g.undecided_kept,
+            }
+            for g in result.groups
+        ],
+    }
+
+
+def _coverage_rows(found: Any) -> list[dict[str, Any]]:
+    """The gold key points covered by generated ones, one row per k factor, as JSON."""
+    return [
+        {
+            "k_factor": row.factor,
+            "generated": row.key_points,
+            "gold": row.gold,
+            "covered_by_label": row.covered_label,
+            "covered_by_model": row.covered_model,
+            "share_by_label": row.share_label,
+            "share_by_model": row.share_model,
+        }
+        for row in found
+    ]
+
+
+def _print_results(
+    split: str, summary: dict[str, Any], rows: list[dict[str, Any]], *, groups: bool
+) -> None:
     click.echo(
         f"ArgKP {split}: {summary['arguments']} arguments, {summary['key_points']} key points, "
         f"{summary['groups']} topic-stance groups, {summary['labelled_pairs']} labelled pairs"
@@ -144,18 +160,18 @@ def eval_kpa_cmd(
                     f"  {g['stance']:<3} {g['topic'][:50]:<50} "
                     f"{g['ap_strict']:.3f} {g['ap_relaxed']:.3f} ({g['kept']} kept)"
                 )
-    if coverage:
+
+
+def _print_coverage(coverage_rows: list[dict[str, Any]], arguments_matched: Any) -> None:
+    click.echo(
+        "\ngenerated key points: gold key points covered (by label: a generated key point's "
+        "source argument is labelled as matching the gold one; by model: the matching model "
+        "matches the generated key point to it)"
+    )
+    click.echo(f"{'k':<10} {'generated':>9} {'by label':>9} {'by model':>9}")
+    for row in coverage_rows:
         click.echo(
-            "\ngenerated key points: gold key points covered (by label: a generated key point's "
-            "source argument is labelled as matching the gold one; by model: the matching model "
-            "matches the generated key point to it)"
+            f"{row['k_factor']:<4} x gold {row['generated']:>9} "
+            f"{row['share_by_label']:>9.3f} {row['share_by_model']:>9.3f}"
         )
-        click.echo(f"{'k':<10} {'generated':>9} {'by label':>9} {'by model':>9}")
-        for row in coverage_rows:
-            click.echo(
-                f"{row['k_factor']:<4} x gold {row['generated']:>9} "
-                f"{row['share_by_label']:>9.3f} {row['share_by_model']:>9.3f}"
-            )
-        click.echo(
-            f"arguments matched to a generated key point (k = gold): {arguments_matched:.3f}"
-        )
+    click.echo(f"arguments matched to a generated key point (k = gold): {arguments_matched:.3f}")

@@ -42,6 +42,7 @@ from argkb.rank.pagerank import (
     ConvergenceError,
     GraphInputError,
     PageRankResult,
+    _check_iteration,
     _distribution,
     checked_edges,
 )
@@ -208,12 +209,7 @@ def spark_pagerank(
     import numpy as np
 
     src, dst, w = checked_edges(sources, targets, weights, n_nodes)
-    if not 0.0 <= alpha <= 1.0:
-        raise GraphInputError(f"alpha must lie in [0, 1], got {alpha}")
-    if not tol > 0:
-        raise GraphInputError(f"tol must be positive, got {tol}")
-    if max_iter < 1:
-        raise GraphInputError(f"max_iter must be at least 1, got {max_iter}")
+    _check_iteration(alpha, tol, max_iter)  # the same checks and messages as SciPy's
     if n_nodes == 0:
         return PageRankResult(np.zeros(0, dtype=np.float64), 0, 0.0)
     x0 = None if start is None else _distribution(start, n_nodes, "start")
@@ -223,11 +219,7 @@ def spark_pagerank(
         root.mkdir(parents=True, exist_ok=True)
         write_edges(root / "edges.parquet", src, dst, w)
         if x0 is not None:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-
-            nodes = np.arange(n_nodes, dtype=np.int64)
-            pq.write_table(pa.table({"node": nodes, "rank": x0}), str(root / "start.parquet"))
+            _write_start(root / "start.parquet", x0)
         if spark is None:
             with spark_session(root / "spark") as session:
                 iterations, residual = _iterate(session, root, n_nodes, alpha, tol, max_iter)
@@ -237,6 +229,16 @@ def spark_pagerank(
     if residual >= tol:
         raise ConvergenceError(max_iter, residual, tol)
     return PageRankResult(scores, iterations, residual)
+
+
+def _write_start(path: Path, x0: NDArray[np.float64]) -> None:
+    """The warm-start vector as Parquet (``node``, ``rank``), as :func:`_iterate` reads it."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    nodes = np.arange(x0.size, dtype=np.int64)
+    pq.write_table(pa.table({"node": nodes, "rank": x0}), str(path))
 
 
 def _iterate(

@@ -109,19 +109,7 @@ def export_graph(
         ("rank/export_arguments", lo) for lo in range(0, int(top["max_argument"]) + 1, page)
     ]
 
-    def fetch(job: tuple[str, int]) -> dict[str, Any]:
-        name, lo = job
-        # row[key], not row.data(): data() walks every element of the lists in Python
-        row = cypher.read(driver, name, database=database, lo=lo, hi=lo + page)[0]
-        return {key: np.asarray(row[key], dtype=np.float64 if key == "pagerank" else np.int64)
-                for key in row.keys()}  # noqa: SIM118 (iterating a Record yields values)  # fmt: skip
-
-    jobs = unit_jobs + arg_jobs
-    if workers > 1 and len(jobs) > 1:
-        with ThreadPoolExecutor(workers) as pool:
-            rows = list(pool.map(fetch, jobs))
-    else:
-        rows = [fetch(job) for job in jobs]
+    rows = _fetch_pages(driver, database, unit_jobs + arg_jobs, page=page, workers=workers)
     unit_rows, arg_rows = rows[: len(unit_jobs)], rows[len(unit_jobs) :]
 
     def joined(parts: list[dict[str, Any]], key: str, dtype: Any = np.int64) -> NDArray[Any]:
@@ -132,8 +120,68 @@ def export_graph(
     unit_ids = unit_ids[order]
     prev = joined(unit_rows, "pagerank", np.float64)[order] if previous else None
 
-    arg_ids, conclusions = joined(arg_rows, "ids"), joined(arg_rows, "conclusions")
-    edge_args, edge_premises = joined(arg_rows, "edge_arguments"), joined(arg_rows, "edge_premises")
+    arg_ids, conclusion_units, indptr, premise_units = _arguments_csr(
+        unit_ids,
+        joined(arg_rows, "ids"),
+        joined(arg_rows, "conclusions"),
+        joined(arg_rows, "edge_arguments"),
+        joined(arg_rows, "edge_premises"),
+    )
+    node_of_unit = np.arange(len(unit_ids), dtype=np.int64)
+    n_nodes = len(unit_ids)
+    if reuse == "semantic":
+        node_of_unit, n_nodes = _same_as_components(driver, database, unit_ids)
+    stored = prev is not None and bool((prev >= 0).any())
+    return UnitGraph(
+        unit_ids=unit_ids,
+        argument_ids=arg_ids,
+        conclusions=conclusion_units,
+        premise_indptr=indptr,
+        premise_units=premise_units,
+        previous=np.where(prev >= 0, prev, 0.0) if stored and prev is not None else None,
+        node_of_unit=node_of_unit,
+        n_nodes=n_nodes,
+    )
+
+
+def _fetch_pages(
+    driver: neo4j.Driver,
+    database: str | None,
+    jobs: list[tuple[str, int]],
+    *,
+    page: int,
+    workers: int,
+) -> list[dict[str, Any]]:
+    """Each ``(query, lo)`` job's one record as arrays, in job order; up to ``workers`` at once."""
+    import numpy as np
+
+    def fetch(job: tuple[str, int]) -> dict[str, Any]:
+        name, lo = job
+        # row[key], not row.data(): data() walks every element of the lists in Python
+        row = cypher.read(driver, name, database=database, lo=lo, hi=lo + page)[0]
+        return {key: np.asarray(row[key], dtype=np.float64 if key == "pagerank" else np.int64)
+                for key in row.keys()}  # noqa: SIM118 (iterating a Record yields values)  # fmt: skip
+
+    if workers > 1 and len(jobs) > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            rows = list(pool.map(fetch, jobs))
+    else:
+        rows = [fetch(job) for job in jobs]
+    return rows
+
+
+def _arguments_csr(
+    unit_ids: NDArray[np.int64],
+    arg_ids: NDArray[np.int64],
+    conclusions: NDArray[np.int64],
+    edge_args: NDArray[np.int64],
+    edge_premises: NDArray[np.int64],
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """The exported arguments over the units: (argument ids, conclusion unit per argument,
+    premise pointer, premise units) with the premises as CSR in the order of the argument ids;
+    an argument whose conclusion is not a unit, and a premise that is not one, are left out."""
+    import numpy as np
+
     conclusion_units = _dense(unit_ids, conclusions)
     if (conclusion_units < 0).any():  # an argument concluding a non-unit: leave it out
         known = conclusion_units >= 0
@@ -152,22 +200,7 @@ def export_graph(
     counts = np.bincount(edge_row, minlength=len(arg_ids))
     indptr = np.zeros(len(arg_ids) + 1, dtype=np.int64)
     np.cumsum(counts, out=indptr[1:])
-
-    node_of_unit = np.arange(len(unit_ids), dtype=np.int64)
-    n_nodes = len(unit_ids)
-    if reuse == "semantic":
-        node_of_unit, n_nodes = _same_as_components(driver, database, unit_ids)
-    stored = prev is not None and bool((prev >= 0).any())
-    return UnitGraph(
-        unit_ids=unit_ids,
-        argument_ids=arg_ids,
-        conclusions=conclusion_units,
-        premise_indptr=indptr,
-        premise_units=premise_units[by_row],
-        previous=np.where(prev >= 0, prev, 0.0) if stored and prev is not None else None,
-        node_of_unit=node_of_unit,
-        n_nodes=n_nodes,
-    )
+    return arg_ids, conclusion_units, indptr, premise_units[by_row]
 
 
 def _dense(unit_ids: NDArray[np.int64], ids: Any) -> NDArray[np.int64]:

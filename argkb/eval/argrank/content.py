@@ -165,21 +165,7 @@ def content_rows(
       with ``(a, b)`` from :data:`LOCO_GRID` chosen leave-one-conclusion-out
       (:func:`loco_fusion`).
     """
-    import numpy as np
-
-    texts = sorted(
-        {a.conclusion_text for a in arguments} | {t for a in arguments for t in a.premise_texts}
-    )
-    vectors = np.asarray(embed(texts), dtype=np.float64)
-    if vectors.shape[0] != len(texts):
-        raise EvaluationError(
-            f"the embedder returned {vectors.shape[0]} vectors for {len(texts)} texts"
-        )
-    row_of = {text: i for i, text in enumerate(texts)}
-    cosine = [
-        [float(vectors[row_of[t]] @ vectors[row_of[a.conclusion_text]]) for t in a.premise_texts]
-        for a in arguments
-    ]
+    cosine = _cosines(arguments, embed)
     product = [
         [s * max(c, 0.0) for s, c in zip(structure, content, strict=True)]
         for structure, content in zip(pagerank_scores, cosine, strict=True)
@@ -189,25 +175,7 @@ def content_rows(
         for agg in AGGREGATIONS
     }
     length = [float(len(words(a.corrected_premises))) for a in arguments]
-    held_out, chosen = loco_fusion(
-        arguments,
-        aggregate(pagerank_scores, "sum"),
-        {"similarity": aggregate(cosine, "sum"), "length": length},
-    )
-    picked: dict[str, int] = {}
-    for weights in chosen.values():
-        label = ", ".join(f"{k}={v:g}" for k, v in weights.items())
-        picked[label] = picked.get(label, 0) + 1
-    grid = ", ".join(f"{g:g}" for g in LOCO_GRID)
-    loco = ScoreRow(
-        "loco_fusion",
-        "LOCO fusion (PageRank, similarity, length)",
-        f"rank(PageRank sum) + a*rank(similarity sum) + b*rank(length), (a, b) in {{{grid}}}^2 "
-        f"chosen on the other {len(held_out) - 1} conclusions",
-        {"sum": mean_tau(held_out)},
-        {"sum": held_out},
-        {"weights_chosen": picked, "weights_by_conclusion": chosen},
-    )
+    loco = _loco_row(arguments, pagerank_scores, cosine, length)
     return [
         score_row(
             "embedding_similarity", "Embedding similarity", "cos(premise, conclusion)",
@@ -227,3 +195,52 @@ def content_rows(
         ),
         loco,
     ]  # fmt: skip
+
+
+def _cosines(arguments: Sequence[BenchmarkArgument], embed: EmbedFn) -> list[list[float]]:
+    """``cos(p, c)`` of every premise text with its conclusion text, per argument."""
+    import numpy as np
+
+    texts = sorted(
+        {a.conclusion_text for a in arguments} | {t for a in arguments for t in a.premise_texts}
+    )
+    vectors = np.asarray(embed(texts), dtype=np.float64)
+    if vectors.shape[0] != len(texts):
+        raise EvaluationError(
+            f"the embedder returned {vectors.shape[0]} vectors for {len(texts)} texts"
+        )
+    row_of = {text: i for i, text in enumerate(texts)}
+    cosine = [
+        [float(vectors[row_of[t]] @ vectors[row_of[a.conclusion_text]]) for t in a.premise_texts]
+        for a in arguments
+    ]
+    return cosine
+
+
+def _loco_row(
+    arguments: Sequence[BenchmarkArgument],
+    pagerank_scores: PremiseScores,
+    cosine: list[list[float]],
+    length: list[float],
+) -> ScoreRow:
+    """The ``loco_fusion`` row of :func:`content_rows`, with the weights each conclusion chose."""
+    held_out, chosen = loco_fusion(
+        arguments,
+        aggregate(pagerank_scores, "sum"),
+        {"similarity": aggregate(cosine, "sum"), "length": length},
+    )
+    picked: dict[str, int] = {}
+    for weights in chosen.values():
+        label = ", ".join(f"{k}={v:g}" for k, v in weights.items())
+        picked[label] = picked.get(label, 0) + 1
+    grid = ", ".join(f"{g:g}" for g in LOCO_GRID)
+    loco = ScoreRow(
+        "loco_fusion",
+        "LOCO fusion (PageRank, similarity, length)",
+        f"rank(PageRank sum) + a*rank(similarity sum) + b*rank(length), (a, b) in {{{grid}}}^2 "
+        f"chosen on the other {len(held_out) - 1} conclusions",
+        {"sum": mean_tau(held_out)},
+        {"sum": held_out},
+        {"weights_chosen": picked, "weights_by_conclusion": chosen},
+    )
+    return loco

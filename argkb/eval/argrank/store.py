@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -24,6 +25,11 @@ from argkb.eval.argrank.variants import GraphArrays, Variant, pagerank_variants
 
 if TYPE_CHECKING:
     import neo4j
+
+    from argkb.eval.argrank.scoring import Table2
+    from argkb.ingest import LoadSummary
+    from argkb.loaders.argrank import BenchmarkArgument
+    from argkb.rank.store import PageRankRun
 
 
 @dataclass(frozen=True)
@@ -138,39 +144,106 @@ def evaluate_argrank(
     -------
     ArgRankReport
     """
-    import numpy as np
+    _check_options(shared=shared, pagerank_norm=pagerank_norm, seeds=seeds)
+    seconds: dict[str, float] = {}
+    with _timed(seconds, "load"):
+        arguments, summary = _load(driver, data, database=database, echo=echo, progress=progress)
+    with _timed(seconds, "pagerank"):
+        run = _run_pagerank(driver, database, alpha=alpha, shared=shared, echo=echo)
+    with _timed(seconds, "score"):
+        units, frequency, scores, table = _score(driver, database, arguments, pagerank_norm, seeds)
+    content: list[ScoreRow] = []
+    if embed is not None:
+        with _timed(seconds, "content"):
+            content = _content(arguments, scores, embed, echo)
+    found: list[Variant] = []
+    if variants:
+        with _timed(seconds, "variants"):
+            found = _variants(driver, database, arguments, units, frequency, alpha, shared)
+    return ArgRankReport(
+        data=str(data),
+        alpha=alpha,
+        shared=shared,
+        pagerank_norm=pagerank_norm,
+        seeds=seeds,
+        table=table,
+        content=content,
+        variants=found,
+        load=_load_info(summary),
+        pagerank=_run_info(run),
+        graph={"units": run.units, "arguments": run.arguments},
+        content_method=dict(content_method or {}),
+        seconds=seconds,
+    )
 
-    from argkb.loaders.argrank import load_benchmark
-    from argkb.rank.store import export_graph, run_pagerank
 
+@contextmanager
+def _timed(seconds: dict[str, float], step: str) -> Iterator[None]:
+    """Record the wall-clock seconds of the ``with`` block as ``seconds[step]``."""
+    clock = time.perf_counter()
+    yield
+    seconds[step] = time.perf_counter() - clock
+
+
+def _check_options(*, shared: str, pagerank_norm: str, seeds: int) -> None:
     if shared not in ("pool", "split"):
         raise EvaluationError(f"shared must be 'pool' or 'split', got {shared!r}")
     if pagerank_norm not in ("maps", "none"):
         raise EvaluationError(f"pagerank_norm must be 'maps' or 'none', got {pagerank_norm!r}")
     if seeds < 0:
         raise EvaluationError(f"seeds must be >= 0, got {seeds}")
-    seconds: dict[str, float] = {}
-    clock = time.perf_counter()
+
+
+def _load(
+    driver: neo4j.Driver,
+    data: str | Path,
+    *,
+    database: str | None,
+    echo: Callable[[str], None],
+    progress: Callable[[int], object] | None,
+) -> tuple[list[BenchmarkArgument], LoadSummary]:
+    """The benchmark's arguments, and the summary of loading it (or finding it loaded)."""
+    from argkb.loaders.argrank import load_benchmark
+
     arguments = load_benchmark(data)
     if not arguments:
         raise EvaluationError(f"{data}: the benchmark has no arguments")
     echo(f"benchmark: {len(arguments)} arguments, {len(conclusion_groups(arguments))} conclusions")
     summary = load_dataset(driver, data, database=database, progress=progress)
-    seconds["load"] = time.perf_counter() - clock
     echo(
         f"graph {summary.corpus}: {'already loaded' if summary.already_loaded else 'loaded'}, "
         f"{summary.arguments:,} arguments, {summary.units:,} units"
     )
+    return arguments, summary
 
-    clock = time.perf_counter()
+
+def _run_pagerank(
+    driver: neo4j.Driver,
+    database: str | None,
+    *,
+    alpha: float,
+    shared: Shared,
+    echo: Callable[[str], None],
+) -> PageRankRun:
+    from argkb.rank.store import run_pagerank
+
     # Adapted PageRank with shared="pool" is classic PageRank on the unit edges with weight 1
     # (argkb.rank.pagerank.unit_edges), which is what run_pagerank's "classic" variant computes.
     variant: Literal["adapted", "classic"] = "classic" if shared == "pool" else "adapted"
     run = run_pagerank(driver, database, alpha=alpha, variant=variant, echo=echo)
-    seconds["pagerank"] = time.perf_counter() - clock
     echo(f"PageRank: {run.iterations} iterations over {run.units:,} units")
+    return run
 
-    clock = time.perf_counter()
+
+def _score(
+    driver: neo4j.Driver,
+    database: str | None,
+    arguments: list[BenchmarkArgument],
+    pagerank_norm: PagerankNorm,
+    seeds: int,
+) -> tuple[dict[int, UnitInfo], dict[int, int], list[list[float]], Table2]:
+    """The benchmark units as stored, f(u) per premise, the PageRank score per premise and the
+    Table 2 rows (PageRank, frequency, similarity, random)."""
     wanted = sorted(
         {a.conclusion_id for a in arguments} | {p for a in arguments for p in a.premise_ids}
     )
@@ -195,59 +268,67 @@ def evaluate_argrank(
         },
         seeds=seeds,
     )
-    seconds["score"] = time.perf_counter() - clock
+    return units, frequency, pagerank_scores, table
 
-    content: list[ScoreRow] = []
-    if embed is not None:
-        clock = time.perf_counter()
-        echo("embedding the benchmark texts")
-        content = content_rows(arguments, pagerank_scores, embed)
-        seconds["content"] = time.perf_counter() - clock
 
-    found: list[Variant] = []
-    graph_counts: dict[str, int] = {"units": run.units, "arguments": run.arguments}
-    if variants:
-        clock = time.perf_counter()
-        graph = export_graph(driver, database)
-        index = {u: int(np.searchsorted(graph.unit_ids, info.node)) for u, info in units.items()}
-        arrays = GraphArrays(
-            len(graph.unit_ids), graph.conclusions, graph.premise_indptr, graph.premise_units
-        )
-        found = pagerank_variants(
-            arrays,
-            arguments,
-            index,
-            frequency,
-            {u: units[u].premise_uses for u in premise_ids},
-            alpha=alpha,
-            shared=shared,
-        )
-        seconds["variants"] = time.perf_counter() - clock
-    return ArgRankReport(
-        data=str(data),
+def _content(
+    arguments: list[BenchmarkArgument],
+    scores: list[list[float]],
+    embed: EmbedFn,
+    echo: Callable[[str], None],
+) -> list[ScoreRow]:
+    """The structure + content rows (:func:`content_rows`)."""
+    echo("embedding the benchmark texts")
+    return content_rows(arguments, scores, embed)
+
+
+def _variants(
+    driver: neo4j.Driver,
+    database: str | None,
+    arguments: list[BenchmarkArgument],
+    units: dict[int, UnitInfo],
+    frequency: dict[int, int],
+    alpha: float,
+    shared: Shared,
+) -> list[Variant]:
+    """:func:`pagerank_variants` on the unit graph exported from Neo4j."""
+    import numpy as np
+
+    from argkb.rank.store import export_graph
+
+    premise_ids = sorted({p for a in arguments for p in a.premise_ids})
+    graph = export_graph(driver, database)
+    index = {u: int(np.searchsorted(graph.unit_ids, info.node)) for u, info in units.items()}
+    arrays = GraphArrays(
+        len(graph.unit_ids), graph.conclusions, graph.premise_indptr, graph.premise_units
+    )
+    return pagerank_variants(
+        arrays,
+        arguments,
+        index,
+        frequency,
+        {u: units[u].premise_uses for u in premise_ids},
         alpha=alpha,
         shared=shared,
-        pagerank_norm=pagerank_norm,
-        seeds=seeds,
-        table=table,
-        content=content,
-        variants=found,
-        load={
-            "corpus": summary.corpus,
-            "already_loaded": summary.already_loaded,
-            "arguments": summary.arguments,
-            "units": summary.units,
-            "seconds": summary.seconds,
-        },
-        pagerank={
-            "variant": run.variant,
-            "iterations": run.iterations,
-            "residual": run.residual,
-            "units": run.units,
-            "arguments": run.arguments,
-            "seconds": run.seconds,
-        },
-        graph=graph_counts,
-        content_method=dict(content_method or {}),
-        seconds=seconds,
     )
+
+
+def _load_info(summary: LoadSummary) -> dict[str, Any]:
+    return {
+        "corpus": summary.corpus,
+        "already_loaded": summary.already_loaded,
+        "arguments": summary.arguments,
+        "units": summary.units,
+        "seconds": summary.seconds,
+    }
+
+
+def _run_info(run: PageRankRun) -> dict[str, Any]:
+    return {
+        "variant": run.variant,
+        "iterations": run.iterations,
+        "residual": run.residual,
+        "units": run.units,
+        "arguments": run.arguments,
+        "seconds": run.seconds,
+    }

@@ -80,6 +80,55 @@ def pagerank_variants(
 
     from argkb.rank.pagerank import argument_pagerank
 
+    specs = _variant_specs(graph, alpha=alpha, shared=shared)
+
+    computed: dict[str, tuple[NDArray[np.float64], int]] = {}
+
+    def pagerank(changes: dict[str, Any]) -> tuple[NDArray[np.float64], int]:
+        key = repr(
+            sorted((k, id(v) if isinstance(v, np.ndarray) else v) for k, v in changes.items())
+        )
+        if key not in computed:
+            options: dict[str, Any] = {
+                "alpha": alpha,
+                "shared": shared,
+                "tol": tol,
+                "max_iter": 20_000,
+                **changes,
+            }
+            conclusions = options.pop("conclusions", graph.conclusions)
+            indptr = options.pop("premise_indptr", graph.premise_indptr)
+            result = argument_pagerank(
+                graph.n_units, conclusions, indptr, graph.premise_units, **options
+            )
+            computed[key] = (result.scores, result.iterations)
+        return computed[key]
+
+    divisors = {
+        "maps": {u: max(frequency[u], 1) for u in frequency},
+        "uses": {u: max(premise_uses[u], 1) for u in frequency},
+        "none": dict.fromkeys(frequency, 1),
+    }
+    variants = []
+    for key, description, changes, norm in specs:
+        scores, iterations = pagerank(changes)
+        unit_score = {u: float(scores[index_of[u]]) / d for u, d in divisors[norm].items()}
+        premise = per_premise(arguments, unit_score)
+        tau = {
+            agg: mean_tau(conclusion_taus(arguments, aggregate(premise, agg)))
+            for agg in AGGREGATIONS
+        }
+        variants.append(Variant(key, description, tau, iterations))
+    return variants
+
+
+def _variant_specs(
+    graph: GraphArrays, *, alpha: float, shared: Shared
+) -> list[tuple[str, str, dict[str, Any], str]]:
+    """The variants of :func:`pagerank_variants`: (key, description, changes to the PageRank
+    arguments, premise normalisation "maps", "uses" or "none"), the main run first."""
+    import numpy as np
+
     other: Shared = "split" if shared == "pool" else "pool"
     single_premise = {  # one argument per premise: the benchmark's premise sets split too
         "conclusions": np.repeat(graph.conclusions, np.diff(graph.premise_indptr)),
@@ -125,42 +174,4 @@ def pagerank_variants(
         for a in (0.5, 0.7, 0.9, 0.99)
         if not math.isclose(a, alpha)
     ]
-
-    computed: dict[str, tuple[NDArray[np.float64], int]] = {}
-
-    def pagerank(changes: dict[str, Any]) -> tuple[NDArray[np.float64], int]:
-        key = repr(
-            sorted((k, id(v) if isinstance(v, np.ndarray) else v) for k, v in changes.items())
-        )
-        if key not in computed:
-            options: dict[str, Any] = {
-                "alpha": alpha,
-                "shared": shared,
-                "tol": tol,
-                "max_iter": 20_000,
-                **changes,
-            }
-            conclusions = options.pop("conclusions", graph.conclusions)
-            indptr = options.pop("premise_indptr", graph.premise_indptr)
-            result = argument_pagerank(
-                graph.n_units, conclusions, indptr, graph.premise_units, **options
-            )
-            computed[key] = (result.scores, result.iterations)
-        return computed[key]
-
-    divisors = {
-        "maps": {u: max(frequency[u], 1) for u in frequency},
-        "uses": {u: max(premise_uses[u], 1) for u in frequency},
-        "none": dict.fromkeys(frequency, 1),
-    }
-    variants = []
-    for key, description, changes, norm in specs:
-        scores, iterations = pagerank(changes)
-        unit_score = {u: float(scores[index_of[u]]) / d for u, d in divisors[norm].items()}
-        premise = per_premise(arguments, unit_score)
-        tau = {
-            agg: mean_tau(conclusion_taus(arguments, aggregate(premise, agg)))
-            for agg in AGGREGATIONS
-        }
-        variants.append(Variant(key, description, tau, iterations))
-    return variants
+    return specs

@@ -419,6 +419,29 @@ def task_a_ndcg_at_k(
     relevance = _checked_relevance(cluster_relevance)
     discount_weights(0, discount)  # rejects an unknown discount before any work
 
+    positions, sizes, n_lists = _rank_positions(ranked_clusters, premise_cluster, relevance, k)
+    weights = discount_weights(len(positions), discount)
+    idcg = dcg(ideal_cluster_gains(relevance), k, discount)
+    if idcg <= 0.0:
+        return TaskAScores(0.0, 0.0, 0.0, n_lists, True)
+    average = _expected_dcg(positions, sizes, relevance, weights)
+    maximum = _max_dcg(positions, relevance, weights)
+    minimum = _min_dcg(positions, relevance, weights, max_states)
+    minimum_is_exact = minimum is not None
+    if minimum is None:
+        minimum = _sampled_min_dcg(positions, relevance, weights, n_samples, seed)
+    return TaskAScores(average / idcg, minimum / idcg, maximum / idcg, n_lists, minimum_is_exact)
+
+
+def _rank_positions(
+    ranked_clusters: Iterable[Iterable[PremiseId]],
+    premise_cluster: Mapping[PremiseId, ClusterId | None],
+    relevance: Mapping[ClusterId, float],
+    k: int,
+) -> tuple[list[dict[ClusterId | None, int]], list[int], int]:
+    """For each of the first ``k`` returned clusters, how many of its distinct premises fall in
+    each gaining ground-truth cluster (None: no gain), and its size; and the number of result
+    lists over all returned clusters. An empty returned cluster is a :class:`MetricInputError`."""
     positions: list[dict[ClusterId | None, int]] = []
     sizes: list[int] = []
     n_lists = 1
@@ -437,14 +460,4 @@ def task_a_ndcg_at_k(
         positions.append(counts)
         sizes.append(len(premises))
 
-    weights = discount_weights(len(positions), discount)
-    idcg = dcg(ideal_cluster_gains(relevance), k, discount)
-    if idcg <= 0.0:
-        return TaskAScores(0.0, 0.0, 0.0, n_lists, True)
-    average = _expected_dcg(positions, sizes, relevance, weights)
-    maximum = _max_dcg(positions, relevance, weights)
-    minimum = _min_dcg(positions, relevance, weights, max_states)
-    minimum_is_exact = minimum is not None
-    if minimum is None:
-        minimum = _sampled_min_dcg(positions, relevance, weights, n_samples, seed)
-    return TaskAScores(average / idcg, minimum / idcg, maximum / idcg, n_lists, minimum_is_exact)
+    return positions, sizes, n_lists

@@ -166,7 +166,6 @@ def side_pools(
     """
     import numpy as np
 
-    from argkb.retrieve import argument_prior
     from argkb.retrieve.pfidf import cluster_scores
 
     s = reader.settings
@@ -177,26 +176,17 @@ def side_pools(
     )  # fmt: skip
     if hits is None:
         hits = direct_hits(reader, text, vector, collection, notes if notes is not None else [])
-    # every argument of every candidate (the claim route's premises and the direct hits), with
-    # each candidate's cosine and word count, computed on the server (no embedding travels back)
-    claims, ids = sorted(claim_cluster), sorted(set(hits.bm25) | set(hits.cosine))
-    prior = argument_prior.load() if s.weight_argument > 0 else None
-    columns = cypher.read_columns(reader.driver, "query/premise_edges", database=reader.database,
-                                  claims=claims, ids=ids, collection=collection,
-                                  vector=[float(x) for x in vector],
-                                  argument=list(prior.direction) if prior else None)  # fmt: skip
-    per_edge_score, per_edge_words = columns.pop("score"), columns.pop("words")
-    per_edge_prior = columns.pop("prior")
-    edges = EdgeColumns(**columns)
-    if not len(edges):
+    read = _read_edges(reader, vector, claim_cluster, hits, collection)
+    if read is None:
         return {}, None
+    edges, per_premise = read
     claim_p = reader.share_claim_mass(p_cluster, claim_cluster, edges)
     candidates = reader.edge_arrays(edges, claim_p, claim_cluster)
     if len(candidates.premise) == 0:
         return {}, None
     terms = reader.pfidf_terms(candidates)
     aligned = reader.aligned(text, vector, candidates,
-                                prefetch.result() if prefetch is not None else None)  # fmt: skip
+                             prefetch.result() if prefetch is not None else None)  # fmt: skip
     present = {int(p) for p in candidates.premise.tolist()}
     bm25 = _top(hits.bm25, present, s.bm25_depth)
     cosine_hits = _top(hits.cosine, present, s.vector_depth)
@@ -209,21 +199,7 @@ def side_pools(
     for p, c in zip(candidates.premise.tolist(), credited.tolist(), strict=True):
         has_credit[p] |= c
     deciding = credited | ~np.asarray([has_credit[p] for p in candidates.premise.tolist()])
-    premises = np.asarray(candidates.by_key(present), dtype=np.int64)
-    # a premise's score and words repeat on each of its edges: any of its edges will do
-    row_of = {int(p): i for i, p in enumerate(edges.premise)}
-    order = np.asarray([row_of[int(p)] for p in premises.tolist()], np.int64)
-    similarity = np.asarray(per_edge_score, np.float64)[order]
-    exact_cos = np.where(similarity >= 0.0, 2.0 * similarity - 1.0, 0.0)
-    word_counts = np.asarray(per_edge_words, np.int64)[order]
-    argument = (
-        prior.logits(np.asarray(per_edge_prior, np.float64)[order], word_counts)
-        if prior is not None else None
-    )  # fmt: skip
-    position = {int(p): i for i, p in enumerate(premises.tolist())}
-    edge_position = [position[int(p)] for p in candidates.premise.tolist()]
-    cluster_of = np.empty(len(premises), np.int64)
-    cluster_of[edge_position] = candidates.premise_cluster
+    columns = per_premise.arrange(edges, candidates, present)
 
     pools: dict[str, SidePool] = {}
     for side in wanted:
@@ -231,24 +207,97 @@ def side_pools(
         members = candidates.by_key({int(p) for p in candidates.premise[on_side].tolist()})
         if not members:
             continue
-        rows = np.asarray([position[p] for p in members])
-        own = np.zeros(len(premises))
-        np.add.at(own, edge_position,
+        rows = np.asarray([columns.position[p] for p in members])
+        own = np.zeros(len(columns.position))
+        np.add.at(own, columns.edge_position,
                   np.where(side_pro == (side == "pro"), terms.contribution, 0.0))  # fmt: skip
         side_scores = scores.pro if side == "pro" else scores.con
+        labels = columns.cluster_of[rows]
         pools[side] = SidePool(
             premises=members,
-            labels=cluster_of[rows],
-            cluster_p=np.asarray([side_scores[cluster_index[int(c)]] for c in cluster_of[rows]]),
+            labels=labels,
+            cluster_p=np.asarray([side_scores[cluster_index[int(c)]] for c in labels]),
             own=own[rows],
             bm25=np.asarray([bm25.get(p, 0.0) for p in members]),
             found_bm25=np.asarray([p in bm25 for p in members]),
-            cosine=exact_cos[rows],
+            cosine=columns.cosine[rows],
             vector_hit=np.asarray([p in cosine_hits for p in members]),
-            words=word_counts[rows],
-            argument=argument[rows] if argument is not None else None,
+            words=columns.words[rows],
+            argument=columns.argument[rows] if columns.argument is not None else None,
         )
     return pools, candidates
+
+
+@dataclass(frozen=True)
+class _EdgeExtras:
+    """What ``query/premise_edges`` says of each edge's premise beyond the edge itself: its
+    similarity to the query, its word count and the argumentativeness projection (repeated on
+    every edge of the premise)."""
+
+    score: list[float]
+    words: list[int]
+    prior_projection: list[float | None]
+    prior: Any  # argkb.retrieve.argument_prior.ArgumentPrior, or None when not asked for
+
+    def arrange(self, edges: EdgeColumns, candidates: Candidates, present: set[int]) -> _Columns:
+        """The candidates' evidence as arrays over the premises in key order."""
+        import numpy as np
+
+        premises = np.asarray(candidates.by_key(present), dtype=np.int64)
+        # a premise's score and words repeat on each of its edges: any of its edges will do
+        row_of = {int(p): i for i, p in enumerate(edges.premise)}
+        order = np.asarray([row_of[int(p)] for p in premises.tolist()], np.int64)
+        similarity = np.asarray(self.score, np.float64)[order]
+        words = np.asarray(self.words, np.int64)[order]
+        argument = (
+            self.prior.logits(np.asarray(self.prior_projection, np.float64)[order], words)
+            if self.prior is not None else None
+        )  # fmt: skip
+        position = {int(p): i for i, p in enumerate(premises.tolist())}
+        edge_position = [position[int(p)] for p in candidates.premise.tolist()]
+        cluster_of = np.empty(len(premises), np.int64)
+        cluster_of[edge_position] = candidates.premise_cluster
+        return _Columns(position, edge_position, cluster_of,
+                        np.where(similarity >= 0.0, 2.0 * similarity - 1.0, 0.0), words,
+                        argument)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """Per candidate premise (in key order): its position, each edge's premise position, and the
+    premise cluster, exact cosine, word count and prior logit by position."""
+
+    position: dict[int, int]
+    edge_position: list[int]
+    cluster_of: NDArray[np.int64]
+    cosine: NDArray[np.float64]
+    words: NDArray[np.int64]
+    argument: NDArray[np.float64] | None
+
+
+def _read_edges(
+    reader: CandidateReader,
+    vector: NDArray[np.float32],
+    claim_cluster: dict[int, str],
+    hits: DirectHits,
+    collection: str | None,
+) -> tuple[EdgeColumns, _EdgeExtras] | None:
+    """Every argument of every candidate (the claim route's premises and the direct hits), with
+    each candidate's cosine and word count computed on the server (no embedding travels back);
+    None when there is no candidate edge."""
+    from argkb.retrieve import argument_prior
+
+    claims, ids = sorted(claim_cluster), sorted(set(hits.bm25) | set(hits.cosine))
+    prior = argument_prior.load() if reader.settings.weight_argument > 0 else None
+    columns = cypher.read_columns(reader.driver, "query/premise_edges", database=reader.database,
+                                  claims=claims, ids=ids, collection=collection,
+                                  vector=[float(x) for x in vector],
+                                  argument=list(prior.direction) if prior else None)  # fmt: skip
+    extras = _EdgeExtras(columns.pop("score"), columns.pop("words"), columns.pop("prior"), prior)
+    edges = EdgeColumns(**columns)
+    if not len(edges):
+        return None
+    return edges, extras
 
 
 @dataclass(frozen=True)

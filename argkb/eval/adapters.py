@@ -60,19 +60,20 @@ def ensure_clusters(driver: neo4j.Driver, database: str | None = None) -> list[C
     Stale (:func:`argkb.db.staleness.stale_steps`): claims or premises with an embedding and no
     cluster (a corpus loaded and embedded since the last run), corpora loaded since the last run
     (their claim frequencies), or a cluster run interrupted while writing. Each kind is then
-    updated by :func:`argkb.cluster.update.update_clusters` with the default cut and linkage:
-    incrementally where clusters of that method exist, else rebuilt; so a corpus loaded into a
+    updated as ``argkb cluster`` updates it (:func:`argkb.pipeline.cluster`), with the default
+    cut and linkage: incrementally where clusters of that method exist, else rebuilt; so a
+    corpus loaded into a
     database that another benchmark already clustered is scored clustered too. Returns the runs
     (none when nothing was stale). SAME_AS edges are not touched (queries do not read them).
     """
-    from argkb.cluster.update import update_clusters
     from argkb.db.staleness import stale_steps
+    from argkb.pipeline import cluster
 
     stale = {s.what: s.count for s in stale_steps(driver, database) if s.what in CLUSTER_STALE}
     if not any(stale.values()):
         return []
     logger.info("clustering for the evaluation: %s", stale)
-    return [update_clusters(driver, database, kind=kind) for kind in ("claim", "premise")]
+    return cluster(driver, database, skip_same_as=True).runs
 
 
 def _engine(

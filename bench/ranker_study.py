@@ -1,6 +1,6 @@
 """Fit and score candidate default rankers offline, on pools recorded from real benchmark runs.
 
-    python bench/ranker_study.py --study /tmp/study --data ../shared/data
+    python -m bench ranker_study --study /tmp/study --data ../shared/data
 
 Each benchmark is first run once with ``argkb eval ... --ranker bench.study_recorder:recorder``
 (see that module): the harness loads, embeds and clusters it and scores BM25 and cosine, and the

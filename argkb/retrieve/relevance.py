@@ -18,7 +18,7 @@ each candidate, computed from the candidate set of the query alone:
 
 Each feature is standardised within the query's candidate set (z-scores), so the model compares
 candidates of one query with each other and carries over to corpora of other sizes. The weights
-are fitted on ArgKP *train* (``python bench/train_relevance.py``) and ship with argkb as
+are fitted on ArgKP *train* (``python -m bench train_relevance``) and ship with argkb as
 ``relevance_model.json``; the output is a probability, on the same scale as the similarities the
 coreset weighs it against. Pure NumPy; fitting uses SciPy's L-BFGS.
 """

@@ -2,7 +2,7 @@
 
 Features are :func:`argkb.stance.features.pair_features` over all-MiniLM-L6-v2 embeddings,
 standardised with the training set's mean and scale. The weights are fitted by
-``python bench/train_stance.py`` on training data only (ArgKP train, Webis-ArgQuality-20, AIF
+``python -m bench train_stance`` on training data only (ArgKP train, Webis-ArgQuality-20, AIF
 maps) and ship with argkb as ``stance_model.json``, with their provenance (data, date, measured
 held-out scores). Pure NumPy to predict; fitting uses SciPy's L-BFGS.
 """

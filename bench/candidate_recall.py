@@ -40,10 +40,10 @@ def main() -> int:
 
     from argkb.db import cypher
     from argkb.embed.model import Embedder
+    from argkb.query import QueryEngine, QuerySettings
+    from argkb.query.rankers.hybrid import Fusion, fuse_pool, premise_ranks
     from argkb.ranking import Ranking
-    from argkb.retrieve.engine import QueryEngine, Settings
     from argkb.retrieve.fusion import ranks_by
-    from argkb.retrieve.hybrid import Fusion, fuse_pool, premise_ranks
     from bench.common import driver
 
     if args.benchmark == "argkp":
@@ -61,7 +61,7 @@ def main() -> int:
     sizes: list[int] = []
     with driver(args.uri) as drv:
         # every claim aligned: the engine's default when these numbers were first measured
-        engine = QueryEngine(drv, Embedder(), settings=Settings(alignment="always"))
+        engine = QueryEngine(drv, Embedder(), settings=QuerySettings(alignment="always"))
         s = engine.settings
         fusion = Fusion(s.weight_claims, s.weight_bm25, s.weight_cosine, s.rrf_k)
         for query in benchmark.queries:

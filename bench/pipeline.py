@@ -27,7 +27,7 @@ Every stage but the model's embedding is the :mod:`argkb.pipeline` function its 
 * **pagerank**: ``pipeline.pagerank`` (``argkb pagerank``).
 * **query**: ``--queries`` queries after ``--warmup`` with the default ranker (hybrid, model
   alignment, as ``argkb query``), the same ranker reading every claim of the retrieved claim
-  clusters (the engine before ``Settings.cluster_claims``) and BM25-only, alternating in the
+  clusters (the engine before ``QuerySettings.cluster_claims``) and BM25-only, alternating in the
   same run, as in bench/query.py. Query
   texts are embedded by the real model (ONNX Runtime where installed); stored vectors are the
   stand-in's.
@@ -235,14 +235,15 @@ def sample_texts(driver: Any, label: str, n: int, seed: int) -> list[str]:
 
 def measure_queries(driver: Any, proxy: WordVectorProxy, args: argparse.Namespace) -> dict:
     """p50 / p95 ms of the default ranker (as ``argkb query`` runs it), of the same ranker
-    reading every claim of each retrieved claim cluster (``Settings(cluster_claims=0)``, the
+    reading every claim of each retrieved claim cluster (``QuerySettings(cluster_claims=0)``, the
     engine before the cap) and of BM25-only, over ``args.queries`` queries after ``args.warmup``,
     alternating per query; with each ranker's median and largest candidate count."""
     from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
     from argkb.db import cypher
     from argkb.embed.model import Embedder
-    from argkb.retrieve.engine import QueryEngine, Settings, model_alignment
+    from argkb.query import QueryEngine, QuerySettings
+    from argkb.query.alignment import model_alignment
     from argkb.retrieve.lucene import lucene_query
     from bench import common
 
@@ -250,7 +251,7 @@ def measure_queries(driver: Any, proxy: WordVectorProxy, args: argparse.Namespac
     proxy.embed(queries)  # the stand-in learns the queries' words now, not while timed
     asker = TimedQueries(Embedder.for_queries(cache=False), proxy)
     alignment = model_alignment(asker)  # type: ignore[arg-type]
-    every = Settings(cluster_claims=0)
+    every = QuerySettings(cluster_claims=0)
     engines = {
         "default": QueryEngine(driver, asker, alignment=alignment),  # type: ignore[arg-type]
         "every claim": QueryEngine(driver, asker, alignment=alignment, settings=every),  # type: ignore[arg-type]

@@ -109,7 +109,8 @@ def measure(
     per query at query time; the load average before."""
     from argkb.db import cypher
     from argkb.embed.model import Embedder
-    from argkb.retrieve.engine import QueryEngine, Settings, model_alignment
+    from argkb.query import QueryEngine, QuerySettings
+    from argkb.query.alignment import model_alignment
     from argkb.retrieve.lucene import lucene_query
     from bench import common
 
@@ -117,9 +118,9 @@ def measure(
     # query texts are embedded as argkb query embeds them (ONNX Runtime where installed)
     asker = Embedder.for_queries(cache=False)
     # "always": every claim aligned, the engine's default when these rows were first measured
-    engine = QueryEngine(driver, asker, settings=Settings(alignment="always"))
+    engine = QueryEngine(driver, asker, settings=QuerySettings(alignment="always"))
     at_query_time = QueryEngine(
-        driver, asker, settings=Settings(premise_clusters="query", alignment="always")
+        driver, asker, settings=QuerySettings(premise_clusters="query", alignment="always")
     )
     aligned = QueryEngine(driver, asker, alignment=model_alignment(asker))
     methods = {

@@ -53,7 +53,7 @@ def main() -> int:
     from argkb.eval.argkp import build_benchmark
     from argkb.eval.harness import Query, Ranking, evaluate
     from argkb.loaders.argkp import load_split
-    from argkb.retrieve.engine import QueryEngine, Settings
+    from argkb.query import QueryEngine, QuerySettings
     from argkb.retrieve.relevance import (
         FEATURES,
         MODEL_FILE,
@@ -70,7 +70,7 @@ def main() -> int:
         if args.uri is None:
             prepare_argkp(driver, args.data, "train", embedder)
         # every claim aligned: the engine's default when the shipped filter was fitted
-        settings = Settings(alignment="always")
+        settings = QuerySettings(alignment="always")
         engine = QueryEngine(driver, embedder, settings=settings)
 
         # -- candidate pools, features and labels per query ------------------------------
@@ -115,7 +115,7 @@ def main() -> int:
 
         class HeldOut(EngineRanker):
             def rank(self, query: Query, k: int) -> Ranking:
-                self.engine._model = held_out[topic_of[query.qid]]
+                self.engine.rankers["coreset"]._model = held_out[topic_of[query.qid]]
                 return super().rank(query, k)
 
         print("\n| alpha | relevance | TaskB@10 | nDCG@10 | P@10 |\n|---:|---|---:|---:|---:|")
@@ -124,7 +124,7 @@ def main() -> int:
             for relevance in ("learned", "cosine"):
                 tuned = QueryEngine(
                     driver, embedder,
-                    settings=Settings(coreset_alpha=alpha, coreset_relevance=relevance,
+                    settings=QuerySettings(coreset_alpha=alpha, coreset_relevance=relevance,
                                       alignment="always"),
                 )  # fmt: skip
                 ranker_type = HeldOut if relevance == "learned" else EngineRanker

@@ -20,7 +20,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from argkb.retrieve.engine import RankerName, Settings
+    from argkb.query.settings import QuerySettings, RankerName
 
 
 def pair_thresholds(vectors: Any, labels: Any) -> list[tuple[float, float, float, float]]:
@@ -65,7 +65,7 @@ def main() -> int:
     from argkb.eval.harness import evaluate
     from argkb.eval.metrics import adjusted_rand_index, normalized_mutual_information
     from argkb.loaders.argkp import load_split
-    from argkb.retrieve.engine import QueryEngine, Settings
+    from argkb.query import QueryEngine, QuerySettings
     from bench.common import database, prepare_argkp
 
     split = load_split(args.data, "train")
@@ -111,12 +111,12 @@ def main() -> int:
     with database(args.uri, "tune") as driver:
         prepare_argkp(driver, args.data, "train", embedder, premise_cut=best_cut[0])
         benchmark = build_benchmark(split)
-        grid: list[tuple[RankerName, Settings]] = []
+        grid: list[tuple[RankerName, QuerySettings]] = []
         if args.grid == "coreset":
             for relevance, alpha, floor in itertools.product(
                 ("cosine", "pfidf"), (0.7, 0.9), (0.1, 0.5)
             ):
-                settings = Settings(
+                settings = QuerySettings(
                     coreset_relevance=relevance,  # type: ignore[arg-type]
                     coreset_alpha=alpha,
                     coreset_filter=floor,
@@ -125,12 +125,12 @@ def main() -> int:
         for temperature, claims_k in itertools.product((None, 0.1, 0.05, 0.02), (3, 10)):
             if args.grid == "coreset":
                 break
-            grid.append(("pfidf", Settings(claims_k=claims_k, claim_temperature=temperature)))
+            grid.append(("pfidf", QuerySettings(claims_k=claims_k, claim_temperature=temperature)))
         if args.grid == "all":
             for alpha in (0.3, 0.5, 0.7, 0.9):
-                grid.append(("coreset", Settings(claim_temperature=0.05, coreset_alpha=alpha)))
+                grid.append(("coreset", QuerySettings(claim_temperature=0.05, coreset_alpha=alpha)))
             for rep in ("longest", "centroid", "pagerank"):
-                grid.append(("pfidf", Settings(claim_temperature=0.05, representative=rep)))
+                grid.append(("pfidf", QuerySettings(claim_temperature=0.05, representative=rep)))
         print(f"\n## Rankers on ArgKP train (48 queries), premise cut {best_cut[0]:.2f}\n")
         print(
             "| ranker | claims k | temperature | alpha | representative | TaskB@10 | "

@@ -8,7 +8,7 @@ instance (or uses ``--uri``, which must hold it loaded, embedded and clustered).
 argquality`` does the same with Webis-ArgQuality-20 (long queries), for the reverse
 cross-dataset row. Each query's candidates and route evidence are gathered once through the
 query engine (``QueryEngine.hybrid_pools``); every setting of the grid is then fused from them
-(``argkb.retrieve.hybrid.fuse_pool``, the code ``argkb query`` runs) and scored by the
+(``argkb.query.rankers.hybrid.fuse_pool``, the code ``argkb query`` runs) and scored by the
 evaluation harness. Prints one row per setting with the primary metric (Task B alpha-nDCG@10 for
 ArgKP, nDCG@10 for ArgQuality), and the best.
 """
@@ -37,8 +37,8 @@ class PoolRanker:
         self.pools, self.fusion, self.representative = pools, fusion, representative
 
     def rank(self, query: Any, k: int) -> Any:
+        from argkb.query.rankers.hybrid import fuse_pool
         from argkb.ranking import Ranking
-        from argkb.retrieve.hybrid import fuse_pool
 
         entries = []
         for side_pool, keys in self.pools[query.qid]:
@@ -62,7 +62,7 @@ def main() -> int:
     parser.add_argument(
         "--claim-weights",
         default=None,
-        help="comma-separated weights of cosine vs BM25 in claim retrieval (Settings."
+        help="comma-separated weights of cosine vs BM25 in claim retrieval (QuerySettings."
         "claim_weight) to gather pools with, one grid each (default: the engine's own)",
     )
     args = parser.parse_args()
@@ -71,7 +71,7 @@ def main() -> int:
 
     from argkb.embed.model import Embedder
     from argkb.eval.harness import evaluate
-    from argkb.retrieve.engine import QueryEngine, Settings
+    from argkb.query import QueryEngine, QuerySettings
     from bench.common import database, prepare_argkp
 
     embedder = Embedder()
@@ -100,11 +100,11 @@ def main() -> int:
 
         claim_weights = (
             [float(w) for w in args.claim_weights.split(",")]
-            if args.claim_weights else [Settings().claim_weight]
+            if args.claim_weights else [QuerySettings().claim_weight]
         )  # fmt: skip
         for claim_weight in claim_weights:
             # every claim aligned: the engine's default when the shipped weights were chosen
-            settings = Settings(claim_weight=claim_weight, alignment="always")
+            settings = QuerySettings(claim_weight=claim_weight, alignment="always")
             engine = QueryEngine(driver, embedder, settings=settings)
             print(f"\n## claim retrieval: claim_weight={claim_weight}")
             _grid(args, driver, engine, benchmark, metric, evaluate)
@@ -115,7 +115,7 @@ def _grid(args: Any, driver: Any, engine: Any, benchmark: Any, metric: str,
           evaluate: Any) -> None:  # fmt: skip
     """Gather each query's pools once through ``engine``, then score every fusion setting."""
     from argkb.db import cypher
-    from argkb.retrieve.hybrid import Fusion
+    from argkb.query.rankers.hybrid import Fusion
 
     pools: dict[str, list[Any]] = {}
     for query in benchmark.queries:

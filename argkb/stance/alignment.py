@@ -182,7 +182,7 @@ def alignment_features(
 class StanceAligner:
     """P(q aligned c) for the query engine: ``aligner(query, claims) -> [p, ...]``.
 
-    Matches :class:`argkb.retrieve.engine.StanceAlignment`. Pass the engine's own
+    Matches :class:`argkb.query.alignment.StanceAlignment`. Pass the engine's own
     :class:`~argkb.embed.model.Embedder`, so the model is loaded once and embeddings are shared.
 
     ``hard``: answer 1 (aligned) or 0 (opposed) instead of the probability, opposed where

@@ -10,11 +10,13 @@ RETRIEVE_MODULES = [
     "argkb.retrieve.baselines",
     "argkb.retrieve.claims",
     "argkb.retrieve.coreset",
-    "argkb.retrieve.engine",
     "argkb.retrieve.lucene",
     "argkb.retrieve.pfidf",
     "argkb.retrieve.relevance",
     "argkb.ranking",
+    "argkb.query",
+    "argkb.query.engine",
+    "argkb.query.rankers",
 ]
 
 

@@ -157,12 +157,10 @@ def side_pools(
 ) -> tuple[dict[str, SidePool], Candidates | None]:
     """The candidates of every wanted side, with each route's evidence; and their edges.
 
-    ``hits``: the direct routes' hits when the caller has read them already (the engine reads
-    them while the claim route runs); else they are read here.
-
     ``p_cluster`` is P(gamma|q) of each claim cluster the claim route credits (empty when no claim
-    was similar enough) and ``claim_cluster`` the cluster name of each claim in them. A route
-    whose index is missing adds a note to ``notes``.
+    was similar enough) and ``claim_cluster`` the cluster name of each claim in them. ``hits``:
+    the direct routes' hits when the caller has read them already (the engine reads them while
+    the claim route runs). A route whose index is missing adds a note to ``notes``.
     """
     import numpy as np
 

@@ -26,6 +26,8 @@ import sys
 import threading
 import time
 import urllib.parse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -85,7 +87,7 @@ def run_clients(port: int, texts: list[str], clients: int, k: int) -> tuple[list
     return latencies, wall
 
 
-def main() -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/argkb-bench-query"))
     parser.add_argument("--queries", type=int, default=200)
@@ -98,9 +100,79 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--heap", default="4g")
     parser.add_argument("--pagecache", default="4g")
-    args = parser.parse_args()
+    return parser
 
+
+Row = tuple[str, list[float], float]  # method, seconds per query, queries per second
+
+
+@contextmanager
+def serving(argkb: list[str], env: dict[str, str]) -> Iterator[int]:
+    """``argkb serve`` on a free loopback port, answering; its port. Stopped on the way out."""
     from argkb.db.server import free_port
+
+    port = free_port()
+    serve = subprocess.Popen(
+        [*argkb, "serve", "--port", str(port)], env=env, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_healthy(port, serve)
+        yield port
+    finally:
+        serve.terminate()
+        serve.wait(timeout=60)
+
+
+def measure_serve(args: argparse.Namespace, port: int, texts: list[str]) -> tuple[list[Row], float]:
+    """Warm the server up, then time each client count; the rows and the load average before
+    the clock started."""
+    warmup, measured = texts[: args.warmup], texts[args.warmup : args.warmup + args.queries]
+    run_clients(port, warmup, 1, args.k)
+    load_before = os.getloadavg()[0]
+    rows = []
+    for clients in (int(c) for c in args.clients.split(",")):
+        latencies, wall = run_clients(port, measured, clients, args.k)
+        rows.append((f"argkb serve, {clients} client(s)", latencies, len(measured) / wall))
+        print(f"{clients} client(s): {len(measured) / wall:.1f} queries/s", flush=True)
+    return rows, load_before
+
+
+def measure_cli(argkb: list[str], env: dict[str, str], texts: list[str], k: int) -> Row:
+    """The baseline: ``argkb query TEXT --json`` in a new process per query."""
+    cli: list[float] = []
+    for text in texts:
+        clock = time.perf_counter()
+        done = subprocess.run(
+            [*argkb, "query", text, "--k", str(k), "--json"],
+            env=env,
+            capture_output=True,
+            check=False,
+        )
+        cli.append(time.perf_counter() - clock)
+        if done.returncode != 0:
+            raise SystemExit(f"argkb query failed: {done.stderr.decode()[-300:]}")
+        json.loads(done.stdout)
+    return ("argkb query, a process per query", cli, len(cli) / sum(cli))
+
+
+def print_table(rows: list[Row]) -> None:
+    from bench import common
+
+    print("| method | queries/s | p50 ms | p95 ms | max ms | goal p95<=300 at 4 clients |")
+    print("|---|---:|---:|---:|---:|---|")
+    for name, values, rate in rows:
+        ms = [v * 1000 for v in values]
+        p95 = common.percentile(ms, 95)
+        goal = ("met" if p95 <= 300 else "NOT met") if name.endswith(" 4 client(s)") else ""
+        print(
+            f"| {name} | {rate:.2f} | {common.percentile(ms, 50):.0f} | {p95:.0f} | "
+            f"{max(ms):.0f} | {goal} |"
+        )
+
+
+def main() -> int:
+    args = build_parser().parse_args()
+
     from bench import common
 
     folder = args.workdir / "instance"
@@ -112,44 +184,15 @@ def main() -> int:
     if auth is not None:
         env["NEO4J_USERNAME"], env["NEO4J_PASSWORD"] = auth
     argkb = [str(Path(sys.executable).with_name("argkb"))]  # the venv's console script
-    serve = None
     try:
         with inst.driver() as drv:
             texts = common.benchmark_queries(
                 drv, args.warmup + args.queries + args.cli_queries, args.seed + 1
             )
-        warmup, measured = texts[: args.warmup], texts[args.warmup : args.warmup + args.queries]
-        cli_texts = texts[args.warmup + args.queries :]
-        port = free_port()
-        serve = subprocess.Popen(
-            [*argkb, "serve", "--port", str(port)], env=env, stderr=subprocess.DEVNULL
-        )
-        wait_healthy(port, serve)
-        run_clients(port, warmup, 1, args.k)
-        load_before = os.getloadavg()[0]
-        rows = []
-        for clients in (int(c) for c in args.clients.split(",")):
-            latencies, wall = run_clients(port, measured, clients, args.k)
-            rows.append((f"argkb serve, {clients} client(s)", latencies, len(measured) / wall))
-            print(f"{clients} client(s): {len(measured) / wall:.1f} queries/s", flush=True)
-        cli: list[float] = []
-        for text in cli_texts:
-            clock = time.perf_counter()
-            done = subprocess.run(
-                [*argkb, "query", text, "--k", str(args.k), "--json"],
-                env=env,
-                capture_output=True,
-                check=False,
-            )
-            cli.append(time.perf_counter() - clock)
-            if done.returncode != 0:
-                raise SystemExit(f"argkb query failed: {done.stderr.decode()[-300:]}")
-            json.loads(done.stdout)
-        rows.append(("argkb query, a process per query", cli, len(cli) / sum(cli)))
+        with serving(argkb, env) as port:  # up during the baseline too, as when it was measured
+            rows, load_before = measure_serve(args, port, texts)
+            rows.append(measure_cli(argkb, env, texts[args.warmup + args.queries :], args.k))
     finally:
-        if serve is not None:
-            serve.terminate()
-            serve.wait(timeout=60)
         inst.stop()
     load = os.getloadavg()[0]
     print(
@@ -157,16 +200,7 @@ def main() -> int:
         f"the bench/query.py graph in {args.workdir}; {args.cli_queries} queries for the "
         f"process-per-query baseline; load average {load_before:.1f} before, {load:.1f} after\n"
     )
-    print("| method | queries/s | p50 ms | p95 ms | max ms | goal p95<=300 at 4 clients |")
-    print("|---|---:|---:|---:|---:|---|")
-    for name, values, rate in rows:
-        ms = [v * 1000 for v in values]
-        p95 = common.percentile(ms, 95)
-        goal = ("met" if p95 <= 300 else "NOT met") if name.endswith(" 4 client(s)") else ""
-        print(
-            f"| {name} | {rate:.2f} | {common.percentile(ms, 50):.0f} | {p95:.0f} | "
-            f"{max(ms):.0f} | {goal} |"
-        )
+    print_table(rows)
     return 0
 
 

@@ -85,7 +85,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "bench/ingest.py::work_csv.work": "bench owner",
     "bench/pagerank.py::table": "bench owner",
     "bench/pagerank.py::main": "bench owner",
-    "bench/serve.py::main": "bench owner",
     "bench/stance_sweep.py::main": "bench owner",
     "bench/train_relevance.py::main": "bench owner",
     "bench/train_stance.py::main": "bench owner",

@@ -39,6 +39,100 @@ def auc(scores: Any, labels: Any) -> float:
     return float((ranks[y].sum() - positives * (positives + 1) / 2) / (positives * negatives))
 
 
+Pools = dict[str, list[tuple[Any, Any]]]  # topic -> [(features, labels)], one per candidate pool
+
+
+def candidate_pools(engine: Any, benchmark: Any, settings: Any) -> Pools:
+    """Each train query's coreset candidate pools: premise features, and labels from the qrels."""
+    import numpy as np
+
+    from argkb.retrieve.relevance import premise_features
+
+    topic_of = {q.qid: q.qid.split("-")[0] for q in benchmark.queries}
+    rows: Pools = {}
+    for query in benchmark.queries:
+        grades = benchmark.qrels.get(query.qid, {})
+        own = benchmark.doc_ids.get(query.qid, {})
+        for pool in engine.coreset_pools(query.text, query.stance or "both").values():
+            x = premise_features(
+                pool.cosine, pool.claim_mass, pool.similarity, pool.pfidf, pool.words,
+                same_within=1.0 - settings.premise_cut,
+            )  # fmt: skip
+            docs = [own.get(k) or benchmark.fallback_doc_ids.get(k) or k for k in pool.keys]
+            y = np.asarray([grades.get(d, 0.0) > 0 for d in docs], dtype=float)
+            rows.setdefault(topic_of[query.qid], []).append((x, y))
+    return rows
+
+
+def fit(rows: Pools, on: list[str]) -> Any:
+    """The relevance model fitted on the pools of the topics ``on``."""
+    import numpy as np
+
+    from argkb.retrieve.relevance import RelevanceModel, fit_logistic
+
+    x = np.vstack([x for t in on for x, _ in rows[t]])
+    y = np.concatenate([y for t in on for _, y in rows[t]])
+    w, b = fit_logistic(x, y, l2=L2)
+    return RelevanceModel([float(v) for v in w], b)
+
+
+def held_out_aucs(rows: Pools, held_out: dict[str, Any]) -> dict[str, list[float]]:
+    """Per candidate pool, the AUC of the model that did not see its topic and of each feature
+    alone; printed as a table of means."""
+    import numpy as np
+
+    from argkb.retrieve.relevance import FEATURES
+
+    aucs: dict[str, list[float]] = {name: [] for name in ("learned", *FEATURES)}
+    for t in sorted(rows):
+        for x, y in rows[t]:
+            aucs["learned"].append(auc(held_out[t].score(x), y))
+            for i, name in enumerate(FEATURES):
+                aucs[name].append(auc(x[:, i], y))
+    print("| scorer | mean AUC per candidate pool (held-out topics) |\n|---|---:|")
+    for name, values in aucs.items():
+        print(f"| {name} | {np.nanmean(values):.3f} |")
+    return aucs
+
+
+def alpha_table(
+    driver: Any, embedder: Any, benchmark: Any, held_out: dict[str, Any]
+) -> dict[float, float]:
+    """The coreset ranker per alpha, with the held-out learned filter and with cosine; printed,
+    and the learned filter's TaskB@10 per alpha returned."""
+    from argkb.eval.adapters import EngineRanker
+    from argkb.eval.harness import Query, Ranking, evaluate
+    from argkb.query import QueryEngine, QuerySettings
+
+    topic_of = {q.qid: q.qid.split("-")[0] for q in benchmark.queries}
+
+    class HeldOut(EngineRanker):
+        def rank(self, query: Query, k: int) -> Ranking:
+            self.engine.rankers["coreset"]._model = held_out[topic_of[query.qid]]
+            return super().rank(query, k)
+
+    print("\n| alpha | relevance | TaskB@10 | nDCG@10 | P@10 |\n|---:|---|---:|---:|---:|")
+    task_b: dict[float, float] = {}
+    for alpha in ALPHAS:
+        for relevance in ("learned", "cosine"):
+            tuned = QueryEngine(
+                driver, embedder,
+                settings=QuerySettings(coreset_alpha=alpha, coreset_relevance=relevance,
+                                  alignment="always"),
+            )  # fmt: skip
+            ranker_type = HeldOut if relevance == "learned" else EngineRanker
+            result = evaluate(benchmark, {"c": [ranker_type(tuned, "coreset")]})[0]
+            m = result.scores.mean
+            if relevance == "learned":
+                task_b[alpha] = m["task_b@10"]
+            print(
+                f"| {alpha} | {relevance} | {m['task_b@10']:.4f} | {m['ndcg@10']:.4f} | "
+                f"{m['p@10']:.4f} |",
+                flush=True,
+            )
+    return task_b
+
+
 def main() -> int:
     from bench.common import data_parser
 
@@ -49,18 +143,10 @@ def main() -> int:
     import numpy as np
 
     from argkb.embed.model import Embedder
-    from argkb.eval.adapters import EngineRanker
     from argkb.eval.argkp import build_benchmark
-    from argkb.eval.harness import Query, Ranking, evaluate
     from argkb.loaders.argkp import load_split
     from argkb.query import QueryEngine, QuerySettings
-    from argkb.retrieve.relevance import (
-        FEATURES,
-        MODEL_FILE,
-        RelevanceModel,
-        fit_logistic,
-        premise_features,
-    )
+    from argkb.retrieve.relevance import FEATURES, MODEL_FILE
     from bench.common import database, prepare_argkp
 
     split = load_split(args.data, "train")
@@ -72,21 +158,7 @@ def main() -> int:
         # every claim aligned: the engine's default when the shipped filter was fitted
         settings = QuerySettings(alignment="always")
         engine = QueryEngine(driver, embedder, settings=settings)
-
-        # -- candidate pools, features and labels per query ------------------------------
-        topic_of = {q.qid: q.qid.split("-")[0] for q in benchmark.queries}
-        rows: dict[str, list[tuple[Any, Any]]] = {}  # topic -> [(features, labels)]
-        for query in benchmark.queries:
-            grades = benchmark.qrels.get(query.qid, {})
-            own = benchmark.doc_ids.get(query.qid, {})
-            for pool in engine.coreset_pools(query.text, query.stance or "both").values():
-                x = premise_features(
-                    pool.cosine, pool.claim_mass, pool.similarity, pool.pfidf, pool.words,
-                    same_within=1.0 - settings.premise_cut,
-                )  # fmt: skip
-                docs = [own.get(k) or benchmark.fallback_doc_ids.get(k) or k for k in pool.keys]
-                y = np.asarray([grades.get(d, 0.0) > 0 for d in docs], dtype=float)
-                rows.setdefault(topic_of[query.qid], []).append((x, y))
+        rows = candidate_pools(engine, benchmark, settings)
         topics = sorted(rows)
         n_examples = sum(len(y) for pairs in rows.values() for _, y in pairs)
         n_positive = int(sum(y.sum() for pairs in rows.values() for _, y in pairs))
@@ -95,53 +167,15 @@ def main() -> int:
             f"{n_examples:,} candidate premises ({n_positive:,} relevant)\n"
         )
 
-        def fit(on: list[str]) -> RelevanceModel:
-            x = np.vstack([x for t in on for x, _ in rows[t]])
-            y = np.concatenate([y for t in on for _, y in rows[t]])
-            w, b = fit_logistic(x, y, l2=L2)
-            return RelevanceModel([float(v) for v in w], b)
-
         # -- 1. leave one topic out ---------------------------------------------------
-        held_out = {t: fit([o for o in topics if o != t]) for t in topics}
-        aucs: dict[str, list[float]] = {name: [] for name in ("learned", *FEATURES)}
-        for t in topics:
-            for x, y in rows[t]:
-                aucs["learned"].append(auc(held_out[t].score(x), y))
-                for i, name in enumerate(FEATURES):
-                    aucs[name].append(auc(x[:, i], y))
-        print("| scorer | mean AUC per candidate pool (held-out topics) |\n|---|---:|")
-        for name, values in aucs.items():
-            print(f"| {name} | {np.nanmean(values):.3f} |")
-
-        class HeldOut(EngineRanker):
-            def rank(self, query: Query, k: int) -> Ranking:
-                self.engine.rankers["coreset"]._model = held_out[topic_of[query.qid]]
-                return super().rank(query, k)
-
-        print("\n| alpha | relevance | TaskB@10 | nDCG@10 | P@10 |\n|---:|---|---:|---:|---:|")
-        task_b: dict[float, float] = {}
-        for alpha in ALPHAS:
-            for relevance in ("learned", "cosine"):
-                tuned = QueryEngine(
-                    driver, embedder,
-                    settings=QuerySettings(coreset_alpha=alpha, coreset_relevance=relevance,
-                                      alignment="always"),
-                )  # fmt: skip
-                ranker_type = HeldOut if relevance == "learned" else EngineRanker
-                result = evaluate(benchmark, {"c": [ranker_type(tuned, "coreset")]})[0]
-                m = result.scores.mean
-                if relevance == "learned":
-                    task_b[alpha] = m["task_b@10"]
-                print(
-                    f"| {alpha} | {relevance} | {m['task_b@10']:.4f} | {m['ndcg@10']:.4f} | "
-                    f"{m['p@10']:.4f} |",
-                    flush=True,
-                )
+        held_out = {t: fit(rows, [o for o in topics if o != t]) for t in topics}
+        aucs = held_out_aucs(rows, held_out)
+        task_b = alpha_table(driver, embedder, benchmark, held_out)
         best_alpha = max(ALPHAS, key=lambda a: (task_b[a], -abs(a - 0.7)))
         print(f"\nbest alpha on held-out topics: {best_alpha} (TaskB@10 {task_b[best_alpha]:.4f})")
 
         # -- 2. the shipped model -----------------------------------------------------
-        final = fit(topics)
+        final = fit(rows, topics)
         final.trained_on = {
             "data": "IBM ArgKP-2021 train (arg_kp_train.csv, key_points_train.csv, labels)",
             "date": datetime.date.today().isoformat(),

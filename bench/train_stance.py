@@ -33,10 +33,11 @@ from pathlib import Path
 from typing import Any
 
 # (name, feature blocks, l2, training datasets or None for all)
+Config = tuple[str, tuple[str, ...], float, tuple[str, ...] | None]
 EMB = ("product", "difference", "contrast", "premise", "lexical")
 ORI = ("oriented", "lexical", "oriented_lexical")
 NO_AIF = ("argkp", "argquality")
-CONFIGS: list[tuple[str, tuple[str, ...], float, tuple[str, ...] | None]] = [
+CONFIGS: list[Config] = [
     ("lexical only", ("lexical",), 1.0, None),
     ("product+difference", ("product", "difference", "lexical"), 100.0, None),
     ("product+difference+contrast", ("product", "difference", "contrast", "lexical"), 100.0, None),
@@ -73,37 +74,10 @@ def read_all(data: Path) -> list[Any]:
     return pairs
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, required=True, help="the shared/data folder")
-    parser.add_argument("--write", action="store_true", help="save the chosen model")
-    parser.add_argument("--alignment-only", action="store_true", help="only step 4")
-    args = parser.parse_args()
-    if args.alignment_only:
-        from argkb.embed.model import Embedder
-
-        return train_alignment(args.data, Embedder(), args.write)
-
-    import numpy as np
-
-    from argkb.embed.model import Embedder
-    from argkb.stance.evaluate import held_out, logistic_fitter, pair_matrix
-    from argkb.stance.features import BLOCKS, WIDTHS
-    from argkb.stance.model import MODEL_FILE, StanceModel
-
-    started = time.perf_counter()
-    pairs = read_all(args.data)
-    embedder = Embedder()
-    full = pair_matrix(embedder, pairs, BLOCKS)  # every block once; configs take columns
-    print(f"{len(pairs)} pairs, features in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    offsets, at = {}, 0
-    for block in BLOCKS:
-        offsets[block] = (at, at + WIDTHS[block])
-        at += WIDTHS[block]
-    assert at == full.shape[1]
-
-    def columns(blocks: tuple[str, ...]) -> Any:
-        return full[:, np.concatenate([np.arange(*offsets[b]) for b in blocks])]
+def choose(pairs: list[Any], columns: Any) -> tuple[dict[str, Any], Config]:
+    """Step 1: every configuration leave-topics-out on ArgKP train; the scores (validation, and
+    an empty dict for the test splits) and the most accurate configuration."""
+    from argkb.stance.evaluate import held_out, logistic_fitter
 
     results: dict[str, Any] = {}
     print("| configuration | ArgKP train, leave-topics-out accuracy | macro-F1 |\n|---|---|---|")
@@ -113,6 +87,14 @@ def main() -> int:
         results[name] = (valid, {})
         print(f"| {name} | {valid.accuracy:.3f} | {valid.macro_f1:.3f} |", flush=True)
     chosen = max(CONFIGS, key=lambda c: results[c[0]][0].accuracy)
+    return results, chosen
+
+
+def report_tests(pairs: list[Any], columns: Any, results: dict[str, Any], chosen: Config) -> None:
+    """Step 2: the chosen configuration and those of ``TEST_ALSO`` on the test splits (stored
+    in ``results``), then the majority-class baselines."""
+    from argkb.stance.evaluate import held_out, logistic_fitter
+
     print("\n| configuration | ArgKP dev acc / F1 | ArgQuality acc / F1 | AIF acc / F1 |")
     print("|---|---|---|---|")
     for name, blocks, l2, train_on in CONFIGS:
@@ -130,41 +112,86 @@ def main() -> int:
         f"{d} {r.majority:.3f} (macro-F1 {r.majority_macro_f1:.3f}, n={r.pairs}, topics={r.topics})"
         for d, r in results[chosen[0]][1].items()))  # fmt: skip
 
+
+def write_model(
+    pairs: list[Any], columns: Any, results: dict[str, Any], chosen: Config, embedder: Any
+) -> None:
+    """Step 3: the chosen configuration fitted on all training data, saved with its scores."""
+    import numpy as np
+
+    from argkb.stance.model import MODEL_FILE, StanceModel
+
     name, blocks, l2, train_on = chosen
-    print(f"\nchosen on ArgKP train folds: {name}")
+    keep = [
+        i for i, p in enumerate(pairs)
+        if not (p.dataset == "argkp" and p.split == "dev")
+        and (train_on is None or p.dataset in train_on)
+    ]  # fmt: skip
+    labels = np.asarray([p.pro for p in pairs])[keep]
+    model = StanceModel.fit(columns(blocks)[keep], labels, blocks, l2=l2)
+    valid, test = results[name]
+    model.long_text = embedder.long_text
+    model.trained_on = {
+        "data": describe(train_on),
+        "train_datasets": list(train_on or ("argkp", "argquality", "aif")),
+        "date": datetime.date.today().isoformat(),
+        "pairs": len(keep),
+        "pro": int(labels.sum()),
+        "configuration": name,
+        "l2": l2,
+        "chosen_by": "accuracy, leave-topics-out on ArgKP train (6 folds)",
+        "argkp_train_lto_accuracy": round(valid.accuracy, 4),
+        "held_out": {
+            d: {
+                "split": r.split,
+                "accuracy": round(r.accuracy, 4),
+                "macro_f1": round(r.macro_f1, 4),
+                "majority": round(r.majority, 4),
+            }
+            for d, r in test.items()
+        },
+        "script": "bench/train_stance.py",
+    }
+    model.save(MODEL_FILE)
+    print(f"wrote {MODEL_FILE}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, required=True, help="the shared/data folder")
+    parser.add_argument("--write", action="store_true", help="save the chosen model")
+    parser.add_argument("--alignment-only", action="store_true", help="only step 4")
+    args = parser.parse_args()
+    if args.alignment_only:
+        from argkb.embed.model import Embedder
+
+        return train_alignment(args.data, Embedder(), args.write)
+
+    import numpy as np
+
+    from argkb.embed.model import Embedder
+    from argkb.stance.evaluate import pair_matrix
+    from argkb.stance.features import BLOCKS, WIDTHS
+
+    started = time.perf_counter()
+    pairs = read_all(args.data)
+    embedder = Embedder()
+    full = pair_matrix(embedder, pairs, BLOCKS)  # every block once; configs take columns
+    print(f"{len(pairs)} pairs, features in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    offsets, at = {}, 0
+    for block in BLOCKS:
+        offsets[block] = (at, at + WIDTHS[block])
+        at += WIDTHS[block]
+    assert at == full.shape[1]
+
+    def columns(blocks: tuple[str, ...]) -> Any:
+        return full[:, np.concatenate([np.arange(*offsets[b]) for b in blocks])]
+
+    results, chosen = choose(pairs, columns)
+    report_tests(pairs, columns, results, chosen)
+    print(f"\nchosen on ArgKP train folds: {chosen[0]}")
     if args.write:
-        keep = [
-            i for i, p in enumerate(pairs)
-            if not (p.dataset == "argkp" and p.split == "dev")
-            and (train_on is None or p.dataset in train_on)
-        ]  # fmt: skip
-        labels = np.asarray([p.pro for p in pairs])[keep]
-        model = StanceModel.fit(columns(blocks)[keep], labels, blocks, l2=l2)
-        valid, test = results[name]
-        model.long_text = embedder.long_text
-        model.trained_on = {
-            "data": describe(train_on),
-            "train_datasets": list(train_on or ("argkp", "argquality", "aif")),
-            "date": datetime.date.today().isoformat(),
-            "pairs": len(keep),
-            "pro": int(labels.sum()),
-            "configuration": name,
-            "l2": l2,
-            "chosen_by": "accuracy, leave-topics-out on ArgKP train (6 folds)",
-            "argkp_train_lto_accuracy": round(valid.accuracy, 4),
-            "held_out": {
-                d: {
-                    "split": r.split,
-                    "accuracy": round(r.accuracy, 4),
-                    "macro_f1": round(r.macro_f1, 4),
-                    "majority": round(r.majority, 4),
-                }
-                for d, r in test.items()
-            },
-            "script": "bench/train_stance.py",
-        }
-        model.save(MODEL_FILE)
-        print(f"wrote {MODEL_FILE}")
+        write_model(pairs, columns, results, chosen, embedder)
     return train_alignment(args.data, embedder, args.write)
 
 

@@ -42,35 +42,14 @@ def pair_thresholds(vectors: Any, labels: Any) -> list[tuple[float, float, float
     return rows
 
 
-def main() -> int:
-    from bench.common import data_parser
-
-    parser = data_parser(__doc__)
-    parser.add_argument(
-        "--grid",
-        choices=["all", "coreset"],
-        default="all",
-        help="coreset: only the coreset relevance x alpha grid",
-    )
-    args = parser.parse_args()
-
-    from dataclasses import replace
-
+def thresholds(split: Any, embedder: Any) -> float:
+    """Step 1: pairwise F1 per cosine threshold, then ARI/NMI per complete-linkage cut, both
+    printed; the cut with the best ARI."""
     import numpy as np
 
     from argkb.cluster.hierarchy import agglomerative
-    from argkb.embed.model import Embedder
-    from argkb.eval.adapters import EngineRanker
-    from argkb.eval.argkp import build_benchmark
-    from argkb.eval.harness import evaluate
     from argkb.eval.metrics import adjusted_rand_index, normalized_mutual_information
-    from argkb.loaders.argkp import load_split
-    from argkb.query import QueryEngine, QuerySettings
-    from bench.common import database, prepare_argkp
 
-    split = load_split(args.data, "train")
-    embedder = Embedder()
-    # -- 1. thresholds from embeddings and key points ---------------------------------------
     clusters = split.clusters()  # key point id -> arg ids
     first_kp: dict[str, str] = {}
     for kp_id, arg_ids in clusters.items():
@@ -106,49 +85,98 @@ def main() -> int:
     for cut, ari_m, nmi_m, size in cut_rows:
         mark = " **best ARI**" if cut == best_cut[0] else ""
         print(f"| {cut:.2f} | {ari_m:.3f} | {nmi_m:.3f} | {size:.1f}{mark} |")
+    return best_cut[0]
+
+
+def ranker_grid(choice: str) -> list[tuple[RankerName, QuerySettings]]:
+    """The settings step 2 scores: ``all`` or only the ``coreset`` relevance x alpha grid."""
+    from argkb.query import QuerySettings
+
+    grid: list[tuple[RankerName, QuerySettings]] = []
+    if choice == "coreset":
+        for relevance, alpha, floor in itertools.product(
+            ("cosine", "pfidf"), (0.7, 0.9), (0.1, 0.5)
+        ):
+            settings = QuerySettings(
+                coreset_relevance=relevance,  # type: ignore[arg-type]
+                coreset_alpha=alpha,
+                coreset_filter=floor,
+            )
+            grid.append(("coreset", settings))
+    for temperature, claims_k in itertools.product((None, 0.1, 0.05, 0.02), (3, 10)):
+        if choice == "coreset":
+            break
+        grid.append(("pfidf", QuerySettings(claims_k=claims_k, claim_temperature=temperature)))
+    if choice == "all":
+        for alpha in (0.3, 0.5, 0.7, 0.9):
+            grid.append(("coreset", QuerySettings(claim_temperature=0.05, coreset_alpha=alpha)))
+        for rep in ("longest", "centroid", "pagerank"):
+            grid.append(("pfidf", QuerySettings(claim_temperature=0.05, representative=rep)))
+    return grid
+
+
+def ranker_table(
+    driver: Any,
+    embedder: Any,
+    benchmark: Any,
+    grid: list[tuple[RankerName, QuerySettings]],
+    premise_cut: float,
+) -> None:
+    """Step 2: each setting of the grid through the harness on the train queries, printed."""
+    from dataclasses import replace
+
+    from argkb.eval.adapters import EngineRanker
+    from argkb.eval.harness import evaluate
+    from argkb.query import QueryEngine
+
+    print(f"\n## Rankers on ArgKP train (48 queries), premise cut {premise_cut:.2f}\n")
+    print(
+        "| ranker | claims k | temperature | alpha | representative | TaskB@10 | "
+        "TaskA avg@10 | nDCG@10 |\n|---|---:|---:|---:|---|---:|---:|---:|"
+    )
+    for ranker, settings in grid:
+        # every claim aligned: the engine's default when the shipped settings were chosen
+        engine = QueryEngine(driver, embedder, settings=replace(settings, alignment="always"))
+        result = evaluate(benchmark, {ranker: [EngineRanker(engine, ranker)]})[0]
+        m = result.scores.mean
+        print(
+            f"| {ranker} | {settings.claims_k} | {settings.claim_temperature} | "
+            f"{settings.coreset_alpha} | {settings.representative} | "
+            f"{m.get('task_b@10', float('nan')):.4f} | "
+            f"{m.get('task_a_avg@10', float('nan')):.4f} | "
+            f"{m.get('ndcg@10', float('nan')):.4f} |",
+            flush=True,
+        )
+
+
+def main() -> int:
+    from bench.common import data_parser
+
+    parser = data_parser(__doc__)
+    parser.add_argument(
+        "--grid",
+        choices=["all", "coreset"],
+        default="all",
+        help="coreset: only the coreset relevance x alpha grid",
+    )
+    args = parser.parse_args()
+
+    from argkb.embed.model import Embedder
+    from argkb.eval.argkp import build_benchmark
+    from argkb.loaders.argkp import load_split
+    from bench.common import database, prepare_argkp
+
+    split = load_split(args.data, "train")
+    embedder = Embedder()
+    # -- 1. thresholds from embeddings and key points ---------------------------------------
+    best_cut = thresholds(split, embedder)
 
     # -- 2. rankers through the harness ------------------------------------------------------
     with database(args.uri, "tune") as driver:
-        prepare_argkp(driver, args.data, "train", embedder, premise_cut=best_cut[0])
+        prepare_argkp(driver, args.data, "train", embedder, premise_cut=best_cut)
         benchmark = build_benchmark(split)
-        grid: list[tuple[RankerName, QuerySettings]] = []
-        if args.grid == "coreset":
-            for relevance, alpha, floor in itertools.product(
-                ("cosine", "pfidf"), (0.7, 0.9), (0.1, 0.5)
-            ):
-                settings = QuerySettings(
-                    coreset_relevance=relevance,  # type: ignore[arg-type]
-                    coreset_alpha=alpha,
-                    coreset_filter=floor,
-                )
-                grid.append(("coreset", settings))
-        for temperature, claims_k in itertools.product((None, 0.1, 0.05, 0.02), (3, 10)):
-            if args.grid == "coreset":
-                break
-            grid.append(("pfidf", QuerySettings(claims_k=claims_k, claim_temperature=temperature)))
-        if args.grid == "all":
-            for alpha in (0.3, 0.5, 0.7, 0.9):
-                grid.append(("coreset", QuerySettings(claim_temperature=0.05, coreset_alpha=alpha)))
-            for rep in ("longest", "centroid", "pagerank"):
-                grid.append(("pfidf", QuerySettings(claim_temperature=0.05, representative=rep)))
-        print(f"\n## Rankers on ArgKP train (48 queries), premise cut {best_cut[0]:.2f}\n")
-        print(
-            "| ranker | claims k | temperature | alpha | representative | TaskB@10 | "
-            "TaskA avg@10 | nDCG@10 |\n|---|---:|---:|---:|---|---:|---:|---:|"
-        )
-        for ranker, settings in grid:
-            # every claim aligned: the engine's default when the shipped settings were chosen
-            engine = QueryEngine(driver, embedder, settings=replace(settings, alignment="always"))
-            result = evaluate(benchmark, {ranker: [EngineRanker(engine, ranker)]})[0]
-            m = result.scores.mean
-            print(
-                f"| {ranker} | {settings.claims_k} | {settings.claim_temperature} | "
-                f"{settings.coreset_alpha} | {settings.representative} | "
-                f"{m.get('task_b@10', float('nan')):.4f} | "
-                f"{m.get('task_a_avg@10', float('nan')):.4f} | "
-                f"{m.get('ndcg@10', float('nan')):.4f} |",
-                flush=True,
-            )
+        grid = ranker_grid(args.grid)
+        ranker_table(driver, embedder, benchmark, grid, best_cut)
     return 0
 
 

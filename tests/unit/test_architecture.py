@@ -86,7 +86,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "bench/pagerank.py::table": "bench owner",
     "bench/pagerank.py::main": "bench owner",
     "bench/stance_sweep.py::main": "bench owner",
-    "bench/tune_argkp.py::main": "bench owner",
 }
 
 

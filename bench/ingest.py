@@ -27,14 +27,12 @@ throughput). Every instance lives under /tmp on a free port and is deleted at th
 from __future__ import annotations
 
 import argparse
-import csv
 import datetime
 import json
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,21 +40,16 @@ from bench.common import (
     admin_import,
     child,
     driver,
-    fmt_float,
-    fmt_int,
     graph_totals,
     instance,
     load_average,
     machine,
-    markdown_table,
     process_cpu_seconds,
     rss_peak_mib,
     schema_after_import,
 )
-
-GOAL_RATE = 15_000  # elements per second, argkb's loader
-GOAL_ADMIN_FACTOR = 5  # argkb within 5x of neo4j-admin import
-GOAL_FLAT = 1.5  # peak traced memory may grow at most this much from the smallest to largest size
+from bench.ingest_csv import accepted_records, write_csv
+from bench.ingest_report import report
 
 # The naive baseline: one statement per argument, the graph shape of cypher/ingest/arguments.cypher.
 NAIVE_ARGUMENT = """
@@ -133,27 +126,6 @@ def work_argkb(spec: dict[str, Any]) -> dict[str, Any]:
         return _measured(spec, work)
 
 
-def accepted_records(path: Path) -> Iterator[Any]:
-    """The loader records of ``path`` that argkb's load writes: valid, argument ids first seen.
-
-    For the baselines (b) and (c), so that they write exactly argkb's graph. The set of seen ids
-    grows with the corpus; that is fine for a baseline, not for argkb's loader.
-    """
-    from argkb.ingest import DEFAULT_MAX_TEXT, validate
-    from argkb.loaders import reader
-    from argkb.loaders.records import ArgumentRecord, Rejected
-
-    seen: set[str] = set()
-    for record in reader("argsme")([path]):
-        if isinstance(record, Rejected) or validate(record, DEFAULT_MAX_TEXT):
-            continue
-        if isinstance(record, ArgumentRecord):  # argkb refuses repeated ids
-            if record.aid in seen:
-                continue
-            seen.add(record.aid)
-        yield record
-
-
 def work_naive(spec: dict[str, Any]) -> dict[str, Any]:
     from argkb.db import cypher
     from argkb.loaders.records import ArgumentRecord, SourceRecord
@@ -211,138 +183,11 @@ def work_naive(spec: dict[str, Any]) -> dict[str, Any]:
 def work_csv(spec: dict[str, Any]) -> dict[str, Any]:
     """Write argkb's graph of ``path`` as neo4j-admin CSV files (two streaming passes)."""
     from argkb.ingest import content_hash
-    from argkb.loaders.records import ArgumentRecord, SourceRecord
 
     path, out = Path(spec["path"]), Path(spec["out"])
     out.mkdir(parents=True, exist_ok=True)
     cid = f"argsme:{content_hash([path])[:24]}"
-
-    def work() -> dict[str, Any]:
-        # pass 1: which units are claims / premises, and which arguments conclude each claim
-        claim, premise = 1, 2
-        role: dict[str, int] = {}
-        concluders: dict[str, list[str]] = {}
-        for record in accepted_records(path):
-            if isinstance(record, ArgumentRecord):
-                uid = record.conclusion.uid
-                role[uid] = role.get(uid, 0) | claim
-                concluders.setdefault(uid, []).append(record.aid)
-                for p in record.premises:
-                    role[p.uid] = role.get(p.uid, 0) | premise
-        # pass 2: the rows, in argkb's write order (first text seen wins, as ON CREATE SET)
-        names = [
-            "units",
-            "arguments",
-            "sources",
-            "corpus",
-            "concludes",
-            "premise_of",
-            "from",
-            "reuses",
-        ]
-        handles = {n: (out / f"{n}.csv").open("w", encoding="utf-8", newline="") for n in names}
-        writers = {n: csv.writer(h, lineterminator="\n") for n, h in handles.items()}
-        headers = {
-            "units": ["uid:ID(Unit)", "text", "corpus", ":LABEL"],
-            "arguments": ["aid:ID(Argument)", "stance", "corpus", ":LABEL"],
-            "sources": ["sid:ID(Source)", "title", "url", "discussion", "corpus", ":LABEL"],
-            "corpus": [
-                "cid:ID(Corpus)",
-                "format",
-                "name",
-                "status",
-                "arguments",
-                "units",
-                "sources",
-                "reuse_edges",
-                ":LABEL",
-            ],
-            "concludes": [":START_ID(Argument)", ":END_ID(Unit)", ":TYPE"],
-            "premise_of": [":START_ID(Unit)", ":END_ID(Argument)", "stance", ":TYPE"],
-            "from": [":START_ID(Argument)", ":END_ID(Source)", ":TYPE"],
-            "reuses": [":START_ID(Argument)", ":END_ID(Argument)", ":TYPE"],
-        }
-        for name, header in headers.items():
-            writers[name].writerow(header)
-        rows = dict.fromkeys(names, 0)
-        multiline: set[str] = set()
-        written_units: set[str] = set()
-        sources: set[str] = set()
-        n_arguments = reuse_edges = 0
-
-        def unit(uid: str, text: str) -> None:
-            if uid in written_units:
-                return
-            written_units.add(uid)
-            labels = (
-                "Unit"
-                + (";Claim" if role[uid] & claim else "")
-                + (";Premise" if role[uid] & premise else "")
-            )
-            if "\n" in text or "\r" in text:
-                multiline.add("units")
-            writers["units"].writerow([uid, text, cid, labels])
-            rows["units"] += 1
-
-        for record in accepted_records(path):
-            if isinstance(record, SourceRecord):
-                if record.sid in sources:
-                    continue
-                sources.add(record.sid)
-                props = dict(record.properties)
-                values = [props.get(k, "") for k in ("title", "url", "discussion")]
-                if any("\n" in str(v) or "\r" in str(v) for v in values):
-                    multiline.add("sources")
-                writers["sources"].writerow([record.sid, *values, cid, "Source"])
-                rows["sources"] += 1
-                continue
-            if not isinstance(record, ArgumentRecord):
-                continue
-            n_arguments += 1
-            aid = record.aid
-            writers["arguments"].writerow([aid, record.stance, cid, "Argument"])
-            rows["arguments"] += 1
-            unit(record.conclusion.uid, record.conclusion.text)
-            writers["concludes"].writerow([aid, record.conclusion.uid, "CONCLUDES"])
-            rows["concludes"] += 1
-            reused: set[str] = set()
-            first: dict[str, Any] = {}
-            for p in record.premises:
-                first.setdefault(p.uid, p)
-            for p in first.values():
-                unit(p.uid, p.text)
-                writers["premise_of"].writerow([p.uid, aid, record.stance, "PREMISE_OF"])
-                rows["premise_of"] += 1
-                reused.update(a for a in concluders.get(p.uid, ()) if a != aid)
-            for target in reused:
-                writers["reuses"].writerow([aid, target, "REUSES"])
-            rows["reuses"] += len(reused)
-            reuse_edges += len(reused)
-            if record.source is not None:
-                if record.source not in sources:
-                    sources.add(record.source)
-                    writers["sources"].writerow([record.source, "", "", "", cid, "Source"])
-                    rows["sources"] += 1
-                writers["from"].writerow([aid, record.source, "FROM"])
-                rows["from"] += 1
-        counts = [n_arguments, len(written_units), len(sources), reuse_edges]
-        writers["corpus"].writerow([cid, "argsme", path.name, "complete", *counts, "Corpus"])
-        rows["corpus"] = 1
-        for handle in handles.values():
-            handle.close()
-        node_files = ["units", "arguments", "sources", "corpus"]
-        return {
-            "arguments": n_arguments,
-            "nodes": sum(rows[n] for n in node_files),
-            "relationships": sum(rows[n] for n in names if n not in node_files),
-            "node_files": [str(out / f"{n}.csv") for n in node_files],
-            "rel_files": [str(out / f"{n}.csv") for n in names if n not in node_files],
-            "multiline_files": [str(out / f"{n}.csv") for n in sorted(multiline)],
-            "bytes": sum((out / f"{n}.csv").stat().st_size for n in names),
-            "reuse_edges": reuse_edges,
-        }
-
-    return _measured(spec, work)
+    return _measured(spec, lambda: write_csv(path, out, cid))
 
 
 WORKERS = {"argkb": work_argkb, "naive": work_naive, "csv": work_csv}
@@ -458,10 +303,6 @@ def admin(path: Path, workdir: Path, *, keep: bool) -> dict[str, Any]:
     }
 
 
-def _rate(elements: float, seconds: float) -> float:
-    return elements / seconds if seconds > 0 else float("nan")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--arguments", type=int, default=400_000, help="corpus size for (a), (c)")
@@ -518,181 +359,10 @@ def main(argv: list[str] | None = None) -> int:
             (size, load_with("argkb", corpus(args.workdir, size, args.seed), keep=keep, trace=True))
         )
 
-    report(args, results, memory)
+    report(results, memory)
     if not args.keep_data:
         shutil.rmtree(args.workdir, ignore_errors=True)
     return 0
-
-
-def report(
-    args: argparse.Namespace,
-    results: dict[str, dict[str, Any]],
-    memory: list[tuple[int, dict[str, Any]]],
-) -> None:
-    def elements(r: dict[str, Any]) -> int:
-        return int(r["nodes"]) + int(r["relationships"])
-
-    c = results.get("c")
-    c_rate = _rate(elements(c), c["import_seconds"]) if c else None
-    rows = []
-
-    def row(name: str, r: dict[str, Any], seconds: float) -> float:
-        rate = _rate(elements(r), seconds)
-        traced = r.get("traced_peak_mib")
-        rows.append(
-            [
-                name,
-                fmt_int(r["arguments"]),
-                fmt_int(elements(r)),
-                fmt_float(seconds),
-                fmt_int(rate),
-                fmt_float(traced) if traced else "-",
-                fmt_float(r["rss_peak_mib"]),
-                f"{rate / c_rate:.3f}" if c_rate else "-",
-            ]
-        )
-        return rate
-
-    a = results["a"]
-    a_rate = row("(a) argkb `load_records`", a, a["wall"])
-    if "a_small" in results:
-        row(
-            "(a') argkb `load_records`, naive's subset",
-            results["a_small"],
-            results["a_small"]["wall"],
-        )
-        row("(b) naive: one `session.run` per record", results["b"], results["b"]["wall"])
-    if c:
-        row("(c) `neo4j-admin database import full` (import only)", c, c["import_seconds"])
-        c_all = c["csv_seconds"] + c["import_seconds"] + c["schema_seconds"]
-        row("(c) incl. CSV export and schema/index build", c, c_all)
-    for size, r in memory:
-        row(f"memory: (a) with tracemalloc, {size:,} arguments", r, r["wall"])
-    headers = [
-        "run",
-        "arguments",
-        "elements",
-        "seconds",
-        "elements/s",
-        "peak Python MiB (tracemalloc)",
-        "peak RSS MiB",
-        "speed vs (c)",
-    ]
-    print("\n" + markdown_table(headers, rows))
-
-    phases = a["phases"]
-    write_el = a["nodes"] + a["relationships"] - a["reuse_edges"]
-    prow = [
-        ["hash (content hash of the file)", "0", fmt_float(phases["hash"]), "-"],
-        [
-            "write (records -> UNWIND batches)",
-            fmt_int(write_el),
-            fmt_float(phases["write"]),
-            fmt_int(_rate(write_el, phases["write"])),
-        ],
-        [
-            "reuse (REUSES edges)",
-            fmt_int(a["reuse_edges"]),
-            fmt_float(phases["reuse"]),
-            fmt_int(_rate(a["reuse_edges"], phases["reuse"])),
-        ],
-        *(
-            [
-                [
-                    "index (full-text indexes built after a bulk load)",
-                    "0",
-                    fmt_float(phases["index"]),
-                    "-",
-                ]
-            ]
-            if "index" in phases
-            else []
-        ),
-        ["count (corpus summary)", "0", fmt_float(phases["count"]), "-"],
-        [
-            "total",
-            fmt_int(elements(a)),
-            fmt_float(phases["total"]),
-            fmt_int(_rate(elements(a), phases["total"])),
-        ],
-    ]
-    print("\nphases of (a):\n")
-    print(markdown_table(["phase", "elements", "seconds", "elements/s"], prow))
-
-    print("\nnotes:")
-    print(
-        f"- (a) graph: {a['arguments']:,} arguments, {a['units']:,} units, {a['sources']:,} "
-        f"sources, {a['reuse_edges']:,} reuse edges; store {a['store_mib']:,.0f} MiB; "
-        f"client CPU {a['client_cpu']:.0f} s, server CPU {a['server_cpu']:.0f} s over "
-        f"{a['wall']:.0f} s wall; bulk mode (full-text indexes built after the load): "
-        f"{'yes' if a.get('bulk') else 'no'}; load average {a['load']}"
-    )
-    for key, label in (("a_small", "(a')"), ("b", "(b)")):
-        if key in results:
-            r = results[key]
-            extra = f"; REUSES query {r['reuse_seconds']:.1f} s" if key == "b" else ""
-            print(
-                f"- {label}: client CPU {r['client_cpu']:.1f} s, server CPU "
-                f"{r['server_cpu']:.1f} s over {r['wall']:.1f} s wall{extra}; "
-                f"load average {r['load']}"
-            )
-    if c:
-        print(
-            f"- (c): CSV export {c['csv_seconds']:.1f} s ({c['bytes'] / 2**20:,.0f} MiB, "
-            f"peak Python RSS {c['rss_peak_mib']:,.0f} MiB), import {c['import_seconds']:.1f} s "
-            f"(JVM peak RSS {c['import_rss_mib']:,.0f} MiB, --max-off-heap-memory=4G, "
-            f"2 threads), schema + index population after start {c['schema_seconds']:.1f} s; "
-            f"multiline CSV files: {len(c['multiline_files'])}; load average {c['load']}"
-        )
-        same = {
-            k: (a["graph"].get(k), c["graph"].get(k))
-            for k in sorted(set(a["graph"]) | set(c["graph"]))
-        }
-        print(
-            "- counts, (a) argkb vs (c) imported: "
-            + ", ".join(
-                f"{k} {x:,} vs {y:,}" if x == y else f"{k} {x} vs {y} DIFFER"
-                for k, (x, y) in same.items()
-            )
-        )
-        equal = all(x == y for x, y in same.values())
-        print(
-            "- graphs of (a) and (c) have equal node and relationship counts: "
-            + ("yes" if equal else "NO")
-        )
-    for size, r in memory:
-        phases = ", ".join(f"{k} {v:.1f} s" for k, v in r["phases"].items())
-        print(
-            f"- memory {size:,}: traced peak {r['traced_peak_mib']:.1f} MiB, RSS before load "
-            f"{r['rss_before_mib']:.0f} MiB, peak {r['rss_peak_mib']:.0f} MiB; phases {phases}; "
-            f"client CPU {r['client_cpu']:.0f} s, server CPU {r['server_cpu']:.0f} s; "
-            f"load average {r['load']}"
-        )
-
-    print("\ngoals:")
-    print(
-        f"- argkb sustains >= {GOAL_RATE:,} elements/s: {a_rate:,.0f} -> "
-        f"{'met' if a_rate >= GOAL_RATE else 'NOT met'}"
-    )
-    if c_rate:
-        factor = c_rate / a_rate
-        print(
-            f"- argkb within {GOAL_ADMIN_FACTOR}x of neo4j-admin import: (c) is {factor:.1f}x "
-            f"faster -> {'met' if factor <= GOAL_ADMIN_FACTOR else 'NOT met'}"
-        )
-    if len(memory) >= 2:
-        (s0, m0), (s1, m1) = memory[0], memory[-1]
-        growth = m1["traced_peak_mib"] / m0["traced_peak_mib"]
-        rss_growth = (m1["rss_peak_mib"] - m1["rss_before_mib"]) / max(
-            m0["rss_peak_mib"] - m0["rss_before_mib"], 1e-9
-        )
-        print(
-            f"- memory flat in corpus size (traced peak grows <= {GOAL_FLAT}x from "
-            f"{s0:,} to {s1:,} arguments): {m0['traced_peak_mib']:.1f} -> "
-            f"{m1['traced_peak_mib']:.1f} MiB ({growth:.2f}x; RSS growth during the load "
-            f"{rss_growth:.2f}x) -> {'met' if growth <= GOAL_FLAT else 'NOT met'}"
-        )
-    print(f"\nload average at end (1/5/15 min): {load_average()}")
 
 
 if __name__ == "__main__":

@@ -48,17 +48,15 @@ from typing import Any
 from bench.common import (
     admin_import,
     child,
-    fmt_float,
     instance,
     load_average,
     machine,
-    markdown_table,
     rss_peak_mib,
     schema_after_import,
 )
+from bench.pagerank_report import table
 
 ALPHA, TOL, MAX_ITER = 0.85, 1e-10, 200
-GOAL_BOUND = 2.0  # argkb compute within 2x of iterations x one mat-vec
 GDS_GRAPH = "argkb-bench-units"
 
 GDS_PROJECT = """
@@ -413,129 +411,6 @@ def measure(
     return res
 
 
-def table(name: str, res: dict[str, Any]) -> str:
-    """The markdown table and goal lines of one graph."""
-    g, a = res["graph"], res["a"]
-    compute_s = a["build"] + a["iterate"]
-    rows = [
-        [
-            "(a) argkb build (`build_argument_transition`)",
-            fmt_float(a["build"], 3),
-            "-",
-            f"{a['nnz']:,} entries ({a['nnz_canonical']:,} after summing parallel ones)",
-        ],
-        [
-            "(a) argkb iterate (`power_iteration`)",
-            fmt_float(a["iterate"], 3),
-            str(a["iterations"]),
-            f"L1 residual {a['residual']:.1e}",
-        ],
-        [
-            "(a) argkb compute (build + iterate)",
-            fmt_float(compute_s, 3),
-            str(a["iterations"]),
-            f"median of {res['repeats']}" if res["repeats"] > 1 else "one run",
-        ],
-        [
-            "(b) bound: iterations x one mat-vec",
-            fmt_float(a["bound"], 3),
-            str(a["iterations"]),
-            f"mat-vec median {a['matvec'] * 1e3:.2f} ms (built {a['matvec_built'] * 1e3:.2f}, "
-            f"canonical {a['matvec_canonical'] * 1e3:.2f})",
-        ],
-        [
-            "(a) diagnostic: compute with OPENBLAS_NUM_THREADS=1",
-            fmt_float(res["a1"]["build"] + res["a1"]["iterate"], 3),
-            str(res["a1"]["iterations"]),
-            f"build {res['a1']['build']:.3f} s, iterate {res['a1']['iterate']:.3f} s; bound "
-            f"{res['a1']['bound']:.3f} s",
-        ],
-    ]
-    c = res.get("c")
-    if c and "failed" in c:
-        rows.append(["(c) networkx.pagerank", "-", "-", c["failed"]])
-    elif c:
-        extra = ""
-        if c["note"]:
-            capped = c["capped"]["build"] + c["capped"]["iterate"]
-            extra = f"; {c['note']}, argkb compute on it {capped:.3f} s"
-        rows.append(
-            [
-                "(c) networkx.pagerank",
-                fmt_float(c["pagerank"], 3),
-                "-",
-                f"+ {c['build']:.1f} s DiGraph build; {c['nx_edges']:,} edges; peak RSS "
-                f"{c['rss_peak_mib']:,.0f} MiB; max abs diff to argkb "
-                f"{c['max_abs_diff']:.1e}{extra}",
-            ]
-        )
-    d = res.get("d")
-    if d:
-        rows += [
-            [
-                "(d) GDS Cypher projection",
-                fmt_float(d["project"], 3),
-                "-",
-                f"{d['nodes']:,} nodes, {d['relationships']:,} relationships",
-            ],
-            [
-                "(d) GDS `pageRank.write`",
-                fmt_float(d["write_call"], 3),
-                str(d["ranIterations"]),
-                f"compute {d['computeMillis'] / 1e3:.3f} s, write {d['writeMillis'] / 1e3:.3f} s, "
-                f"converged {d['didConverge']}",
-            ],
-            ["(d) GDS projection + write", fmt_float(d["project"] + d["write_call"], 3), "-", ""],
-        ]
-    e = res["e"]
-    s = e["run"].seconds
-    rows += [
-        [
-            f"(e) argkb `run_pagerank`: {phase}",
-            fmt_float(s[phase], 3),
-            str(e["run"].iterations) if phase == "iterate" else "-",
-            "",
-        ]
-        for phase in ("export", "build", "iterate", "write")
-    ]
-    rows.append(
-        [
-            "(e) argkb `run_pagerank` end to end",
-            fmt_float(e["total"], 3),
-            str(e["run"].iterations),
-            f"{e['run'].units:,} units, {e['run'].arguments:,} arguments",
-        ]
-    )
-    lines = [
-        f"### {name}: {g.n:,} units, {g.arguments:,} arguments, {g.edges:,} premise edges\n",
-        markdown_table(["step", "seconds", "iterations", "notes"], rows, "lrrl"),
-        "",
-        f"- load average: compute {a['load']}; "
-        + (f"networkx {c['load']}; " if c and "load" in c else "")
-        + (f"GDS {d['load']}; " if d else "")
-        + f"run_pagerank {e['load']}",
-    ]
-    if d:
-        lines.append(
-            f"- top-100 units by argkb and by GDS share {res['overlap']} units (GDS "
-            "drops dangling mass and does not normalise, so scores differ)"
-        )
-    ratio = compute_s / a["bound"]
-    lines.append(
-        f"- goal: compute within {GOAL_BOUND:g}x of the mat-vec bound: "
-        f"{compute_s:.3f} s / {a['bound']:.3f} s = {ratio:.2f}x (iterate alone "
-        f"{a['iterate'] / a['bound']:.2f}x) -> "
-        f"{'met' if ratio <= GOAL_BOUND else 'NOT met'}"
-    )
-    if d:
-        gds = d["project"] + d["write_call"]
-        lines.append(
-            f"- goal: end to end faster than GDS projection + write: {e['total']:.3f} s "
-            f"vs {gds:.3f} s -> {'met' if e['total'] < gds else 'NOT met'}"
-        )
-    return "\n".join(lines)
-
-
 # -- the graphs ----------------------------------------------------------------------------------
 
 
@@ -562,7 +437,7 @@ def argrank_graph(drv: Any, data: Path) -> tuple[Graph, float]:
     return graph, seconds
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--units", type=int, default=1_000_000)
     parser.add_argument("--edges", type=int, default=5_000_000, help="premise -> argument edges")
@@ -585,67 +460,81 @@ def main(argv: list[str] | None = None) -> int:
         help="run networkx on the first arguments up to this many edges (0: all)",
     )
     parser.add_argument("--keep-instances", action="store_true")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def run_argrank(args: argparse.Namespace, workdir: Path) -> str:
+    """Webis-ArgRank-17 through argkb's loader into a fresh instance, measured; its table."""
+    from argkb.db.schema import init_schema
+
+    with instance("argrank", keep=args.keep_instances) as inst, inst.driver() as drv:
+        init_schema(drv)
+        graph, seconds = argrank_graph(drv, args.argrank)
+        print(f"[ArgRank-17] loaded with argkb's loader in {seconds:.1f} s", flush=True)
+        res = measure("ArgRank-17", graph, drv, args, workdir)
+    return table("Webis-ArgRank-17", res)
+
+
+def run_synthetic(args: argparse.Namespace, workdir: Path) -> str:
+    """The synthetic graph through neo4j-admin import into a fresh instance, measured; its table."""
+    started = time.perf_counter()
+    graph = synthetic(
+        args.units,
+        args.edges,
+        args.arguments,
+        args.seed,
+        claim_share=args.claim_share,
+        reuse_rate=args.reuse_rate,
+        conclusion_zipf=args.conclusion_zipf,
+        reuse_zipf=args.reuse_zipf,
+    )
+    made = time.perf_counter() - started
+    started = time.perf_counter()
+    nodes, rels = write_csv(graph, workdir / "csv")
+    csv_s = time.perf_counter() - started
+    with instance("pagerank", keep=args.keep_instances, start=False) as inst:
+        done = admin_import(
+            inst,
+            [*(f"--nodes={f}" for f in nodes), *(f"--relationships={f}" for f in rels)],
+        )
+        if done.returncode != 0:
+            print(done.log[-4000:], file=sys.stderr)
+            raise RuntimeError(f"neo4j-admin import failed ({done.returncode})")
+        shutil.rmtree(workdir / "csv")
+        inst.start()
+        with inst.driver() as drv:
+            schema_s, counts = schema_after_import(drv)
+            print(
+                f"[synthetic] arrays {made:.1f} s, CSV {csv_s:.1f} s, neo4j-admin "
+                f"import {done.seconds:.1f} s, schema {schema_s:.1f} s; in Neo4j: "
+                f"{counts['node:Unit']:,} units, {counts['node:Argument']:,} arguments, "
+                f"{counts['rel:PREMISE_OF']:,} PREMISE_OF, {counts['rel:CONCLUDES']:,} "
+                "CONCLUDES",
+                flush=True,
+            )
+            assert counts["node:Unit"] == graph.n
+            assert counts["rel:PREMISE_OF"] == graph.edges
+            res = measure("synthetic", graph, drv, args, workdir)
+    return table("Synthetic reuse graph", res)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     if args.quick:
         args.units, args.edges, args.arguments = 50_000, 250_000, 100_000
-    from argkb.db.schema import init_schema
 
     print(f"date: {datetime.date.today()}; machine: {machine()}")
     given = " ".join(argv if argv is not None else sys.argv[1:])
     print(f"command: python -m bench pagerank {given}")
     print(f"load average at start (1/5/15 min): {load_average()}\n", flush=True)
     workdir = Path(tempfile.mkdtemp(prefix="argkb-bench-pagerank-", dir="/tmp"))
-    keep = args.keep_instances
     out: list[str] = []
     try:
         if not args.skip_argrank:
-            with instance("argrank", keep=keep) as inst, inst.driver() as drv:
-                init_schema(drv)
-                graph, seconds = argrank_graph(drv, args.argrank)
-                print(f"[ArgRank-17] loaded with argkb's loader in {seconds:.1f} s", flush=True)
-                res = measure("ArgRank-17", graph, drv, args, workdir)
-            out.append(table("Webis-ArgRank-17", res))
+            out.append(run_argrank(args, workdir))
             print("\n" + out[-1] + "\n", flush=True)
         if not args.skip_synthetic:
-            started = time.perf_counter()
-            graph = synthetic(
-                args.units,
-                args.edges,
-                args.arguments,
-                args.seed,
-                claim_share=args.claim_share,
-                reuse_rate=args.reuse_rate,
-                conclusion_zipf=args.conclusion_zipf,
-                reuse_zipf=args.reuse_zipf,
-            )
-            made = time.perf_counter() - started
-            started = time.perf_counter()
-            nodes, rels = write_csv(graph, workdir / "csv")
-            csv_s = time.perf_counter() - started
-            with instance("pagerank", keep=keep, start=False) as inst:
-                done = admin_import(
-                    inst,
-                    [*(f"--nodes={f}" for f in nodes), *(f"--relationships={f}" for f in rels)],
-                )
-                if done.returncode != 0:
-                    print(done.log[-4000:], file=sys.stderr)
-                    raise RuntimeError(f"neo4j-admin import failed ({done.returncode})")
-                shutil.rmtree(workdir / "csv")
-                inst.start()
-                with inst.driver() as drv:
-                    schema_s, counts = schema_after_import(drv)
-                    print(
-                        f"[synthetic] arrays {made:.1f} s, CSV {csv_s:.1f} s, neo4j-admin "
-                        f"import {done.seconds:.1f} s, schema {schema_s:.1f} s; in Neo4j: "
-                        f"{counts['node:Unit']:,} units, {counts['node:Argument']:,} arguments, "
-                        f"{counts['rel:PREMISE_OF']:,} PREMISE_OF, {counts['rel:CONCLUDES']:,} "
-                        "CONCLUDES",
-                        flush=True,
-                    )
-                    assert counts["node:Unit"] == graph.n
-                    assert counts["rel:PREMISE_OF"] == graph.edges
-                    res = measure("synthetic", graph, drv, args, workdir)
-            out.append(table("Synthetic reuse graph", res))
+            out.append(run_synthetic(args, workdir))
             print("\n" + out[-1] + "\n", flush=True)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -98,6 +98,13 @@ def _member_line(member: Member) -> str:
     is_flag=True,
     help="List each cluster's premises by unit key (the view before member texts and sources).",
 )
+@click.option(
+    "--pairs",
+    is_flag=True,
+    help="Answer with the best sentence pairs of premises instead of clusters ('argkb "
+    "sentences' first): --k pairs, BM25 top sentence + its next sentence; the ranking and "
+    "cluster options do not apply.",
+)
 @json_option
 @handle_errors
 def query_cmd(
@@ -113,6 +120,7 @@ def query_cmd(
     alignment: AlignmentChoice,
     explain: bool,
     show_keys: bool,
+    pairs: bool,
     as_json: bool,
 ) -> None:
     """Ask CLAIM; get the distinct reasons for and against it, each once, best first.
@@ -129,6 +137,9 @@ def query_cmd(
             "is not valid UTF-8 text; check the terminal's encoding (LANG, LC_ALL)",
             param_hint="CLAIM",
         ) from err
+    if pairs:
+        show_pairs(conn, claim, k=k, explain=explain, as_json=as_json)
+        return
     one_blas_thread()
     from argkb.embed.model import Embedder
     from argkb.query.engine import QueryEngine
@@ -208,3 +219,40 @@ def _show_explanation(ex: dict[str, Any]) -> None:
             f"pf={row['pf']:.0f} icf={row['icf']:.2f} "
             f"P(p|c)={row['p_premise_given_claim']:.3f}"
         )
+
+
+def show_pairs(conn: Connection, claim: str, *, k: int, explain: bool, as_json: bool) -> None:
+    """``--pairs``: the best sentence pairs (:func:`argkb.sentences.answer.answer_pairs`), as
+    JSON or as a person reads them: score, premise key, stance, then the two sentences with the
+    retrieved one marked ``>``."""
+    from argkb.sentences.answer import answer_pairs
+
+    result = answer_pairs(conn.driver(), claim, k=k, explain=explain, database=conn.database)
+    if as_json:
+        click.echo(to_json(result))
+        return
+    if result.message:
+        click.echo(result.message)
+        return
+    click.echo(f"query: {result.query}")
+    click.echo(f"sentence pairs ({result.model}, top sentence + {result.pairing}):")
+    for pair in result.pairs:
+        stance = pair.stance or "stance unknown"
+        where = f"unit {pair.unit}; {stance}"
+        if pair.arguments:
+            first = pair.arguments[0]
+            conclusion = textwrap.shorten(first.conclusion or first.aid, 50, placeholder=" ...")
+            more = f" (+{len(pair.arguments) - 1} more)" if len(pair.arguments) > 1 else ""
+            where += f"; argument for '{conclusion}'{more}"
+        click.echo(f"\n{pair.rank:>3}. [{pair.score:.3f}] {where}")
+        for i, sentence in enumerate(pair.sentences):
+            marker = ">" if i == pair.top else " "
+            click.echo(textwrap.fill(" ".join(sentence.text.split()), TEXT_WIDTH,
+                                     initial_indent=f"     {marker} ",
+                                     subsequent_indent="       "))  # fmt: skip
+        if pair.explain:
+            ex = pair.explain
+            click.echo(f"     {ex.model} {ex.top_score:.3f} for sentence {ex.top_position} "
+                       f"(the '>' one); paired with the {ex.pairing} sentence")  # fmt: skip
+    timing = ", ".join(f"{k} {v * 1000:.0f}ms" for k, v in result.seconds.items())
+    click.echo(f"\n({timing})")

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     import neo4j
 
 Model = Literal["bm25", "dirichlet"]
+Pairing = Literal["next", "previous", "single"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,15 @@ class SentencePair:
     @property
     def score(self) -> float:
         return self.top.score
+
+    @property
+    def pairing(self) -> Pairing:
+        """How the second sentence was found: the top sentence's ``next`` one, its
+        ``previous`` one (the top sentence is its premise's last, or its next one was used in
+        a better pair), or ``single`` (no neighbour left)."""
+        if self.second is None:
+            return "single"
+        return "next" if self.first.uid == self.top.uid else "previous"
 
 
 @dataclass(frozen=True)

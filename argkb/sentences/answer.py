@@ -1,0 +1,163 @@
+"""Sentence-pair answers: what ``argkb query CLAIM --pairs`` and ``GET /api/v1/pairs`` return.
+
+:func:`answer_pairs` runs the first stage of :mod:`argkb.sentences.retrieve` (the best
+sentences by BM25 or DirichletLM, each paired with the next sentence of its premise: the
+issue's baseline, not yet the paper's re-ranked pipeline) and adds what a reader needs to judge
+a pair: the premise (unit) it comes from, the arguments that premise serves with its stance in
+each, and, with ``explain``, what scored the pair. :class:`PairsResult` is the schema of
+``--pairs --json`` and of the API's answer (:mod:`argkb.serve.models` mirrors it).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from argkb.db import cypher
+from argkb.errors import SentencesMissing
+from argkb.sentences.retrieve import Model, Pairing, SentencePair, retrieve_pairs
+
+if TYPE_CHECKING:
+    import neo4j
+
+
+@dataclass(frozen=True)
+class PairSentence:
+    """One sentence of a pair: ``position`` is its 0-based order in the premise."""
+
+    uid: str
+    text: str
+    position: int
+
+
+@dataclass(frozen=True)
+class PairArgument:
+    """An argument the pair's premise serves: its id, the premise's stance there (``pro``,
+    ``con`` or ``unknown``: towards that argument's conclusion, not towards the query) and the
+    conclusion's text."""
+
+    aid: str
+    stance: str
+    conclusion: str | None
+
+
+@dataclass(frozen=True)
+class PairExplain:
+    """What scored a pair: the first-stage ``model``, the retrieved (top) sentence and its
+    score, and how its partner was found (:attr:`SentencePair.pairing`)."""
+
+    model: str
+    top_sentence: str
+    top_position: int
+    top_score: float
+    pairing: Pairing
+
+
+@dataclass
+class PairAnswer:
+    """One ranked pair: its sentences in text order (one where the premise has no other
+    sentence left) and which of them was retrieved, the premise's unit key, its stance and
+    arguments, and the score (the top sentence's first-stage score)."""
+
+    rank: int
+    score: float
+    unit: str
+    sentences: list[PairSentence]
+    top: int  # which of ``sentences`` was retrieved (the other one is its neighbour)
+    # pro or con where every argument the premise serves with a known stance agrees;
+    # "mixed" where they differ; None where no stance is known
+    stance: str | None
+    arguments: list[PairArgument] = field(default_factory=list)
+    explain: PairExplain | None = None
+
+
+@dataclass
+class PairsResult:
+    """The answer to ``--pairs``: ranked pairs best first, a message where there are none."""
+
+    query: str
+    model: str
+    pairing: str
+    pairs: list[PairAnswer] = field(default_factory=list)
+    message: str | None = None
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def stance_of(arguments: list[PairArgument]) -> str | None:
+    """The premise's stance over its arguments: the one known stance, ``mixed``, or None."""
+    known = {a.stance for a in arguments if a.stance in ("pro", "con")}
+    if not known:
+        return None
+    return known.pop() if len(known) == 1 else "mixed"
+
+
+def answer_pairs(
+    driver: neo4j.Driver,
+    query: str,
+    *,
+    k: int = 10,
+    model: Model = "bm25",
+    explain: bool = False,
+    database: str | None = None,
+) -> PairsResult:
+    """The best ``k`` sentence pairs for ``query`` with their sources.
+
+    Raises :class:`~argkb.errors.SentencesMissing` when the graph has no sentences to search
+    (``argkb sentences`` never ran): an empty answer would read as "nothing relevant".
+    """
+    result = PairsResult(query=query, model=model, pairing="next sentence")
+    if not query.strip():
+        result.message = "The query is empty: ask a claim, e.g. 'We should abandon fossil fuels'."
+        return result
+    started = time.perf_counter()
+    found = retrieve_pairs(driver, query, model=model, k=k, database=database)
+    result.seconds["retrieve"] = time.perf_counter() - started
+    if not found:
+        _require_sentences(driver, database)
+        result.message = "No sentence matches the query."
+        return result
+    started = time.perf_counter()
+    arguments = _arguments(driver, sorted({p.top.premise for p in found}), database)
+    result.seconds["sources"] = time.perf_counter() - started
+    result.pairs = [
+        _answer(rank, pair, arguments.get(pair.top.premise, []), model if explain else None)
+        for rank, pair in enumerate(found, start=1)
+    ]
+    return result
+
+
+def _answer(
+    rank: int, pair: SentencePair, arguments: list[PairArgument], model: str | None
+) -> PairAnswer:
+    sentences = [PairSentence(s.uid, s.text, s.position) for s in (pair.first, pair.second)
+                 if s is not None]  # fmt: skip
+    detail = (
+        PairExplain(model, pair.top.uid, pair.top.position, pair.top.score, pair.pairing)
+        if model is not None else None
+    )  # fmt: skip
+    top = 0 if pair.first.uid == pair.top.uid else 1
+    return PairAnswer(rank, pair.score, pair.top.premise, sentences, top, stance_of(arguments),
+                      arguments, detail)  # fmt: skip
+
+
+def _arguments(
+    driver: neo4j.Driver, premises: list[str], database: str | None
+) -> dict[str, list[PairArgument]]:
+    """The arguments of each premise (one read for all), by argument id."""
+    found: dict[str, list[PairArgument]] = defaultdict(list)
+    for row in cypher.read(driver, "sentences/pair_sources", database=database, uids=premises):
+        found[row["uid"]].append(PairArgument(row["aid"], row["stance"] or "unknown",
+                                              row["conclusion"]))  # fmt: skip
+    return found
+
+
+def _require_sentences(driver: neo4j.Driver, database: str | None) -> None:
+    """Raise :class:`SentencesMissing` where no premise was ever split into sentences (the
+    index exists from ``argkb init`` on, so an empty hit list alone does not tell)."""
+    (row,) = cypher.read(driver, "sentences/counts", database=database)
+    if row["split_premises"] == 0:
+        raise SentencesMissing(
+            "the graph has no sentences to search: run 'argkb sentences' (or 'argkb update') first"
+        )

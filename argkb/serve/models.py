@@ -2,7 +2,9 @@
 
 ``GET /api/v1/query`` answers with the query engine's own dataclasses
 (:class:`argkb.query.types.QueryResult`), serialised exactly as ``argkb query --json`` does;
-the browse endpoints answer with the pydantic models below.
+the browse endpoints answer with the pydantic models below, and so does ``GET /api/v1/pairs``,
+whose :class:`Pairs` mirrors :class:`argkb.sentences.answer.PairsResult` field for field (a test
+compares the two).
 """
 
 from __future__ import annotations
@@ -134,3 +136,47 @@ class Graph(BaseModel):
     nodes: list[GraphNode]
     edges: list[GraphEdge]
     truncated: bool = Field(description="Whether the node limit cut the neighbourhood short.")
+
+
+class PairSentence(BaseModel):
+    uid: str
+    text: str
+    position: int = Field(description="Its 0-based order in the premise.")
+
+
+class PairArgument(BaseModel):
+    aid: str
+    stance: str = Field(description="The premise's stance towards this argument's conclusion.")
+    conclusion: str | None
+
+
+class PairExplain(BaseModel):
+    model: str = Field(description="The first stage that scored the top sentence: bm25.")
+    top_sentence: str = Field(description="The uid of the retrieved sentence.")
+    top_position: int
+    top_score: float
+    pairing: Literal["next", "previous", "single"] = Field(
+        description="Which neighbour of the top sentence joined it (single: none was left)."
+    )
+
+
+class PairAnswer(BaseModel):
+    rank: int
+    score: float = Field(description="The top sentence's first-stage score.")
+    unit: str = Field(description="The key of the premise both sentences come from.")
+    sentences: list[PairSentence] = Field(description="In text order; one where none was left.")
+    top: int = Field(description="Which of `sentences` was retrieved.")
+    stance: str | None = Field(
+        description="pro or con where the premise's known stances agree, mixed, or null."
+    )
+    arguments: list[PairArgument]
+    explain: PairExplain | None = Field(default=None, description="With `explain=true`.")
+
+
+class Pairs(BaseModel):
+    query: str
+    model: str
+    pairing: str
+    pairs: list[PairAnswer]
+    message: str | None = Field(default=None, description="Why there are no pairs.")
+    seconds: dict[str, float]

@@ -4,7 +4,7 @@ includes, in this order (the OpenAPI document lists them so).
 - :data:`service_router`: the explorer page, ``/healthz`` and ``/api/v1/status`` (is the service
   up, what does the graph hold, can it answer);
 - :data:`query_router`: ``/api/v1/query``, the query engine's answer, as ``argkb query --json``
-  prints it;
+  prints it, and ``/api/v1/pairs``, sentence pairs as ``argkb query --pairs --json`` prints them;
 - :data:`browse_router`: a unit, a claim's arguments, a cluster, a unit's neighbourhood: the
   :class:`~argkb.serve.store.Store` reads behind the explorer's graph.
 
@@ -31,6 +31,7 @@ from argkb.jsonout import to_json
 from argkb.query.engine import QueryEngine
 from argkb.query.settings import RankerName, StanceChoice
 from argkb.query.types import QueryResult
+from argkb.sentences.answer import answer_pairs
 from argkb.serve import models
 from argkb.serve.store import Store
 
@@ -172,6 +173,32 @@ def query(
             "parameter 'q' is blank: ask a claim, e.g. 'We should abandon fossil fuels'",
         )
     result = engine.query(q, k=k, ranker=ranker, stance=stance, explain=explain)
+    return Response(to_json(result), media_type="application/json")
+
+
+@query_router.get("/api/v1/pairs", response_model=models.Pairs, responses=ERRORS, tags=["query"])
+def pairs(
+    store: StoreDep,
+    q: Annotated[
+        str,
+        Query(
+            min_length=1,
+            max_length=MAX_QUERY_CHARS,
+            description="The claim to answer, e.g. 'We should abandon fossil fuels'.",
+        ),
+    ],
+    k: Annotated[int, Query(ge=1, le=MAX_K, description="Sentence pairs.")] = 10,
+    explain: Annotated[bool, Query(description="Attach what scored each pair.")] = False,
+) -> Response:
+    """The best sentence pairs of premises for a claim (BM25 top sentence + its next sentence;
+    needs `argkb sentences`): the result of `argkb query --pairs --json`."""
+    if not q.strip():
+        raise ApiError(
+            422,
+            "invalid_parameter",
+            "parameter 'q' is blank: ask a claim, e.g. 'We should abandon fossil fuels'",
+        )
+    result = answer_pairs(store.driver, q, k=k, explain=explain, database=store.database)
     return Response(to_json(result), media_type="application/json")
 
 

@@ -1,4 +1,4 @@
-"""Sentence-pair answers (``argkb query --pairs``) on a real Neo4j with
+"""Sentence-pair answers (``argkb query --pairs``, ``GET /api/v1/pairs``) on a real Neo4j with
 the demo corpus: before ``argkb sentences`` a clear error, after it pairs of adjacent sentences
 of one premise, with the premise's key, stance and arguments as the graph holds them."""
 
@@ -41,6 +41,21 @@ def split(loaded):
     return loaded
 
 
+@pytest.fixture(scope="module")
+def app(loaded):
+    """``argkb serve``'s application (no query is embedded here: the embedder stays unloaded)."""
+    from argkb.embed.model import Embedder
+    from argkb.serve.app import create_app
+
+    return create_app(loaded, Embedder(cache=False))
+
+
+def _client(app):
+    from fastapi.testclient import TestClient
+
+    return TestClient(app, raise_server_exceptions=False)
+
+
 def _cli(neo4j_uri: str, *args: str) -> Any:
     return CliRunner().invoke(main, ["query", QUERY, "--pairs", *args],
                               env={"NEO4J_URI": neo4j_uri})  # fmt: skip
@@ -54,6 +69,13 @@ def test_cli_without_sentences_says_what_to_run(loaded, neo4j_uri: str) -> None:
     assert result.exit_code == 1
     assert "run 'argkb sentences'" in result.output
     assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_api_without_sentences_is_a_json_error(app) -> None:
+    response = _client(app).get("/api/v1/pairs", params={"q": QUERY})
+    assert response.status_code == 409
+    body = response.json()
+    assert body["error"] == "cannot_answer" and "argkb sentences" in body["message"]
 
 
 # -- after it ---------------------------------------------------------------------------------
@@ -151,3 +173,43 @@ def test_cli_json_and_text(split, answer, neo4j_uri: str) -> None:
     assert any(line.startswith("     > ") for line in lines)
     assert "paired with the" in text.output
     assert text.output.count("] unit ") == 3
+
+
+def test_api_answers_as_the_cli(split, app, neo4j_uri: str) -> None:
+    client = _client(app)
+    response = client.get("/api/v1/pairs", params={"q": QUERY, "k": 5, "explain": "true"})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    cli = json.loads(_cli(neo4j_uri, "--k", "5", "--json", "--explain").stdout)
+    assert {k: v for k, v in body.items() if k != "seconds"} == {
+        k: v for k, v in cli.items() if k != "seconds"
+    }
+    assert len(body["pairs"]) == 5
+    for bad in ({"q": "  "}, {"q": QUERY, "k": 0}, {"q": QUERY, "k": 101}, {}):
+        wrong = client.get("/api/v1/pairs", params=bad)
+        assert wrong.status_code == 422 and wrong.json()["error"] == "invalid_parameter"
+
+
+def test_api_pairs_needs_the_token(split) -> None:
+    from argkb.embed.model import Embedder
+    from argkb.serve.app import create_app
+
+    with _client(create_app(split, Embedder(cache=False), token="s3cret")) as guarded:
+        assert guarded.get("/api/v1/pairs", params={"q": QUERY}).status_code == 401
+        ok = guarded.get("/api/v1/pairs", params={"q": QUERY},
+                         headers={"Authorization": "Bearer s3cret"})  # fmt: skip
+        assert ok.status_code == 200 and ok.json()["pairs"]
+
+
+def test_api_model_mirrors_the_dataclass() -> None:
+    from argkb.sentences import answer as lib
+    from argkb.serve import models
+
+    for dataclass, model in (
+        (lib.PairsResult, models.Pairs),
+        (lib.PairAnswer, models.PairAnswer),
+        (lib.PairSentence, models.PairSentence),
+        (lib.PairArgument, models.PairArgument),
+        (lib.PairExplain, models.PairExplain),
+    ):
+        assert [f.name for f in dataclasses.fields(dataclass)] == list(model.model_fields)

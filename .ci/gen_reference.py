@@ -39,9 +39,11 @@ def _walk(
 ) -> Iterator[tuple[str, str]]:
     """``(command path, help text)`` for ``command`` and, depth first in name order, every
     command under it."""
-    context = click.Context(
-        command, info_name=name, parent=parent, terminal_width=WIDTH, max_content_width=WIDTH
-    )
+    # as click's make_context builds it: the command's own context settings (the root's
+    # "-h, --help", which every subcommand inherits), so the page shows what a user sees and
+    # does not depend on whether a command was invoked earlier in the same process
+    settings = {**command.context_settings, "terminal_width": WIDTH, "max_content_width": WIDTH}
+    context = command.context_class(command, info_name=name, parent=parent, **settings)
     yield context.command_path, command.get_help(context)
     if isinstance(command, click.Group):
         for sub_name in sorted(command.list_commands(context)):

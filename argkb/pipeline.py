@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from argkb.cluster.store import DEFAULT_K
 from argkb.errors import ArgKBError
 from argkb.progress import SILENT, Prefixed, Progress
 
@@ -209,7 +210,7 @@ def cluster(
     database: str | None,
     *,
     cuts: Mapping[Kind, float | None] | None = None,
-    k: int = 30,
+    k: int = DEFAULT_K,
     rebuild: bool = False,
     knn_method: Method = "auto",
     same_as: float | None = None,

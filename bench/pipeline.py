@@ -259,7 +259,7 @@ def measure_queries(driver: Any, proxy: WordVectorProxy, args: argparse.Namespac
     bm25 = cypher.load("query/premises_fulltext")
     ms: dict[str, list[float]] = {name: [] for name in (*engines, "bm25")}
     candidates: dict[str, list[int]] = {name: [] for name in engines}
-    # one BLAS thread, as argkb query and argkb serve run (argkb.cli.app.one_blas_thread)
+    # one BLAS thread, as argkb query and argkb serve run (argkb.blas.one_blas_thread)
     with threadpool_limits(1):
         for position, text in enumerate(queries):
             for name, engine in engines.items():

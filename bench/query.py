@@ -166,7 +166,7 @@ def measure(
 
 def main() -> int:
     args = parse_args()
-    from argkb.cli.app import one_blas_thread
+    from argkb.blas import one_blas_thread
 
     one_blas_thread()  # as argkb query and argkb serve run (before numpy loads)
     from bench import common

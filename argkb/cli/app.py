@@ -11,30 +11,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
-import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from argkb.blas import one_blas_thread as one_blas_thread  # re-exported for the query commands
 from argkb.errors import ArgKBError
 from argkb.jsonout import to_json as to_json  # re-exported: the commands import it from here
 
 if TYPE_CHECKING:
     import neo4j
-
-
-def one_blas_thread() -> None:
-    """For the commands that answer queries (``argkb query``, ``argkb serve``): OpenBLAS runs one
-    thread, unless the user set ``OPENBLAS_NUM_THREADS``. Call it before numpy is imported
-    (OpenBLAS reads the variable when it loads; later it changes nothing).
-
-    The query engine's matrix products are small, and OpenBLAS's worker threads keep spinning
-    after each one: on bench/query.py's 100k graph the coreset ranker used 150 ms of client CPU
-    per query with them and 89 ms without, and the default hybrid 66 ms against 44 ms when it
-    ran after the coreset (CPU that Neo4j and concurrent requests then lack; docs/benchmarks.md).
-    """
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def echo_err(message: str) -> None:

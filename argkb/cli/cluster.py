@@ -9,6 +9,7 @@ import click
 from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
 from argkb.cli.progress import progress_for
 from argkb.cluster.knn import METHODS
+from argkb.cluster.store import DEFAULT_CUT, DEFAULT_K, DEFAULT_SAME_AS
 
 if TYPE_CHECKING:
     from argkb.cluster.knn import Method
@@ -20,24 +21,25 @@ if TYPE_CHECKING:
     "--claim-cut",
     type=click.FloatRange(0, 2, min_open=True),
     default=None,
-    help="Cosine distance cut for claim clusters (average linkage) [0.25].",
+    help=f"Cosine distance cut for claim clusters (average linkage) [{DEFAULT_CUT['claim']:.2f}].",
 )
 @click.option(
     "--premise-cut",
     type=click.FloatRange(0, 2, min_open=True),
     default=None,
-    help="Cosine distance cut for premise clusters (complete linkage) [0.40].",
+    help="Cosine distance cut for premise clusters (complete linkage) "
+    f"[{DEFAULT_CUT['premise']:.2f}].",
 )
 @click.option(
     "--same-as",
     type=click.FloatRange(0, 1, min_open=True),
     default=None,
-    help="Cosine similarity for SAME_AS edges claim -> premise [0.60].",
+    help=f"Cosine similarity for SAME_AS edges claim -> premise [{DEFAULT_SAME_AS:.2f}].",
 )
 @click.option(
     "--k",
     type=click.IntRange(1, 1000),
-    default=30,
+    default=DEFAULT_K,
     show_default=True,
     help="Nearest neighbours found per unit.",
 )

@@ -35,6 +35,8 @@ Kind = Literal["claim", "premise"]
 DEFAULT_CUT: dict[str, float] = {"claim": 0.25, "premise": 0.40}
 DEFAULT_LINKAGE: dict[str, Linkage] = {"claim": "average", "premise": "complete"}
 DEFAULT_SAME_AS = 0.60
+DEFAULT_K = 30
+"""Nearest neighbours found per unit, the graph the clusters are cut from."""
 _INDEX = {"claim": "claim_embedding", "premise": "premise_embedding"}
 _LABEL = {"claim": "Claim", "premise": "Premise"}
 
@@ -101,7 +103,7 @@ def cluster_units(
     kind: Kind,
     cut: float | None = None,
     linkage: Linkage | None = None,
-    k: int = 30,
+    k: int = DEFAULT_K,
     knn_method: knn.Method = "auto",
     progress: Callable[[int], object] | None = None,
 ) -> ClusterRun:

@@ -37,6 +37,7 @@ LAYERS: dict[str, int] = {
     "negation": 0,  # rule-based sentence negation (stance features, negation embeddings)
     "jsonout": 0,
     "progress": 0,
+    "blas": 0,  # OpenBLAS threads for the query commands, set before numpy loads
     # 1 storage and reading: the Neo4j layer; the corpus readers (pure, no database)
     "db": 1,
     "loaders": 1,

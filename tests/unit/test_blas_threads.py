@@ -1,5 +1,5 @@
 """The query commands run OpenBLAS with one thread (its spinning workers cost the query engine
-CPU; argkb.cli.app.one_blas_thread), and a user's own OPENBLAS_NUM_THREADS wins."""
+CPU; argkb.blas.one_blas_thread), and a user's own OPENBLAS_NUM_THREADS wins."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ if (os.cpu_count() or 1) < 2:  # OpenBLAS would run one thread anyway
     pytest.skip("needs two cores to tell 1 OpenBLAS thread from several", allow_module_level=True)
 
 PROBE = (
-    "from argkb.cli.app import one_blas_thread; one_blas_thread(); "
+    "from argkb.blas import one_blas_thread; one_blas_thread(); "
     "import json, numpy, threadpoolctl; "
     "print(json.dumps([i['num_threads'] for i in threadpoolctl.threadpool_info() "
     "if i['internal_api'] == 'openblas']))"

@@ -247,7 +247,7 @@ def environment() -> str:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--data", type=Path, help="Webis-ArgQuality-20 folder (or its csv)")
@@ -264,7 +264,82 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--breakdown", action="store_true", help="also time splitting, tokenizing, the model"
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def measure_runs(args: argparse.Namespace, runs: list[Run], texts: list[str]) -> list[Result]:
+    """Every run in order; a device's model is loaded once, on its first run."""
+    embedders: dict[tuple[str, bool], Any] = {}
+    results: list[Result] = []
+    for run in runs:
+        key = (run.device, run.half)
+        if key not in embedders:
+            started = time.perf_counter()
+            embedders[key] = load(args.model, run.device, run.half)
+            model = embedders[key].model
+            unpadded = getattr(model, "_can_flatten_inputs", lambda: False)()
+            print(
+                f"# {run.device}{' fp16' if run.half else ''}: model loaded in "
+                f"{time.perf_counter() - started:.1f} s, weights {next(model.parameters()).dtype}"
+                f"{', unpadded batches' if unpadded else ''}",
+                flush=True,
+            )
+        subset = texts[: run.texts]
+        result = run_one(embedders[key], run, subset, profile=args.breakdown)
+        results.append(result)
+        print(
+            f"# {run.label}: {len(subset):,} texts in {result.seconds:.1f} s "
+            f"({len(subset) / result.seconds:,.1f} texts/s)",
+            flush=True,
+        )
+    return results
+
+
+def table(
+    results: list[Result],
+    reference: NDArray[np.float32] | None,
+    other: NDArray[np.float32] | None,
+    *,
+    breakdown: bool,
+) -> str:
+    """One row per run; cosines to this run's CPU reference and to ``--compare``'s vectors
+    (``other``, None when absent or for other texts), the time breakdown if measured."""
+    headers = ["run", "texts", "pieces", "tokens", "pad %", "seconds", "texts/s", "tokens/s"]
+    if reference is not None:
+        headers += ["cos mean (n)", "cos min"]
+    if other is not None:
+        headers += ["cos mean, --compare (n)", "cos min, --compare"]
+    if breakdown:
+        headers += ["split s", "tokenize s", "model s", "tokens/s in the model"]
+    rows = []
+    for result in results:
+        n = len(result.vectors)
+        row = [
+            result.run.label,
+            fmt_int(n),
+            fmt_int(result.pieces),
+            fmt_int(result.tokens),
+            fmt_float(100 * (1 - result.tokens / result.slots)),
+            fmt_float(result.seconds),
+            fmt_float(n / result.seconds),
+            fmt_int(result.tokens / result.seconds),
+        ]
+        if reference is not None:
+            mean, low = cosines(result.vectors, reference)
+            row += [f"{mean:.7f} ({min(n, len(reference))})", f"{low:.7f}"]
+        if other is not None:
+            mean, low = cosines(result.vectors, other)
+            row += [f"{mean:.7f} ({min(n, len(other))})", f"{low:.7f}"]
+        if result.parts is not None:
+            split_s, tokenize_s, model_s = result.parts
+            row += [fmt_float(split_s, 2), fmt_float(tokenize_s, 2), fmt_float(model_s, 2)]
+            row += [fmt_int(result.tokens / model_s)]
+        rows.append(row)
+    return markdown_table(headers, rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
 
     import numpy as np
 
@@ -291,29 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         stored = np.load(args.compare)
         other = (stored["vectors"], [str(h) for h in stored["hashes"]])
 
-    embedders: dict[tuple[str, bool], Any] = {}
-    results: list[Result] = []
-    for run in runs:
-        key = (run.device, run.half)
-        if key not in embedders:
-            started = time.perf_counter()
-            embedders[key] = load(args.model, run.device, run.half)
-            model = embedders[key].model
-            unpadded = getattr(model, "_can_flatten_inputs", lambda: False)()
-            print(
-                f"# {run.device}{' fp16' if run.half else ''}: model loaded in "
-                f"{time.perf_counter() - started:.1f} s, weights {next(model.parameters()).dtype}"
-                f"{', unpadded batches' if unpadded else ''}",
-                flush=True,
-            )
-        subset = texts[: run.texts]
-        result = run_one(embedders[key], run, subset, profile=args.breakdown)
-        results.append(result)
-        print(
-            f"# {run.label}: {len(subset):,} texts in {result.seconds:.1f} s "
-            f"({len(subset) / result.seconds:,.1f} texts/s)",
-            flush=True,
-        )
+    results = measure_runs(args, runs, texts)
 
     reference = results[0].vectors if args.reference else None
     if args.save and reference is not None:
@@ -322,39 +375,8 @@ def main(argv: list[str] | None = None) -> int:
     other_ok = other is not None and other[1][: len(texts)] == hashes(texts[: len(other[1])])
     if other is not None and not other_ok:
         print("# --compare: the texts differ from this run's; no cosines", file=sys.stderr)
-
-    headers = ["run", "texts", "pieces", "tokens", "pad %", "seconds", "texts/s", "tokens/s"]
-    if reference is not None:
-        headers += ["cos mean (n)", "cos min"]
-    if other_ok:
-        headers += ["cos mean, --compare (n)", "cos min, --compare"]
-    if args.breakdown:
-        headers += ["split s", "tokenize s", "model s", "tokens/s in the model"]
-    rows = []
-    for result in results:
-        n = len(result.vectors)
-        row = [
-            result.run.label,
-            fmt_int(n),
-            fmt_int(result.pieces),
-            fmt_int(result.tokens),
-            fmt_float(100 * (1 - result.tokens / result.slots)),
-            fmt_float(result.seconds),
-            fmt_float(n / result.seconds),
-            fmt_int(result.tokens / result.seconds),
-        ]
-        if reference is not None:
-            mean, low = cosines(result.vectors, reference)
-            row += [f"{mean:.7f} ({min(n, len(reference))})", f"{low:.7f}"]
-        if other is not None and other_ok:
-            mean, low = cosines(result.vectors, other[0])
-            row += [f"{mean:.7f} ({min(n, len(other[0]))})", f"{low:.7f}"]
-        if result.parts is not None:
-            split_s, tokenize_s, model_s = result.parts
-            row += [fmt_float(split_s, 2), fmt_float(tokenize_s, 2), fmt_float(model_s, 2)]
-            row += [fmt_int(result.tokens / model_s)]
-        rows.append(row)
-    print(markdown_table(headers, rows))
+    other_vectors = other[0] if other is not None and other_ok else None
+    print(table(results, reference, other_vectors, breakdown=args.breakdown))
     return 0
 
 

@@ -185,7 +185,7 @@ def timed(embedder: Embedder, texts: Sequence[str]) -> tuple[float, NDArray[np.f
     return time.perf_counter() - started, np.vstack(parts)
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--data", type=Path, help="Webis-ArgQuality-20 folder (or its csv)")
@@ -197,24 +197,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--peak-gflops", type=float, default=156.5, help="theoretical fp32 peak of the CPU"
     )
-    args = parser.parse_args(argv)
+    return parser
 
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # as argkb's Embedder sets it
-    if args.data:
-        texts, name = argquality_texts(args.data), "Webis-ArgQuality-20 premises"
-    else:
-        texts = synthetic_texts(args.synthetic, args.seed)
-        name = f"premises of synthcorpus {args.synthetic:,} arguments, seed {args.seed}"
-    texts = texts[: args.limit]
-    specs = [parse(BASELINE)] + [s for s in map(parse, filter(None, args.runs.split(",")))
-                                 if s.label != BASELINE]  # fmt: skip
-    words = sorted(len(t.split()) for t in texts)
-    print(f"# load at start {os.getloadavg()}, {os.cpu_count()} cores", flush=True)
-    print(f"# texts: {len(texts):,} ({name}); words per text: median {words[len(words) // 2]}, "
-          f"mean {sum(words) / len(words):.0f}, max {words[-1]}", flush=True)  # fmt: skip
-    gflops_before = sgemm_gflops()
-    print(f"# numpy sgemm now: {gflops_before:.1f} GFLOP/s", flush=True)
 
+def load_embedders(specs: list[Spec], texts: Sequence[str]) -> dict[tuple[str, str], Embedder]:
+    """One warmed-up Embedder per backend and long-text strategy (batch sizes share it)."""
     embedders: dict[tuple[str, str], Embedder] = {}
     for spec in specs:
         key = (spec.backend, spec.long_text)
@@ -224,14 +211,18 @@ def main(argv: list[str] | None = None) -> int:
             embedders[key].embed(texts[:8], use_cache=False)  # load and warm up
             print(f"# {spec.backend} ({spec.long_text}) ready in "
                   f"{time.perf_counter() - started:.1f} s", flush=True)  # fmt: skip
-    torch_tokenizer = embedders[("torch", "sentences")].model.tokenizer
+    return embedders
 
-    def tokenize(pieces: list[str]) -> list[list[int]]:
-        encoded = torch_tokenizer(pieces, truncation=True, max_length=256, verbose=False)
-        return list(encoded["input_ids"])
 
+def run_rounds(
+    specs: list[Spec],
+    embedders: dict[tuple[str, str], Embedder],
+    texts: Sequence[str],
+    rounds: int,
+) -> dict[str, Measured]:
+    """``rounds`` rounds of every spec in order, each timed with the load before and after."""
     results = {spec.label: Measured(spec) for spec in specs}
-    for round_ in range(args.rounds):
+    for round_ in range(rounds):
         for spec in specs:
             embedder = embedders[(spec.backend, spec.long_text)]
             embedder.batch_size = spec.batch
@@ -243,12 +234,11 @@ def main(argv: list[str] | None = None) -> int:
             result.vectors = vectors
             print(f"# round {round_ + 1} {spec.label}: {seconds:.1f} s, load {before:.2f} -> "
                   f"{os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
-    gflops_after = sgemm_gflops()
-    print(f"# numpy sgemm at the end: {gflops_after:.1f} GFLOP/s; load {os.getloadavg()}")
-    for result in results.values():
-        embedder = embedders[(result.spec.backend, result.spec.long_text)]
-        account(result, embedder, texts, tokenize)
+    return results
 
+
+def table(results: dict[str, Measured], texts: Sequence[str], peak_gflops: float) -> str:
+    """One row per spec: work, medians, speed against the baseline, FLOP rates, cosines."""
     base = results[BASELINE]
     headers = ["run", "pieces", "tokens", "pad %", "s (median)", "s per round", "texts/s",
                "tokens/s", "x torch:64", "GFLOP/s useful / done", "% of peak (useful)",
@@ -267,12 +257,48 @@ def main(argv: list[str] | None = None) -> int:
             " / ".join(f"{s:.1f}" for s in result.seconds), fmt_float(len(texts) / median, 2),
             fmt_int(result.tokens / median), f"{ratio:.2f}",
             f"{useful:.1f} / {result.done_flop / median / 1e9:.1f}",
-            fmt_float(100 * useful / args.peak_gflops),
+            fmt_float(100 * useful / peak_gflops),
             "reference" if result is same else f"{mean:.4f} / {low:.4f}"
             + ("" if same.spec.long_text == result.spec.long_text else " (vs sentences)"),
             loads,
         ])  # fmt: skip
-    print(markdown_table(headers, rows))
+    return markdown_table(headers, rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # as argkb's Embedder sets it
+    if args.data:
+        texts, name = argquality_texts(args.data), "Webis-ArgQuality-20 premises"
+    else:
+        texts = synthetic_texts(args.synthetic, args.seed)
+        name = f"premises of synthcorpus {args.synthetic:,} arguments, seed {args.seed}"
+    texts = texts[: args.limit]
+    specs = [parse(BASELINE)] + [s for s in map(parse, filter(None, args.runs.split(",")))
+                                 if s.label != BASELINE]  # fmt: skip
+    words = sorted(len(t.split()) for t in texts)
+    print(f"# load at start {os.getloadavg()}, {os.cpu_count()} cores", flush=True)
+    print(f"# texts: {len(texts):,} ({name}); words per text: median {words[len(words) // 2]}, "
+          f"mean {sum(words) / len(words):.0f}, max {words[-1]}", flush=True)  # fmt: skip
+    gflops_before = sgemm_gflops()
+    print(f"# numpy sgemm now: {gflops_before:.1f} GFLOP/s", flush=True)
+
+    embedders = load_embedders(specs, texts)
+    torch_tokenizer = embedders[("torch", "sentences")].model.tokenizer
+
+    def tokenize(pieces: list[str]) -> list[list[int]]:
+        encoded = torch_tokenizer(pieces, truncation=True, max_length=256, verbose=False)
+        return list(encoded["input_ids"])
+
+    results = run_rounds(specs, embedders, texts, args.rounds)
+    gflops_after = sgemm_gflops()
+    print(f"# numpy sgemm at the end: {gflops_after:.1f} GFLOP/s; load {os.getloadavg()}")
+    for result in results.values():
+        embedder = embedders[(result.spec.backend, result.spec.long_text)]
+        account(result, embedder, texts, tokenize)
+
+    print(table(results, texts, args.peak_gflops))
     at_peak = args.peak_gflops * 1e9 / (LINEAR_FLOP + 32 * ATTENTION_FLOP)
     print(f"\nnumpy sgemm {gflops_before:.1f} GFLOP/s before, {gflops_after:.1f} after; "
           f"theoretical fp32 peak {args.peak_gflops:.1f}; tokens/s at the theoretical peak with "

@@ -223,8 +223,8 @@ def _show_explanation(ex: dict[str, Any]) -> None:
 
 def show_pairs(conn: Connection, claim: str, *, k: int, explain: bool, as_json: bool) -> None:
     """``--pairs``: the best sentence pairs (:func:`argkb.sentences.answer.answer_pairs`), as
-    JSON or as a person reads them: score, premise key, stance, then the two sentences with the
-    retrieved one marked ``>``."""
+    JSON or as a person reads them: score, premise key, stance and the conclusion it supports or
+    attacks, then the two sentences with the retrieved one marked ``>``."""
     from argkb.sentences.answer import answer_pairs
 
     result = answer_pairs(conn.driver(), claim, k=k, explain=explain, database=conn.database)
@@ -243,7 +243,7 @@ def show_pairs(conn: Connection, claim: str, *, k: int, explain: bool, as_json: 
             first = pair.arguments[0]
             conclusion = textwrap.shorten(first.conclusion or first.aid, 50, placeholder=" ...")
             more = f" (+{len(pair.arguments) - 1} more)" if len(pair.arguments) > 1 else ""
-            where += f"; argument for '{conclusion}'{more}"
+            where += f"; premise of '{conclusion}'{more}"
         click.echo(f"\n{pair.rank:>3}. [{pair.score:.3f}] {where}")
         for i, sentence in enumerate(pair.sentences):
             marker = ">" if i == pair.top else " "
@@ -252,7 +252,9 @@ def show_pairs(conn: Connection, claim: str, *, k: int, explain: bool, as_json: 
                                      subsequent_indent="       "))  # fmt: skip
         if pair.explain:
             ex = pair.explain
+            partner = {"next": "the next sentence", "previous": "the previous sentence",
+                       "single": "no other (none left in its premise)"}[ex.pairing]  # fmt: skip
             click.echo(f"     {ex.model} {ex.top_score:.3f} for sentence {ex.top_position} "
-                       f"(the '>' one); paired with the {ex.pairing} sentence")  # fmt: skip
+                       f"(the '>' one); paired with {partner}")  # fmt: skip
     timing = ", ".join(f"{k} {v * 1000:.0f}ms" for k, v in result.seconds.items())
     click.echo(f"\n({timing})")

@@ -206,6 +206,7 @@ def test_openapi_documents_every_endpoint(client) -> None:
         "/healthz",
         "/api/v1/status",
         "/api/v1/query",
+        "/api/v1/pairs",
         "/api/v1/units/{key}",
         "/api/v1/claims/{key}/arguments",
         "/api/v1/clusters/{cid}",

@@ -22,6 +22,8 @@ Elements are nodes + relationships created (from the query counters; for (c) the
 Each load runs in a child process, so its peak RSS (``getrusage``) is its own; the memory rows
 repeat (a) per ``--sizes`` with :mod:`tracemalloc` on (slower, so their seconds are not the
 throughput). Every instance lives under /tmp on a free port and is deleted at the end.
+
+The CSV export of (c) is :mod:`bench.ingest_csv`; the tables and goals, :mod:`bench.ingest_report`.
 """
 
 from __future__ import annotations

@@ -28,7 +28,8 @@ claim drawn Zipf-skewed (the reuse of conclusions as premises, EACL 2017 Fig. 3a
 unit drawn uniformly; no self-loops, no repeated premise in an argument. It reaches Neo4j through
 ``neo4j-admin database import full`` (CSV) as ``(:Unit {uid})``, ``(:Argument {aid, stance})``,
 CONCLUDES and PREMISE_OF {stance}; unit and argument texts are left out (PageRank never reads
-them). Every instance lives under /tmp on a free port and is deleted at the end.
+them). Every instance lives under /tmp on a free port and is deleted at the end. The table and
+goal lines of each graph are written by :mod:`bench.pagerank_report`.
 """
 
 from __future__ import annotations

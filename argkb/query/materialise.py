@@ -1,13 +1,23 @@
 """Stage 5: a ranker's entries become the answer's clusters, with texts, sources and a
 representative (the longest text as Dumani et al. 2020, the premise nearest the centroid as
-Dumani et al. 2019, or the highest PageRank; the hybrid and coreset rankers pick their own)."""
+Dumani et al. 2019, or the highest PageRank; the hybrid and coreset rankers pick their own);
+with ``QuerySettings.snippets``, each long premise's best two sentences for the query."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
-from argkb.query.types import Member, MemberSource, QueryResult, Ranked, ResultCluster
+from argkb.query.types import (
+    Member,
+    MemberSource,
+    QueryResult,
+    Ranked,
+    ResultCluster,
+    SnippetMember,
+)
+from argkb.sentences.snippet import snippets_from
+from argkb.sentences.terms import tokenize
 
 if TYPE_CHECKING:
     from argkb.query.candidates import CandidateReader
@@ -39,7 +49,13 @@ def materialise(
     # the members' sources are read alongside their texts: no extra round trip in sequence
     aids = sorted({aid for p in wanted for aid in arguments[p]})
     origins = reader.pool().submit(reader.read, "query/sources", aids=aids)
+    snippets = (
+        reader.pool().submit(reader.read, "sentences/snippets", ids=ids,
+                             terms=sorted(set(tokenize(result.query))))
+        if reader.settings.snippets else None
+    )  # fmt: skip
     info = {r["id"]: r for r in reader.read("query/units", ids=ids, vectors=need_vectors)}
+    snippet_of = snippets_from(result.query, snippets.result()[0]) if snippets else None
     source_of: dict[str, MemberSource] = {
         r["aid"]: MemberSource(r["sid"], r["title"], r["url"]) for r in origins.result()
     }
@@ -52,12 +68,8 @@ def materialise(
         clusters = []
         for rank, entry in enumerate(ranked.get(stance, []), start=1):
             premises = entry.premises
-            members = [
-                Member(info[p]["key"], info[p]["text"], info[p]["pagerank"],
-                       sorted(set(arguments[p])), "+".join(sorted(sources[p])),
-                       _sources(arguments[p], source_of))
-                for p in premises
-            ]  # fmt: skip
+            members = [_member(info[p], arguments[p], sources[p], source_of, snippet_of)
+                       for p in premises]  # fmt: skip
             if ranker.picks_representative:
                 representative = members[0]
             else:
@@ -70,6 +82,21 @@ def materialise(
             clusters.append(ResultCluster(rank, stance, entry.score, representative,
                                           len(members), members, detail))  # fmt: skip
         setattr(result, stance, clusters)
+
+
+def _member(
+    row: Any,
+    aids: list[str],
+    said: set[str],
+    source_of: dict[str, MemberSource],
+    snippet_of: dict[str, list[str]] | None,
+) -> Member:
+    """A premise of the answer; a :class:`SnippetMember` when snippets were asked for."""
+    parts = (row["key"], row["text"], row["pagerank"], sorted(set(aids)), "+".join(sorted(said)),
+             _sources(aids, source_of))  # fmt: skip
+    if snippet_of is None:
+        return Member(*parts)
+    return SnippetMember(*parts, snippet=snippet_of.get(row["key"]))
 
 
 def pick_representative(

@@ -105,6 +105,12 @@ class QuerySettings:
         "Hybrid route weight of the argumentativeness prior (argkb.retrieve.argument_prior); "
         "0 leaves the route out and unread.",
     )
+    snippets: bool = _setting(
+        False,
+        "Give each premise of more than two sentences its best two sentences for the query "
+        "(members get a `snippet`; needs `argkb sentences`, one more read per answer). Ranking "
+        "is unchanged; off by default so that answers keep their shape.",
+    )
 
 
 DEFAULT = QuerySettings()

@@ -49,6 +49,20 @@ class Member:
 
 
 @dataclass
+class SnippetMember(Member):
+    """A premise of an answer with its snippet, the members of an answer asked for with
+    ``QuerySettings(snippets=True)``: the best two sentences for the query of a premise longer
+    than two sentences (:mod:`argkb.sentences.snippet`), None for a shorter or unsplit one.
+
+    A subclass rather than a field of :class:`Member`, so that answers without snippets (the
+    default) serialise exactly as before: ``argkb query --json`` and the API write every field
+    of a dataclass, ``null`` ones included.
+    """
+
+    snippet: list[str] | None = None
+
+
+@dataclass
 class ResultCluster:
     """One answer: a cluster of premises that say the same, shown by its representative."""
 

@@ -60,7 +60,7 @@ def test_summarise_pools_topics_rather_than_averaging_them() -> None:
     assert row.accuracy == pytest.approx(3 / 4)  # the mean of topics would be 0.5
     assert row.members_accuracy == pytest.approx(3 / 4)
     assert row.topics == 2 and row.total.returned == 4
-    assert row.interval is not None
+    assert row.interval is not None and row.accuracy is not None
     low, high = row.interval
     assert 0.0 <= low <= row.accuracy <= high <= 1.0
 

@@ -105,6 +105,14 @@ class QuerySettings:
         "Hybrid route weight of the argumentativeness prior (argkb.retrieve.argument_prior); "
         "0 leaves the route out and unread.",
     )
+    cluster_max_words: int | None = _setting(
+        100,
+        "Hybrid ranker: a premise longer than this many words is shown on its own instead of "
+        "inside its premise cluster (a long forum post is rarely a paraphrase of another); its "
+        "claim-route evidence stays its cluster's. None: every premise in its cluster. 100 was "
+        "chosen among 50, 100 and 200 leaving each benchmark out (the same choice for every "
+        "one); it leaves ArgKP and microtexts, whose premises are short, unchanged.",
+    )
     snippets: bool = _setting(
         False,
         "Give each premise of more than two sentences its best two sentences for the query "

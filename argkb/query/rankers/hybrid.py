@@ -192,12 +192,8 @@ def side_pools(
     cluster_index = {int(c): i for i, c in enumerate(scores.clusters.tolist())}
     # the side of each edge towards the query, and which edges decide a premise's side
     side_pro = candidates.pro == (aligned >= 0.5)
-    credited = candidates.p_claim > 0
-    has_credit: dict[int, bool] = defaultdict(bool)
-    for p, c in zip(candidates.premise.tolist(), credited.tolist(), strict=True):
-        has_credit[p] |= c
-    deciding = credited | ~np.asarray([has_credit[p] for p in candidates.premise.tolist()])
-    columns = per_premise.arrange(edges, candidates, present)
+    deciding = _deciding_edges(candidates)
+    columns = per_premise.arrange(edges, candidates, present, s.cluster_max_words)
 
     pools: dict[str, SidePool] = {}
     for side in wanted:
@@ -210,11 +206,12 @@ def side_pools(
         np.add.at(own, columns.edge_position,
                   np.where(side_pro == (side == "pro"), terms.contribution, 0.0))  # fmt: skip
         side_scores = scores.pro if side == "pro" else scores.con
-        labels = columns.cluster_of[rows]
         pools[side] = SidePool(
             premises=members,
-            labels=labels,
-            cluster_p=np.asarray([side_scores[cluster_index[int(c)]] for c in labels]),
+            labels=columns.group_of[rows],
+            cluster_p=np.asarray(
+                [side_scores[cluster_index[int(c)]] for c in columns.cluster_of[rows]]
+            ),
             own=own[rows],
             bm25=np.asarray([bm25.get(p, 0.0) for p in members]),
             found_bm25=np.asarray([p in bm25 for p in members]),
@@ -224,6 +221,18 @@ def side_pools(
             argument=columns.argument[rows] if columns.argument is not None else None,
         )
     return pools, candidates
+
+
+def _deciding_edges(candidates: Candidates) -> NDArray[np.bool_]:
+    """The edges that decide a premise's side: those the claim route credits, or all of a
+    premise's edges when none of them is credited (a premise found only directly)."""
+    import numpy as np
+
+    credited = candidates.p_claim > 0
+    has_credit: dict[int, bool] = defaultdict(bool)
+    for p, c in zip(candidates.premise.tolist(), credited.tolist(), strict=True):
+        has_credit[p] |= c
+    return credited | ~np.asarray([has_credit[p] for p in candidates.premise.tolist()])
 
 
 @dataclass(frozen=True)
@@ -237,8 +246,12 @@ class _EdgeExtras:
     prior_projection: list[float | None]
     prior: Any  # argkb.retrieve.argument_prior.ArgumentPrior, or None when not asked for
 
-    def arrange(self, edges: EdgeColumns, candidates: Candidates, present: set[int]) -> _Columns:
-        """The candidates' evidence as arrays over the premises in key order."""
+    def arrange(
+        self, edges: EdgeColumns, candidates: Candidates, present: set[int], alone: int | None
+    ) -> _Columns:
+        """The candidates' evidence as arrays over the premises in key order. A premise of more
+        than ``alone`` words gets a cluster label of its own (named ``alone:<key>`` in
+        ``candidates.cluster_names``); its claim-route evidence stays its cluster's."""
         import numpy as np
 
         premises = np.asarray(candidates.by_key(present), dtype=np.int64)
@@ -255,19 +268,26 @@ class _EdgeExtras:
         edge_position = [position[int(p)] for p in candidates.premise.tolist()]
         cluster_of = np.empty(len(premises), np.int64)
         cluster_of[edge_position] = candidates.premise_cluster
-        return _Columns(position, edge_position, cluster_of,
+        group_of = cluster_of.copy()
+        if alone is not None:
+            for index in np.flatnonzero(words > alone).tolist():
+                group_of[index] = len(candidates.cluster_names)
+                candidates.cluster_names.append(f"alone:{candidates.key_of[int(premises[index])]}")
+        return _Columns(position, edge_position, cluster_of, group_of,
                         np.where(similarity >= 0.0, 2.0 * similarity - 1.0, 0.0), words,
                         argument)  # fmt: skip
 
 
 @dataclass(frozen=True)
 class _Columns:
-    """Per candidate premise (in key order): its position, each edge's premise position, and the
-    premise cluster, exact cosine, word count and prior logit by position."""
+    """Per candidate premise (in key order): its position, each edge's premise position, and by
+    position its premise cluster, the label it is shown under, exact cosine, word count and
+    prior logit."""
 
     position: dict[int, int]
     edge_position: list[int]
     cluster_of: NDArray[np.int64]
+    group_of: NDArray[np.int64]  # the label a premise is shown under (its cluster, or its own)
     cosine: NDArray[np.float64]
     words: NDArray[np.int64]
     argument: NDArray[np.float64] | None

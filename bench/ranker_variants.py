@@ -1,0 +1,53 @@
+"""Variants of argkb's default query, as harness rankers, to score a candidate change of the
+default on every benchmark next to the default itself and the baselines of the same run.
+
+    argkb eval sigir19 --data ../shared/data/webis-sigir19-dev \\
+        --ranker default --ranker bench.ranker_variants:clusters_whole
+
+Each factory is ``argkb.query.settings.DEFAULT`` with one or two settings changed, so a row
+differs from ``default`` by exactly what its name says. Run from the repository root with the
+repository on ``PYTHONPATH`` (the ``argkb`` script does not put the working directory there).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import neo4j
+
+    from argkb.embed.model import Embedder
+    from argkb.eval.adapters import EngineRanker
+
+
+def _variant(
+    driver: neo4j.Driver, database: str | None, embedder: Embedder | None, name: str,
+    **changes: Any,
+) -> EngineRanker:  # fmt: skip
+    from argkb.eval import adapters
+    from argkb.query.settings import DEFAULT
+
+    settings = replace(DEFAULT, **changes)
+    engine = adapters._engine(driver, database, embedder, settings)
+    return adapters.EngineRanker(engine, settings.ranker, name)
+
+
+def clusters_whole(driver: Any, database: Any, embedder: Any) -> EngineRanker:
+    """The default before 2026-11-26: every premise shown inside its premise cluster."""
+    return _variant(driver, database, embedder, "clusters-whole", cluster_max_words=None)
+
+
+def long_alone_50(driver: Any, database: Any, embedder: Any) -> EngineRanker:
+    """The default with premises over 50 words shown on their own (the default: 100)."""
+    return _variant(driver, database, embedder, "long-alone-50", cluster_max_words=50)
+
+
+def long_alone_200(driver: Any, database: Any, embedder: Any) -> EngineRanker:
+    """The default with premises over 200 words shown on their own (the default: 100)."""
+    return _variant(driver, database, embedder, "long-alone-200", cluster_max_words=200)
+
+
+def with_prior(driver: Any, database: Any, embedder: Any) -> EngineRanker:
+    """The default with the argumentativeness route at weight .5."""
+    return _variant(driver, database, embedder, "with-prior", weight_argument=0.5)

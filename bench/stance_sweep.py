@@ -41,6 +41,8 @@ from typing import Any
 from bench.train_cross_stance import read_pairs, rounded, scores
 
 SCRIPT_OPTIONS = ("quality_repeat",)
+# one training: variant options, training pairs, test lists, device, where to save it (or None)
+Job = tuple[dict[str, Any], list[Any], list[list[Any]], str, str | None]
 
 
 def config_of(options: dict[str, Any]) -> Any:
@@ -53,7 +55,7 @@ def config_of(options: dict[str, Any]) -> Any:
     return CrossConfig(**{k: v for k, v in options.items() if k in known})
 
 
-def job(args: tuple[dict[str, Any], list[Any], list[list[Any]], str, str | None]) -> Any:
+def job(args: Job) -> Any:
     """Train one model; return its probabilities on each test list (and save it if asked)."""
     options, train, tests, device, save_as = args
     from argkb.stance.cross import CrossStanceModel
@@ -119,7 +121,7 @@ def combine(pairs_file: Path, parts: list[Path], out: Path) -> int:
     return 0
 
 
-def main() -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=Path, required=True, help="from --export-pairs")
     parser.add_argument("--variant", action="append", default=[], help="NAME=JSON")
@@ -130,8 +132,64 @@ def main() -> int:
     parser.add_argument("--save-models", type=Path)
     parser.add_argument("--nested", action="store_true")
     parser.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args()
+    return parser
+
+
+def plan(
+    args: argparse.Namespace,
+    variants: dict[str, dict[str, Any]],
+    splits: dict[str, list[Any]],
+    folds: list[list[int]],
+) -> tuple[list[Job], list[tuple[str, int | str]]]:
+    """Per variant, one training per ArgQuality fold and the final one; the jobs and their keys
+    (variant, fold number or ``"final"``)."""
+    kp_train, quality = splits["kp_train"], splits["quality"]
+    jobs: list[Job] = []
+    keys: list[tuple[str, int | str]] = []
+    for name, options in variants.items():
+        for k, fold in enumerate(folds):
+            held = set(fold)
+            train = kp_train + [p for i, p in enumerate(quality) if i not in held]
+            jobs.append((options, train, [[quality[i] for i in fold]], args.device, None))
+            keys.append((name, k))
+        save = str(args.save_models / name) if args.save_models else None
+        jobs.append((options, kp_train + quality, [splits["kp_dev"], splits["aif"]],
+                     args.device, save))  # fmt: skip
+        keys.append((name, "final"))
+    return jobs, keys
+
+
+def variant_row(
+    name: str, results: dict[Any, Any], splits: dict[str, list[Any]], folds: list[list[int]]
+) -> tuple[dict[str, Any], Any]:
+    """One variant's report row and its held-out ArgQuality probabilities (all folds)."""
     import numpy as np
+
+    quality, kp_dev, aif = splits["quality"], splits["kp_dev"], splits["aif"]
+    prob = np.zeros(len(quality))
+    for k, fold in enumerate(folds):
+        prob[fold] = results[(name, k)][0][0]
+    (dev_prob, aif_prob), seconds = results[(name, "final")]
+    row = {
+        "argquality": {
+            **scores(quality, prob),
+            "per_topic": per_topic(quality, prob.tolist()),
+            "p_pro": prob.round(4).tolist(),
+        },
+        "argkp_dev": {
+            **scores(kp_dev, dev_prob),
+            "per_topic": per_topic(kp_dev, dev_prob),
+            "p_pro": np.round(dev_prob, 4).tolist(),
+        },
+        "train_seconds": round(seconds, 1),
+    }
+    if aif:
+        row["aif"] = {**scores(aif, aif_prob), "p_pro": np.round(aif_prob, 4).tolist()}
+    return row, prob
+
+
+def main() -> int:
+    args = build_parser().parse_args()
 
     from argkb.stance.evaluate import topic_folds
 
@@ -144,27 +202,19 @@ def main() -> int:
         variants[name] = json.loads(text or "{}")
         config_of(variants[name])  # fail before any training
     pairs = read_pairs(args.pairs)
-    kp_train = [p for p in pairs if p.dataset == "argkp" and p.split == "train"]
-    kp_dev = [p for p in pairs if p.dataset == "argkp" and p.split == "dev"]
-    quality = [p for p in pairs if p.dataset == "argquality"]
-    aif = [p for p in pairs if p.dataset == "aif"]
+    splits = {
+        "kp_train": [p for p in pairs if p.dataset == "argkp" and p.split == "train"],
+        "kp_dev": [p for p in pairs if p.dataset == "argkp" and p.split == "dev"],
+        "quality": [p for p in pairs if p.dataset == "argquality"],
+        "aif": [p for p in pairs if p.dataset == "aif"],
+    }
     if args.limit:
-        kp_train, kp_dev, aif = kp_train[: args.limit], kp_dev[: args.limit], aif[: args.limit]
-        quality = quality[: args.limit]
+        splits = {k: v[: args.limit] for k, v in splits.items()}
+    quality = splits["quality"]
     folds = topic_folds(quality, 5)
     if args.save_models:
         args.save_models.mkdir(parents=True, exist_ok=True)
-    jobs: list[tuple[dict[str, Any], list[Any], list[list[Any]], str, str | None]] = []
-    keys: list[tuple[str, int | str]] = []
-    for name, options in variants.items():
-        for k, fold in enumerate(folds):
-            held = set(fold)
-            train = kp_train + [p for i, p in enumerate(quality) if i not in held]
-            jobs.append((options, train, [[quality[i] for i in fold]], args.device, None))
-            keys.append((name, k))
-        save = str(args.save_models / name) if args.save_models else None
-        jobs.append((options, kp_train + quality, [kp_dev, aif], args.device, save))
-        keys.append((name, "final"))
+    jobs, keys = plan(args, variants, splits, folds)
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
         results = dict(zip(keys, pool.map(job, jobs), strict=True))
@@ -172,26 +222,7 @@ def main() -> int:
     report: dict[str, Any] = {"variants": variants, "folds": len(folds), "results": {}}
     quality_probs = {}
     for name in variants:
-        prob = np.zeros(len(quality))
-        for k, fold in enumerate(folds):
-            prob[fold] = results[(name, k)][0][0]
-        quality_probs[name] = prob
-        (dev_prob, aif_prob), seconds = results[(name, "final")]
-        row = {
-            "argquality": {
-                **scores(quality, prob),
-                "per_topic": per_topic(quality, prob.tolist()),
-                "p_pro": prob.round(4).tolist(),
-            },
-            "argkp_dev": {
-                **scores(kp_dev, dev_prob),
-                "per_topic": per_topic(kp_dev, dev_prob),
-                "p_pro": np.round(dev_prob, 4).tolist(),
-            },
-            "train_seconds": round(seconds, 1),
-        }
-        if aif:
-            row["aif"] = {**scores(aif, aif_prob), "p_pro": np.round(aif_prob, 4).tolist()}
+        row, quality_probs[name] = variant_row(name, results, splits, folds)
         report["results"][name] = row
         summary = {d: rounded({m: v for m, v in r.items() if m != "per_topic"})
                    for d, r in row.items() if isinstance(r, dict)}  # fmt: skip

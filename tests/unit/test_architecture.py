@@ -74,10 +74,7 @@ CYCLE_EXCEPTIONS: dict[frozenset[str], str] = {}
 LONG_MODULES: dict[str, str] = {}
 
 # "path::qualified name" -> why it may still be longer than MAX_FUNCTION_LINES, and who splits it
-LONG_FUNCTIONS: dict[str, str] = {
-    # bench scripts (bench owner): a benchmark's main reads top to bottom, still to be split
-    "bench/stance_sweep.py::main": "bench owner",
-}
+LONG_FUNCTIONS: dict[str, str] = {}
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ import json
 import sys
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
 REPO = Path(__file__).resolve().parents[1]
@@ -54,7 +55,7 @@ def _invoke(args: list[str]) -> str:
     return result.output
 
 
-def _main():  # type: ignore[no-untyped-def]
+def _main() -> click.Group:
     from argkb.cli.app import main
 
     return main

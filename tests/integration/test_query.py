@@ -102,7 +102,11 @@ def test_coreset_relevance_scorers(demo_db, embedder, relevance: CoresetRelevanc
     )
     pools = engine.coreset_pools("We should abandon fossil fuels", "pro")
     pool = pools["pro"]
-    scores = engine.rankers["coreset"].relevance(engine.reader, pool)
+    from argkb.query.rankers.coreset import CoresetRanker
+
+    coreset = engine.rankers["coreset"]
+    assert isinstance(coreset, CoresetRanker)
+    scores = coreset.relevance(engine.reader, pool)
     assert scores.shape == (len(pool.premises),) and np.isfinite(scores).all()
     if relevance == "learned":  # probabilities, highest for premises of the query's own claim
         assert ((scores > 0) & (scores < 1)).all()

@@ -6,7 +6,7 @@ default was a third thing.) No database is needed: the engine is replaced by a r
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from click.testing import CliRunner
@@ -17,7 +17,7 @@ from argkb.query.settings import DEFAULT, QuerySettings, default_of, help_of, op
 class _Recorder:
     """Stands in for QueryEngine: keeps the settings it was given, answers with a message."""
 
-    seen: list[QuerySettings | None] = []
+    seen: ClassVar[list[QuerySettings | None]] = []
 
     def __init__(self, driver: Any, embedder: Any, **kwargs: Any) -> None:
         _Recorder.seen.append(kwargs.get("settings"))
@@ -58,7 +58,7 @@ def test_the_harness_default_is_the_same_object(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(adapters, "_engine", engine)
     factory = RANKERS[DEFAULT_RANKER].factory
     assert callable(factory)
-    ranker = factory(None, None, None)
+    ranker = factory(None, None, None)  # type: ignore[arg-type]
     assert given == [DEFAULT] and given[0] is DEFAULT
     assert ranker.ranker == DEFAULT.ranker  # type: ignore[union-attr]
 

@@ -10,13 +10,12 @@ which forms the clusters. r(p|q) is the learned relevance filter (fitted on ArgK
 from __future__ import annotations
 
 from collections import defaultdict
-from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from argkb.errors import QueryError
 from argkb.query.rankers.base import Gathered, QueryContext
-from argkb.query.rankers.pfidf import gather_claim_route
+from argkb.query.rankers.pfidf import ClaimRouteRanker
 from argkb.query.types import Member, Ranked
 
 if TYPE_CHECKING:
@@ -42,23 +41,15 @@ class CoresetPool:
     words: NDArray[np.int64]
 
 
-class CoresetRanker:
+class CoresetRanker(ClaimRouteRanker):
     """``ranker="coreset"``: Fromm et al. 2021."""
 
     name = "coreset"
-    needs_claims = True
     picks_representative = True
-    nothing_found = "The similar claims have no premises."
     explains_claims = False
 
     def __init__(self) -> None:
         self._model: RelevanceModel | None = None
-
-    def start(self, reader: CandidateReader, context: QueryContext) -> Future[Any] | None:
-        return None
-
-    def gather(self, reader: CandidateReader, context: QueryContext) -> Gathered:
-        return gather_claim_route(reader, context)
 
     def rank(
         self, reader: CandidateReader, context: QueryContext, gathered: Gathered

@@ -29,20 +29,26 @@ def gather_claim_route(reader: CandidateReader, context: QueryContext) -> Gather
     return Gathered(candidates, reader.pfidf_terms(candidates))
 
 
-class PfidfRanker:
-    """``ranker="pfidf"``: Dumani et al. 2020."""
+class ClaimRouteRanker:
+    """What the rankers of the papers share: their candidates are the claim route's alone, so
+    there is nothing to read before the claims and nothing to answer without them."""
 
-    name = "pfidf"
     needs_claims = True
-    picks_representative = False
     nothing_found = "The similar claims have no premises."
-    explains_claims = True
 
     def start(self, reader: CandidateReader, context: QueryContext) -> Future[Any] | None:
         return None
 
     def gather(self, reader: CandidateReader, context: QueryContext) -> Gathered:
         return gather_claim_route(reader, context)
+
+
+class PfidfRanker(ClaimRouteRanker):
+    """``ranker="pfidf"``: Dumani et al. 2020."""
+
+    name = "pfidf"
+    picks_representative = False
+    explains_claims = True
 
     def rank(
         self, reader: CandidateReader, context: QueryContext, gathered: Gathered

@@ -199,6 +199,7 @@ def train_alignment(data: Path, embedder: Any, write: bool) -> int:
     """Step 4: fit the alignment weights on ArgKP train topics, score on the test topics."""
     import numpy as np
 
+    from argkb.eval.stance import alignment_scores, prewarm
     from argkb.stance.alignment import (
         ALIGNMENT_FILE,
         AlignmentModel,
@@ -207,7 +208,6 @@ def train_alignment(data: Path, embedder: Any, write: bool) -> int:
     )
     from argkb.stance.alignment_data import argkp_topics, topic_pairs
     from argkb.stance.model import fit_logistic
-    from argkb.stance.report import alignment_scores, prewarm
 
     topics, kps = argkp_topics(data / "argkp-2021", "train")
     train = topic_pairs(topics) + kps

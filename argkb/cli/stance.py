@@ -122,7 +122,7 @@ def eval_stance_cmd(
     ArgKP dev and ArgQuality topics.
     """
     from argkb.errors import ConfigError
-    from argkb.stance.report import evaluate_all
+    from argkb.eval.stance import evaluate_all
 
     sources: dict[str, list[Path]] = {"argkp": [], "argquality": [], "aif": []}
     if data:

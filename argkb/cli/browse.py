@@ -9,7 +9,7 @@ import sys
 import click
 
 from argkb.cli.app import echo_err, handle_errors, json_option, main, to_json
-from argkb.cli.server import PORT, _managed_server
+from argkb.cli.neo4j_server import PORT, _managed_server
 
 
 def _has_desktop() -> bool:

@@ -56,7 +56,8 @@ def setting_option(name: str, flag: str | None = None) -> Callable[[Any], Any]:
 def _member_line(member: Member) -> str:
     """A premise as a person reads it: its text (shortened), where it comes from (the source's
     title, else its id) and who said its stance (the data, or argkb stance's model)."""
-    text = textwrap.shorten(" ".join(member.text.split()), TEXT_WIDTH, placeholder=" ...")
+    shown = " ".join(getattr(member, "snippet", None) or [member.text])  # the snippet, if asked
+    text = textwrap.shorten(" ".join(shown.split()), TEXT_WIDTH, placeholder=" ...")
     names = [source.title or source.sid for source in member.sources]
     where = names[0] if names else "no source"
     if len(names) > 1:
@@ -105,6 +106,13 @@ def _member_line(member: Member) -> str:
     "sentences' first): --k pairs, BM25 top sentence + its next sentence; the ranking and "
     "cluster options do not apply.",
 )
+@click.option(
+    "--snippets",
+    is_flag=True,
+    default=DEFAULT.snippets,
+    help="Show each premise of more than two sentences by its best two sentences for the query "
+    "('argkb sentences' first; --json adds them as 'snippet', the full text stays in 'text').",
+)
 @json_option
 @handle_errors
 def query_cmd(
@@ -121,6 +129,7 @@ def query_cmd(
     explain: bool,
     show_keys: bool,
     pairs: bool,
+    snippets: bool,
     as_json: bool,
 ) -> None:
     """Ask CLAIM; get the distinct reasons for and against it, each once, best first.
@@ -152,6 +161,7 @@ def query_cmd(
         coreset_alpha=coreset_alpha,
         coreset_relevance=coreset_relevance,
         premise_clusters=premise_clusters,
+        snippets=snippets,
     )
     engine = QueryEngine(conn.driver(), Embedder.for_queries(), database=conn.database,
                          settings=settings)  # fmt: skip
@@ -187,7 +197,9 @@ def show_answer(result: QueryResult, stance: StanceChoice, show_keys: bool) -> N
 
 def _show_cluster(cluster: ResultCluster, show_keys: bool) -> None:
     rep = cluster.representative
-    click.echo(f"{cluster.rank:>3}. [{cluster.score:.3f}] {rep.text}")
+    snippet = getattr(rep, "snippet", None)  # the best two sentences, with --snippets
+    shown = " ".join(snippet) + " [...]" if snippet else rep.text
+    click.echo(f"{cluster.rank:>3}. [{cluster.score:.3f}] {shown}")
     if show_keys:
         click.echo(
             f"     {cluster.size} premise(s): "

@@ -105,3 +105,24 @@ def test_long_premises_show_two_adjacent_sentences(split, embedder) -> None:
         first = sentences.index(member["snippet"][0])
         assert member["snippet"] == sentences[first : first + 2]
     assert shown, "the demo corpus answers with some premise of three sentences or more"
+
+
+def test_argkb_query_snippets_flag_answers_as_the_library(split, embedder, neo4j_uri) -> None:
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    args = ["query", QUERY, "--k", "10", "--json", "--uri", neo4j_uri]
+    cli = CliRunner().invoke(main, [*args, "--snippets"])
+    assert cli.exit_code == 0, cli.output
+    payload = json.loads(cli.output)
+
+    def shown(answer: dict[str, Any]) -> list[tuple[str, str, list[Any]]]:
+        # the CLI embeds with ONNX, the fixture with torch: equal answers, cosines equal to 1e-6
+        return [(side, c["representative"]["key"], [(m["key"], m["snippet"]) for m in c["members"]])
+                for side in ("pro", "con") for c in answer[side]]  # fmt: skip
+
+    assert shown(payload) == shown(_answer(split, embedder, snippets=True))
+    text = CliRunner().invoke(main, ["query", QUERY, "--uri", neo4j_uri, "--snippets"]).output
+    assert "[...]" in text  # a long premise is shown by its two sentences
+    assert "[...]" not in CliRunner().invoke(main, ["query", QUERY, "--uri", neo4j_uri]).output

@@ -51,3 +51,18 @@ def long_alone_200(driver: Any, database: Any, embedder: Any) -> EngineRanker:
 def with_prior(driver: Any, database: Any, embedder: Any) -> EngineRanker:
     """The default with the argumentativeness route at weight .5."""
     return _variant(driver, database, embedder, "with-prior", weight_argument=0.5)
+
+
+def claims_1(driver: Any, database: Any, embedder: Any) -> EngineRanker:
+    """The default with the claim route weighted 1 (the default: 3)."""
+    return _variant(driver, database, embedder, "claims-1", weight_claims=1.0)
+
+
+def bm25_2(driver: Any, database: Any, embedder: Any) -> EngineRanker:
+    """The default with BM25 over premises weighted 2 (the default: 1)."""
+    return _variant(driver, database, embedder, "bm25-2", weight_bm25=2.0)
+
+
+def cosine_1(driver: Any, database: Any, embedder: Any) -> EngineRanker:
+    """The default with vector search over premises weighted 1 (the default: .5)."""
+    return _variant(driver, database, embedder, "cosine-1", weight_cosine=1.0)

@@ -1,4 +1,5 @@
-"""Helpers shared by the ingest tests: load a file with argkb's loader, snapshot the graph."""
+"""Helpers shared by the integration tests: load a file with argkb's loader, build the sample
+corpus's graph, snapshot the graph."""
 
 from __future__ import annotations
 
@@ -11,10 +12,30 @@ from argkb.ingest import LoadSummary, load_records
 from argkb.loaders import reader
 
 VOLATILE = {"created", "started", "finished", "load"}  # per-run markers: timestamps, run token
+DEMO = Path(__file__).resolve().parents[2] / "examples" / "debates.json"
 
 
 def load(driver: Driver, fmt: str, *paths: Path, **options: Any) -> LoadSummary:
     return load_records(driver, fmt, list(paths), reader(fmt)(list(paths)), **options)
+
+
+def demo_graph(driver: Driver, embedder: Any, *, same_as: bool = False) -> Driver:
+    """The sample corpus as ``make demo`` builds it: loaded, embedded, clustered (claims and
+    premises; SAME_AS edges when ``same_as``) and ranked by PageRank. Returns ``driver``."""
+    from argkb.cluster.store import cluster_units, link_same_as
+    from argkb.db.schema import init_schema
+    from argkb.embed.store import embed_units
+    from argkb.rank.store import run_pagerank
+
+    init_schema(driver)
+    load(driver, "argsme", DEMO)
+    embed_units(driver, embedder)
+    cluster_units(driver, kind="claim")
+    cluster_units(driver, kind="premise")
+    if same_as:
+        link_same_as(driver)
+    run_pagerank(driver)
+    return driver
 
 
 def snapshot(driver: Driver) -> tuple[tuple[Any, ...], tuple[Any, ...]]:

@@ -7,23 +7,19 @@ order, or any one test alone, gives the same results. The empty graph is in test
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from graphs import demo_graph
 
 from argkb.cli import main
-from argkb.db.schema import init_schema
-from argkb.ingest import load_records
-from argkb.loaders import reader
 
 if TYPE_CHECKING:
     from argkb.query.settings import CoresetRelevance
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
-DEMO = Path(__file__).resolve().parents[2] / "examples" / "debates.json"
 
 
 @pytest.fixture(scope="module")
@@ -35,18 +31,7 @@ def embedder():
 
 @pytest.fixture(scope="module")
 def demo_db(db, embedder):
-    from argkb.cluster.store import cluster_units, link_same_as
-    from argkb.embed.store import embed_units
-    from argkb.rank.store import run_pagerank
-
-    init_schema(db)
-    load_records(db, "argsme", [DEMO], reader("argsme")([DEMO]))
-    embed_units(db, embedder)
-    cluster_units(db, kind="claim")
-    cluster_units(db, kind="premise")
-    link_same_as(db)
-    run_pagerank(db)
-    return db
+    return demo_graph(db, embedder, same_as=True)
 
 
 @pytest.fixture(scope="module")

@@ -6,18 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from graphs import demo_graph
 
-from argkb.db.schema import init_schema
-from argkb.ingest import load_records
 from argkb.jsonout import to_json
-from argkb.loaders import reader
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
-DEMO = Path(__file__).resolve().parents[2] / "examples" / "debates.json"
 QUERY = "We should abandon fossil fuels"
 
 
@@ -30,17 +26,7 @@ def embedder():
 
 @pytest.fixture(scope="module")
 def demo_db(db, embedder):
-    from argkb.cluster.store import cluster_units
-    from argkb.embed.store import embed_units
-    from argkb.rank.store import run_pagerank
-
-    init_schema(db)
-    load_records(db, "argsme", [DEMO], reader("argsme")([DEMO]))
-    embed_units(db, embedder)
-    cluster_units(db, kind="claim")
-    cluster_units(db, kind="premise")
-    run_pagerank(db)
-    return db
+    return demo_graph(db, embedder)
 
 
 def _answer(db, embedder, **settings: Any) -> dict[str, Any]:

@@ -25,12 +25,10 @@ def _variant(
     driver: neo4j.Driver, database: str | None, embedder: Embedder | None, name: str,
     **changes: Any,
 ) -> EngineRanker:  # fmt: skip
-    from argkb.eval import adapters
+    from argkb.eval.adapters import engine_ranker
     from argkb.query.settings import DEFAULT
 
-    settings = replace(DEFAULT, **changes)
-    engine = adapters._engine(driver, database, embedder, settings)
-    return adapters.EngineRanker(engine, settings.ranker, name)
+    return engine_ranker(driver, database, embedder, replace(DEFAULT, **changes), name)
 
 
 def clusters_whole(driver: Any, database: Any, embedder: Any) -> EngineRanker:

@@ -89,6 +89,16 @@ def _engine(
     return QueryEngine(driver, embedder, database=database, settings=settings)
 
 
+def engine_ranker(
+    driver: neo4j.Driver, database: str | None, embedder: Embedder | None,
+    settings: QuerySettings, name: str,
+) -> EngineRanker:  # fmt: skip
+    """A harness ranker named ``name`` that answers every query with ``settings`` (the engine
+    of :func:`_engine`; the ranker the settings name). bench/ranker_variants.py builds its
+    variants of the default with it."""
+    return EngineRanker(_engine(driver, database, embedder, settings), settings.ranker, name)
+
+
 def _ranker(
     driver: neo4j.Driver, database: str | None, embedder: Embedder | None, name: str,
     **settings: Any,
@@ -97,8 +107,7 @@ def _ranker(
     :class:`~argkb.query.settings.QuerySettings` has them)."""
     from argkb.query.settings import QuerySettings
 
-    chosen = QuerySettings(**settings)
-    return EngineRanker(_engine(driver, database, embedder, chosen), chosen.ranker, name)
+    return engine_ranker(driver, database, embedder, QuerySettings(**settings), name)
 
 
 def default(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:
@@ -106,8 +115,7 @@ def default(driver: neo4j.Driver, database: str | None, embedder: Embedder | Non
     (:data:`argkb.query.settings.DEFAULT`)."""
     from argkb.query.settings import DEFAULT
 
-    engine = _engine(driver, database, embedder, DEFAULT)
-    return EngineRanker(engine, DEFAULT.ranker, "default")
+    return engine_ranker(driver, database, embedder, DEFAULT, "default")
 
 
 def hybrid(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:

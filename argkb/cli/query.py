@@ -27,6 +27,7 @@ from argkb.query.settings import (
     DEFAULT_K,
     AlignmentChoice,
     CoresetRelevance,
+    FusionMethod,
     PremiseClusters,
     RankerName,
     Representative,
@@ -93,6 +94,7 @@ def _member_line(member: Member) -> str:
 @setting_option("coreset_relevance", "--relevance")
 @setting_option("premise_clusters")
 @setting_option("alignment")
+@setting_option("fusion")
 @click.option("--explain", is_flag=True, help="Show the numbers behind each rank.")
 @click.option(
     "--show-keys",
@@ -126,6 +128,7 @@ def query_cmd(
     coreset_relevance: CoresetRelevance,
     premise_clusters: PremiseClusters,
     alignment: AlignmentChoice,
+    fusion: FusionMethod,
     explain: bool,
     show_keys: bool,
     pairs: bool,
@@ -157,6 +160,7 @@ def query_cmd(
         DEFAULT,
         ranker=ranker,
         alignment=alignment,
+        fusion=fusion,
         representative=representative,
         coreset_alpha=coreset_alpha,
         coreset_relevance=coreset_relevance,

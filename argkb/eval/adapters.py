@@ -2,9 +2,10 @@
 
 Every factory first brings the claim and premise clusters up to date (:func:`ensure_clusters`:
 what ``argkb update`` would cluster, i.e. units with an embedding and no cluster, corpora loaded
-since the last cluster run, an interrupted run), then answers each benchmark query with
-:class:`~argkb.query.engine.QueryEngine`: clusters of premise unit keys, representative first.
-A query without a stance gets the pro and con lists merged by score.
+since the last cluster run, an interrupted run) and places the premises whose stance the data
+left unknown (:func:`ensure_stance`, as ``argkb stance`` would), then answers each benchmark
+query with :class:`~argkb.query.engine.QueryEngine`: clusters of premise unit keys,
+representative first. A query without a stance gets the pro and con lists merged by score.
 """
 
 from __future__ import annotations
@@ -76,6 +77,23 @@ def ensure_clusters(driver: neo4j.Driver, database: str | None = None) -> list[C
     return cluster(driver, database, skip_same_as=True).runs
 
 
+def ensure_stance(driver: neo4j.Driver, database: str | None = None) -> int:
+    """Predict the stance of premise edges the data left unknown, as ``argkb stance`` does with
+    the shipped model; returns how many edges it placed (0: none was unknown).
+
+    Without it a premise of unknown stance is on neither side of an answer (the query engine
+    shows only pro and con premises), so a benchmark whose data leaves stances open (SIGIR-19's
+    "Not specified") would be scored on a graph prepared less than the documented workflow
+    (``argkb update --with-stance``) prepares it."""
+    from argkb.pipeline import stale_counts, stance
+
+    if not stale_counts(driver, database, "stance"):
+        return 0
+    logger.info("predicting unknown stances for the evaluation")
+    run = stance(driver, database)
+    return run.written
+
+
 def _engine(
     driver: neo4j.Driver, database: str | None, embedder: Embedder | None,
     settings: QuerySettings,
@@ -86,6 +104,7 @@ def _engine(
     if embedder is None:
         raise ConfigError("the query engine needs an embedding model")
     ensure_clusters(driver, database)
+    ensure_stance(driver, database)
     return QueryEngine(driver, embedder, database=database, settings=settings)
 
 

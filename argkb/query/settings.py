@@ -19,6 +19,7 @@ AlignmentChoice = Literal["model", "soft", "always"]
 Representative = Literal["longest", "centroid", "pagerank", "best"]
 CoresetRelevance = Literal["learned", "cosine", "pfidf"]
 PremiseClusters = Literal["offline", "query"]
+FusionMethod = Literal["rrf", "linear"]
 
 
 def _setting(default: Any, help: str, *, option: bool = False) -> Any:
@@ -104,6 +105,38 @@ class QuerySettings:
         0.0,
         "Hybrid route weight of the argumentativeness prior (argkb.retrieve.argument_prior); "
         "0 leaves the route out and unread.",
+    )
+    fusion: FusionMethod = _setting(
+        "rrf",
+        "How the hybrid combines its evidence: rrf = weighted reciprocal rank fusion of the "
+        "routes (weight_*, rrf_k); linear = a weighted sum of each premise's features "
+        "(linear_*: BM25 over the best BM25, cosine to the query, cosine of its best conclusion, "
+        "its cluster's claim-route share, length, argumentativeness).",
+        option=True,
+    )
+    linear_bm25: float = _setting(
+        1.0, "Linear fusion: weight of the premise's BM25 score over the query's best BM25."
+    )
+    linear_cosine: float = _setting(
+        0.0, "Linear fusion: weight of the premise's cosine to the query."
+    )
+    linear_claim: float = _setting(
+        0.0,
+        "Linear fusion: weight of the cosine between the query and the premise's most similar "
+        "conclusion on that side (how well the claim route's claim actually matches).",
+    )
+    linear_support: float = _setting(
+        0.0,
+        "Linear fusion: weight of the premise cluster's claim-route share P(pi^s|q) over the "
+        "side's largest (Dumani et al.'s pf-icf: how many similar claims its cluster serves).",
+    )
+    linear_length: float = _setting(
+        0.0, "Linear fusion: weight of log(1 + words) / log(101) (1 at 100 words)."
+    )
+    linear_argument: float = _setting(
+        0.0,
+        "Linear fusion: weight of the argumentativeness prior's probability "
+        "(argkb.retrieve.argument_prior); 0 leaves it unread.",
     )
     cluster_max_words: int | None = _setting(
         100,

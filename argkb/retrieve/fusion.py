@@ -16,6 +16,13 @@ routes' raw scores live on unrelated scales, and the benchmarks argkb is judged 
 much each route is worth (docs/evaluation.md). Then :func:`group_by_cluster` keeps the best
 premise of each premise cluster as its representative, and fills the list with further
 candidates when there are fewer clusters than asked for. Pure NumPy; no Neo4j here.
+
+:func:`linear_fusion` is the other way to combine them: a weighted sum of each candidate's
+features, each put on a scale of about 0 to 1 by the caller (the hybrid ranker's
+``premise_features``). Where RRF only sees ranks, a linear sum sees *how well* a route matched:
+a claim that merely shares the topic lends less than one that says what the query says, and a
+premise far ahead on BM25 stays ahead. Its weights are fitted leaving each benchmark out
+(docs/results/answer-quality.md).
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["Group", "group_by_cluster", "ranks_by", "reciprocal_rank_fusion"]
+__all__ = ["Group", "group_by_cluster", "linear_fusion", "ranks_by", "reciprocal_rank_fusion"]
 
 
 def ranks_by(*keys: ArrayLike, found: ArrayLike | None = None) -> NDArray[np.int64]:
@@ -77,6 +84,29 @@ def reciprocal_rank_fusion(
         total = part if total is None else total + part
     if total is None:
         raise ValueError("no route to fuse")
+    return total
+
+
+def linear_fusion(
+    features: Mapping[str, ArrayLike], weights: Mapping[str, float]
+) -> NDArray[np.float64]:
+    """``sum_f w_f * x_f`` over the features (a feature missing from ``weights`` weighs 0).
+
+    Parameters
+    ----------
+    features : mapping of feature name to array_like of float, shape (n,)
+        Each candidate's value of the feature, on a comparable scale (about 0 to 1).
+    weights : mapping of feature name to float
+        ``w_f``.
+    """
+    import numpy as np
+
+    total: NDArray[np.float64] | None = None
+    for name, values in features.items():
+        part = weights.get(name, 0.0) * np.asarray(values, dtype=np.float64)
+        total = part if total is None else total + part
+    if total is None:
+        raise ValueError("no feature to fuse")
     return total
 
 

@@ -14,6 +14,8 @@
 // $collection (a Source.sid prefix, or null) keeps only arguments from matching sources.
 // $argument (a unit vector, or null): each premise's similarity to it, for the argumentativeness
 // prior (argkb/retrieve/argument_prior.py); -2 without an embedding or without $argument.
+// claim_score: the query's similarity to the edge's claim, as score (-2 without an embedding);
+// the linear fusion's claim feature (argkb/retrieve/fusion.py).
 CALL {
   UNWIND $claims AS cid
   MATCH (c:Unit)<-[:CONCLUDES]-(a:Argument)<-[:PREMISE_OF]-(p:Unit)
@@ -39,9 +41,13 @@ WHERE p <> c
   AND ($collection IS NULL
        OR EXISTS { (a)-[:FROM]->(s:Source) WHERE s.sid STARTS WITH $collection })
 OPTIONAL MATCH (p)-[:IN_CLUSTER]->(pc:PremiseCluster)
+WITH p, pid, r, a, c, pc, score, prior, words,
+     CASE WHEN c.embedding IS NULL THEN -2.0
+          ELSE vector.similarity.cosine(c.embedding, $vector) END AS claim_score
 RETURN collect(id(c)) AS claim, collect(pid) AS premise, collect(p.uid) AS premise_key,
        collect(coalesce(r.stance, 'unknown')) AS stance,
        collect(coalesce(r.stance_source, 'data')) AS stance_source, collect(a.aid) AS argument,
        collect(coalesce(pc.cid, '')) AS cluster, collect(coalesce(pc.cf_pro, -1)) AS cf_pro,
        collect(coalesce(pc.cf_con, -1)) AS cf_con, collect(score) AS score,
-       collect(words) AS words, collect(prior) AS prior
+       collect(words) AS words, collect(prior) AS prior,
+       collect(claim_score) AS claim_score

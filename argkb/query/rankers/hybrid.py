@@ -119,6 +119,10 @@ class SidePool:
     words: NDArray[np.int64]  # text length, for the "longest" representative
     # the argumentativeness prior's logit (argkb.retrieve.argument_prior); None: not asked for
     argument: NDArray[np.float64] | None = None
+    # cosine of the query with the most similar conclusion the premise serves on this side
+    # (0 where no conclusion has an embedding); None in pools recorded before it existed
+    claim_cos: NDArray[np.float64] | None = None
+    bm25_max: float = 0.0  # the best BM25 of any candidate of the query (both sides)
 
 
 @dataclass(frozen=True)
@@ -131,11 +135,20 @@ class Fusion:
     cosine: float
     rrf_k: float
     argument: float = 0.0  # weight of the argumentativeness route (needs SidePool.argument)
+    # feature -> weight of the linear fusion (premise_features); None: reciprocal rank fusion
+    linear: dict[str, float] | None = None
 
     @classmethod
     def of(cls, s: QuerySettings) -> Fusion:
         """The fusion the settings ``s`` ask for."""
-        return cls(s.weight_claims, s.weight_bm25, s.weight_cosine, s.rrf_k, s.weight_argument)
+        linear = (
+            {"bm25": s.linear_bm25, "cosine": s.linear_cosine, "claim": s.linear_claim,
+             "support": s.linear_support, "length": s.linear_length,
+             "argument": s.linear_argument}
+            if s.fusion == "linear" else None
+        )  # fmt: skip
+        return cls(s.weight_claims, s.weight_bm25, s.weight_cosine, s.rrf_k, s.weight_argument,
+                   linear)  # fmt: skip
 
     def weights(self) -> dict[str, float]:
         weights = {"claims": self.claims, "bm25": self.bm25, "cosine": self.cosine}
@@ -188,6 +201,8 @@ def side_pools(
     present = {int(p) for p in candidates.premise.tolist()}
     bm25 = _top(hits.bm25, present, s.bm25_depth)
     cosine_hits = _top(hits.cosine, present, s.vector_depth)
+    claim_score = np.asarray([per_premise.claim_score.get(int(c), 0.0)
+                              for c in candidates.claim.tolist()], np.float64)  # fmt: skip
     scores = cluster_scores(candidates.premise_cluster, candidates.pro, terms, aligned)
     cluster_index = {int(c): i for i, c in enumerate(scores.clusters.tolist())}
     # the side of each edge towards the query, and which edges decide a premise's side
@@ -205,6 +220,8 @@ def side_pools(
         own = np.zeros(len(columns.position))
         np.add.at(own, columns.edge_position,
                   np.where(side_pro == (side == "pro"), terms.contribution, 0.0))  # fmt: skip
+        claim_cos = np.zeros(len(columns.position))
+        np.maximum.at(claim_cos, columns.edge_position, np.where(on_side, claim_score, 0.0))
         side_scores = scores.pro if side == "pro" else scores.con
         pools[side] = SidePool(
             premises=members,
@@ -219,6 +236,8 @@ def side_pools(
             vector_hit=np.asarray([p in cosine_hits for p in members]),
             words=columns.words[rows],
             argument=columns.argument[rows] if columns.argument is not None else None,
+            claim_cos=claim_cos[rows],
+            bm25_max=max(bm25.values(), default=0.0),
         )
     return pools, candidates
 
@@ -245,6 +264,7 @@ class _EdgeExtras:
     words: list[int]
     prior_projection: list[float | None]
     prior: Any  # argkb.retrieve.argument_prior.ArgumentPrior, or None when not asked for
+    claim_score: dict[int, float]  # claim (internal id) -> its cosine to the query
 
     def arrange(
         self, edges: EdgeColumns, candidates: Candidates, present: set[int], alone: int | None
@@ -306,12 +326,19 @@ def _read_edges(
     from argkb.retrieve import argument_prior
 
     claims, ids = sorted(claim_cluster), sorted(set(hits.bm25) | set(hits.cosine))
-    prior = argument_prior.load() if reader.settings.weight_argument > 0 else None
+    s = reader.settings
+    wants_prior = s.weight_argument > 0 or (s.fusion == "linear" and s.linear_argument > 0)
+    prior = argument_prior.load() if wants_prior else None
     columns = cypher.read_columns(reader.driver, "query/premise_edges", database=reader.database,
                                   claims=claims, ids=ids, collection=collection,
                                   vector=[float(x) for x in vector],
                                   argument=list(prior.direction) if prior else None)  # fmt: skip
-    extras = _EdgeExtras(columns.pop("score"), columns.pop("words"), columns.pop("prior"), prior)
+    claim_score = {
+        int(c): 2.0 * float(v) - 1.0 if v >= 0.0 else 0.0
+        for c, v in zip(columns["claim"], columns.pop("claim_score"), strict=True)
+    }
+    extras = _EdgeExtras(columns.pop("score"), columns.pop("words"), columns.pop("prior"), prior,
+                         claim_score)  # fmt: skip
     edges = EdgeColumns(**columns)
     if not len(edges):
         return None
@@ -343,26 +370,49 @@ def premise_ranks(pool: SidePool) -> dict[str, NDArray[np.int64]]:
     return ranks
 
 
-def fuse_pool(pool: SidePool, fusion: Fusion, k: int, representative: str = "best") -> list[Entry]:
-    """At most ``k`` entries of one side, best first (see the module docstring). Pure NumPy.
-
-    ``representative``: ``"longest"`` shows each cluster by its longest member (Dumani et al.
-    2020), chosen before members are shown on their own to fill the list; ``"best"`` by its
-    best-fused member. An entry's first member is its representative.
-
-    Premises are ranked by each route and fused (their order within a cluster, and the order
-    of members shown on their own to fill the list); clusters are ranked by the same fusion over
-    cluster-level route scores: P(pi^s|q), and the best BM25 and cosine of any member (Dumani et
-    al. rank clusters, not premises).
-    """
+def premise_features(pool: SidePool) -> dict[str, NDArray[np.float64]]:
+    """Each candidate's features for the linear fusion, each about 0 to 1: ``bm25`` over the
+    query's best BM25, ``cosine`` to the query, ``claim`` the cosine of its best conclusion on
+    this side, ``support`` its cluster's claim-route share P(pi^s|q) over the side's largest
+    (0 where no similar claim lent it mass), ``length`` log(1 + words) / log(101), and
+    ``argument`` the prior's probability when the pool has it."""
     import numpy as np
 
-    from argkb.retrieve.fusion import group_by_cluster, ranks_by, reciprocal_rank_fusion
+    n = len(pool.premises)
+    support = pool.cluster_p * (pool.own > 0)
+    top = float(support.max()) if n else 0.0
+    features = {
+        "bm25": pool.bm25 / pool.bm25_max if pool.bm25_max > 0 else np.zeros(n),
+        "cosine": np.asarray(pool.cosine, np.float64),
+        "claim": pool.claim_cos if pool.claim_cos is not None else np.zeros(n),
+        "support": support / top if top > 0 else np.zeros(n),
+        "length": np.log1p(np.maximum(pool.words, 0)) / np.log(101.0),
+    }
+    if pool.argument is not None:
+        features["argument"] = 1.0 / (1.0 + np.exp(-pool.argument))
+    return features
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """A pool fused: each candidate's score, each label's score, and per label what explains
+    it (route or feature -> rank of the label's value and its contribution)."""
+
+    fused: NDArray[np.float64]
+    by_label: dict[int, float]
+    explain: dict[int, dict[str, dict[str, float]]]
+
+
+def _rrf_scored(pool: SidePool, fusion: Fusion, names: Any, member_of: Any) -> _Scored:
+    """Premises ranked by each route and fused; clusters by the same fusion over cluster-level
+    route scores: P(pi^s|q), and the best BM25 and cosine of any member."""
+    import numpy as np
+
+    from argkb.retrieve.fusion import ranks_by, reciprocal_rank_fusion
 
     weights = fusion.weights()
     via_claim = pool.own > 0
     fused = reciprocal_rank_fusion(premise_ranks(pool), weights, k=fusion.rrf_k)
-    names, member_of = np.unique(pool.labels, return_inverse=True)
     best_bm25 = np.zeros(len(names))
     np.maximum.at(best_bm25, member_of, pool.bm25)
     best_cos = np.full(len(names), -np.inf)
@@ -381,33 +431,99 @@ def fuse_pool(pool: SidePool, fusion: Fusion, k: int, representative: str = "bes
         np.maximum.at(best_argument, member_of, pool.argument)
         cluster_ranks["argument"] = ranks_by(best_argument)
     cluster_fused = reciprocal_rank_fusion(cluster_ranks, weights, k=fusion.rrf_k)
-    by_label = dict(zip(names.tolist(), cluster_fused.tolist(), strict=True))
+    explain = {
+        int(label): {
+            route: {"rank": int(ranks[c]),
+                    "contribution": float(weights[route] / (fusion.rrf_k + ranks[c])
+                                          if ranks[c] > 0 else 0.0)}
+            for route, ranks in cluster_ranks.items()
+        }
+        for c, label in enumerate(names.tolist())
+    }  # fmt: skip
+    return _Scored(fused, dict(zip(names.tolist(), cluster_fused.tolist(), strict=True)), explain)
+
+
+def _linear_scored(pool: SidePool, fusion: Fusion, names: Any, member_of: Any) -> _Scored:
+    """Each premise scored by :func:`~argkb.retrieve.fusion.linear_fusion` of its features; a
+    label scored by its best member, whose features explain it (rank: the member's rank among
+    the side's candidates by that feature)."""
+    import numpy as np
+
+    from argkb.retrieve.fusion import linear_fusion, ranks_by
+
+    assert fusion.linear is not None
+    features = premise_features(pool)
+    fused = linear_fusion(features, fusion.linear)
+    best = np.full(len(names), -1)
+    order = np.lexsort((np.arange(len(fused)), -fused))  # best first, ties by position
+    for i in order[::-1].tolist():
+        best[member_of[i]] = i
+    ranks = {name: ranks_by(values) for name, values in features.items()
+             if fusion.linear.get(name, 0.0)}  # fmt: skip
+    explain = {
+        int(label): {
+            name: {"rank": int(ranks[name][best[c]]), "value": float(features[name][best[c]]),
+                   "contribution": float(fusion.linear[name] * features[name][best[c]])}
+            for name in ranks
+        }
+        for c, label in enumerate(names.tolist())
+    }  # fmt: skip
+    by_label = {int(label): float(fused[best[c]]) for c, label in enumerate(names.tolist())}
+    return _Scored(fused, by_label, explain)
+
+
+def fuse_pool(pool: SidePool, fusion: Fusion, k: int, representative: str = "best") -> list[Entry]:
+    """At most ``k`` entries of one side, best first (see the module docstring). Pure NumPy.
+
+    ``representative``: ``"longest"`` shows each cluster by its longest member (Dumani et al.
+    2020), chosen before members are shown on their own to fill the list; ``"best"`` by its
+    best-fused member. An entry's first member is its representative.
+
+    With reciprocal rank fusion (``fusion.linear`` None), premises are ranked by each route and
+    fused (their order within a cluster, and the order of members shown on their own to fill
+    the list); clusters are ranked by the same fusion over cluster-level route scores (Dumani
+    et al. rank clusters, not premises). With the linear fusion a premise's score is the
+    weighted sum of its features and a cluster's the score of its best member.
+    """
+    import numpy as np
+
+    from argkb.retrieve.fusion import group_by_cluster
+
+    names, member_of = np.unique(pool.labels, return_inverse=True)
+    scored = (_rrf_scored if fusion.linear is None else _linear_scored)(
+        pool, fusion, names, member_of
+    )
+    fused, by_label = scored.fused, scored.by_label
     entries: list[Entry] = []
     priority = pool.words if representative == "longest" else None
     for group in group_by_cluster(fused, pool.labels, k, by_label, priority):
         head = group.representative
-        c = int(np.searchsorted(names, group.label))
         explain: dict[str, Any] = {
             "fused": by_label[group.label],
-            "routes": {
-                route: {"rank": int(cluster_ranks[route][c]),
-                        "contribution": float(
-                            weights[route] / (fusion.rrf_k + cluster_ranks[route][c])
-                            if cluster_ranks[route][c] > 0 else 0.0)}
-                for route in ROUTES + (("argument",) if "argument" in cluster_ranks else ())
-            },
+            "routes": scored.explain[group.label],
             "p_cluster": float(pool.cluster_p[head]),
             "bm25": float(pool.bm25[head]),
             "cosine": float(pool.cosine[head]),
             "vector_hit": bool(pool.vector_hit[head]),
             "promoted": len(entries) >= len(by_label),
-        }  # fmt: skip
+        }
         score = by_label[group.label]
         if explain["promoted"]:  # a member shown on its own to fill the list: below every
             # cluster, in the order of its own fused score
-            score = min(by_label.values()) * 0.5 * fused[head] / max(fused.max(), 1e-12)
+            score = _promoted_score(by_label, fused, head, linear=fusion.linear is not None)
         entries.append(Entry(float(score), list(group.members), group.label, explain))
     return entries
+
+
+def _promoted_score(
+    by_label: dict[int, float], fused: NDArray[np.float64], head: int, *, linear: bool
+) -> float:
+    """The score of a member shown on its own to fill the list: below every cluster, in the
+    order of its own fused score (RRF scores are positive, a linear sum need not be)."""
+    lowest = min(by_label.values())
+    if linear:
+        return lowest - 1.0 - (float(fused.max()) - float(fused[head]))
+    return lowest * 0.5 * float(fused[head]) / max(float(fused.max()), 1e-12)
 
 
 class HybridRanker:

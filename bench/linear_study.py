@@ -1,0 +1,187 @@
+"""Fit the hybrid's linear fusion leaving each benchmark out, on pools recorded from real runs.
+
+    python -m bench linear_study --study /tmp/study --data ../shared/data
+
+Each benchmark is first run once with ``argkb eval ... --ranker bench.study_recorder:recorder``
+on a brand-new database (see that module): the harness loads, embeds and clusters it and scores
+BM25 and cosine in the same run, and the recorder keeps every query's candidate pool
+(:class:`argkb.query.rankers.hybrid.SidePool`, with each premise's features). Here every weight
+setting of the grid re-ranks those pools with the product's own ``fuse_pool`` (so a setting's
+score is what ``argkb eval`` reports for ``QuerySettings(fusion="linear", linear_*=...)`` on that
+database) and is scored with the harness's metrics.
+
+Protocol: **leave one benchmark out**. For each benchmark the setting is the one with the best
+mean primary metric over the *other* benchmarks (each weighing the same; ArgQuality long and
+short count as one benchmark, their mean), and it is scored on the held-out one, query by query
+against BM25 and cosine of the same recorded run (wins/ties/losses, mean difference, 95 %
+bootstrap interval). The setting fitted on all benchmarks is printed last: it is the candidate
+default, to be scored on the benchmarks kept outside the repository. No feature here is learned
+from labels (the argumentativeness prior, trained on ArgQuality and SIGIR-19 labels, is left
+out so that no row sees its own labels).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import pickle
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bench.ranker_study import BENCHMARKS, baseline_scores, build, spec
+
+FEATURES = ("bm25", "cosine", "claim", "support", "length")
+GRID = {
+    "bm25": (0.0, 0.5, 1.0, 2.0),
+    "cosine": (0.0, 0.5, 1.0, 2.0),
+    "claim": (0.0, 0.5, 1.0, 2.0),
+    "support": (0.0, 0.25, 0.5, 1.0, 2.0),
+    "length": (0.0, 0.25, 0.5, 1.0),
+}
+Setting = tuple[float, ...]  # weights in FEATURES order
+
+
+def read_pools(path: Path) -> dict[str, dict[str, Any]]:
+    """qid -> side -> (SidePool over candidate positions, unit keys)."""
+    from argkb.query.rankers.hybrid import SidePool
+
+    with path.open("rb") as handle:
+        records = pickle.load(handle)
+    out: dict[str, dict[str, Any]] = {}
+    for qid, record in records.items():
+        sides = {}
+        for side, raw in record["sides"].items():
+            pool = dict(raw["pool"])
+            pool["premises"] = list(range(len(raw["keys"])))
+            arrays = {k: np.asarray(v) if isinstance(v, list) and k != "premises" else v
+                      for k, v in pool.items()}  # fmt: skip
+            arrays["argument"] = None
+            sides[side] = (SidePool(**arrays), raw["keys"])
+        out[qid] = sides
+    return out
+
+
+class Replay:
+    """A harness ranker that answers from the recorded pools with one linear setting."""
+
+    def __init__(self, pools: dict[str, dict[str, Any]], setting: Setting, rep: str) -> None:
+        from argkb.query.rankers.hybrid import Fusion
+
+        self.pools, self.name, self.representative = pools, label(setting), rep
+        self.fusion = Fusion(0.0, 0.0, 0.0, 10.0, 0.0, dict(zip(FEATURES, setting, strict=True)))
+
+    def rank(self, query: Any, k: int) -> Any:
+        from argkb.query.rankers.hybrid import fuse_pool
+        from argkb.ranking import Ranking
+
+        entries = []
+        for pool, keys in self.pools.get(query.qid, {}).values():
+            for entry in fuse_pool(pool, self.fusion, k, self.representative):
+                entries.append((entry.score, [keys[i] for i in entry.members]))
+        entries.sort(key=lambda e: -e[0])  # stable: pro before con on ties, as the engine
+        return Ranking([m for _, m in entries[:k]], [s for s, _ in entries[:k]])
+
+
+def label(setting: Setting) -> str:
+    return " ".join(f"{name} {w:g}" for name, w in zip(FEATURES, setting, strict=True) if w)
+
+
+def score_all(
+    benchmark: Any, pools: dict[str, dict[str, Any]], settings: list[Setting], metric: str
+) -> dict[Setting, dict[str, float]]:
+    """Per setting, per query the primary metric."""
+    from argkb.eval.harness import evaluate
+
+    out = {}
+    for setting in settings:
+        ranker = Replay(pools, setting, "longest")
+        result = evaluate(benchmark, {"v": [ranker]}, depth=100)[0]
+        out[setting] = {q: s.get(metric, 0.0) for q, s in result.scores.per_query.items()}
+    return out
+
+
+def grid() -> list[Setting]:
+    settings = [tuple(values) for values in itertools.product(*GRID.values())]
+    return [s for s in settings if any(s[:2])]  # some premise evidence (BM25 or cosine)
+
+
+def group_mean(table: dict[str, dict[Setting, float]], names: list[str], s: Setting) -> float:
+    by_group: dict[str, list[float]] = {}
+    for n in names:
+        by_group.setdefault(spec(n)[1], []).append(table[n][s])
+    return float(np.mean([np.mean(v) for v in by_group.values()]))
+
+
+def compare_line(mine: dict[str, float], base: dict[str, dict[str, float]]) -> str:
+    from argkb.eval.compare import paired
+
+    parts = []
+    for name in ("bm25", "cosine"):
+        if name not in base:
+            continue
+        runs = {"me": {q: {"m": v} for q, v in mine.items()},
+                name: {q: {"m": v} for q, v in base[name].items()}}  # fmt: skip
+        p = paired("me", name, runs, "m")
+        parts.append(f"{p.wins}/{p.ties}/{p.losses}, {p.mean_difference:+.3f} "
+                     f"[{p.low:+.3f}, {p.high:+.3f}]")  # fmt: skip
+    return " | ".join(parts)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--study", type=Path, required=True, help="the recordings' folder")
+    parser.add_argument("--data", type=Path, required=True, help="../shared/data")
+    parser.add_argument("--out", type=Path, help="write the table and fits as JSON here")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    names = [n for n in BENCHMARKS if (args.study / f"{n}.pkl").exists()]
+    settings = grid()
+    print(f"{len(settings)} settings x {len(names)} benchmarks", flush=True)
+    per_query: dict[str, dict[Setting, dict[str, float]]] = {}
+    table: dict[str, dict[Setting, float]] = {}
+    base: dict[str, dict[str, dict[str, float]]] = {}
+    for n in names:
+        metric = spec(n)[0]
+        per_query[n] = score_all(build(n, args.data), read_pools(args.study / f"{n}.pkl"),
+                                 settings, metric)  # fmt: skip
+        table[n] = {s: float(np.mean(list(v.values()))) for s, v in per_query[n].items()}
+        base[n] = baseline_scores(args.study, n, metric)
+        print(f"scored {n}", flush=True)
+    print("\n| benchmark | fitted without it | score | recorded default | BM25 | cosine "
+          "| vs BM25 W/T/L, diff [95% CI] | vs cosine |")  # fmt: skip
+    print("|---|---|---:|---:|---:|---:|---|---|")
+    fits = {}
+    for n in names:
+        train = [m for m in names if spec(m)[1] != spec(n)[1]]
+        best = max(settings, key=lambda s: group_mean(table, train, s))
+        fits[n] = {"setting": dict(zip(FEATURES, best, strict=True)), "score": table[n][best]}
+        means = {k: float(np.mean(list(v.values()))) for k, v in base[n].items()}
+        default = means.get("recorded-default", float("nan"))
+        print(f"| {n} | {label(best)} | {table[n][best]:.4f} | {default:.4f} | "
+              f"{means.get('bm25', float('nan')):.4f} | {means.get('cosine', float('nan')):.4f} "
+              f"| {compare_line(per_query[n][best], base[n])} |")  # fmt: skip
+    best = max(settings, key=lambda s: group_mean(table, names, s))
+    print(f"\nfitted on all: {label(best)}: "
+          + ", ".join(f"{n} {table[n][best]:.4f}" for n in names))  # fmt: skip
+    top = sorted(settings, key=lambda s: -group_mean(table, names, s))[:15]
+    print("\n| setting | " + " | ".join(names) + " | mean |")
+    for s in top:
+        print(f"| {label(s)} | " + " | ".join(f"{table[n][s]:.4f}" for n in names)
+              + f" | {group_mean(table, names, s):.4f} |")  # fmt: skip
+    if args.out:
+        args.out.write_text(json.dumps({
+            "fits": fits, "all": dict(zip(FEATURES, best, strict=True)),
+            "table": {n: {label(s) or "-": v for s, v in t.items()} for n, t in table.items()},
+        }, indent=1))  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

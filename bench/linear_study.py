@@ -35,12 +35,22 @@ import numpy as np
 from bench.ranker_study import BENCHMARKS, baseline_scores, build, spec
 
 FEATURES = ("bm25", "cosine", "claim", "support", "length")
-GRID = {
-    "bm25": (0.0, 0.5, 1.0, 2.0),
-    "cosine": (0.0, 0.5, 1.0, 2.0),
-    "claim": (0.0, 0.5, 1.0, 2.0),
-    "support": (0.0, 0.25, 0.5, 1.0, 2.0),
-    "length": (0.0, 0.25, 0.5, 1.0),
+GRIDS = {
+    "coarse": {
+        "bm25": (0.0, 0.5, 1.0, 2.0),
+        "cosine": (0.0, 0.5, 1.0, 2.0),
+        "claim": (0.0, 0.5, 1.0, 2.0),
+        "support": (0.0, 0.25, 0.5, 1.0, 2.0),
+        "length": (0.0, 0.25, 0.5, 1.0),
+    },
+    # around the coarse grid's best settings (docs/results/answer-quality.md)
+    "fine": {
+        "bm25": (0.0, 0.25, 0.5, 1.0),
+        "cosine": (0.5, 1.0, 1.5, 2.0),
+        "claim": (0.5, 1.0, 1.5, 2.0),
+        "support": (0.0, 0.1, 0.25, 0.5, 1.0, 2.0),
+        "length": (0.5, 0.75, 1.0, 1.5),
+    },
 }
 Setting = tuple[float, ...]  # weights in FEATURES order
 
@@ -104,8 +114,8 @@ def score_all(
     return out
 
 
-def grid() -> list[Setting]:
-    settings = [tuple(values) for values in itertools.product(*GRID.values())]
+def grid(name: str = "coarse") -> list[Setting]:
+    settings = [tuple(values) for values in itertools.product(*GRIDS[name].values())]
     return [s for s in settings if any(s[:2])]  # some premise evidence (BM25 or cosine)
 
 
@@ -135,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", type=Path, required=True, help="the recordings' folder")
     parser.add_argument("--data", type=Path, required=True, help="../shared/data")
+    parser.add_argument("--grid", choices=sorted(GRIDS), default="coarse")
     parser.add_argument("--out", type=Path, help="write the table and fits as JSON here")
     return parser
 
@@ -142,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     names = [n for n in BENCHMARKS if (args.study / f"{n}.pkl").exists()]
-    settings = grid()
+    settings = grid(args.grid)
     print(f"{len(settings)} settings x {len(names)} benchmarks", flush=True)
     per_query: dict[str, dict[Setting, dict[str, float]]] = {}
     table: dict[str, dict[Setting, float]] = {}
@@ -163,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         best = max(settings, key=lambda s: group_mean(table, train, s))
         fits[n] = {"setting": dict(zip(FEATURES, best, strict=True)), "score": table[n][best]}
         means = {k: float(np.mean(list(v.values()))) for k, v in base[n].items()}
-        default = means.get("recorded-default", float("nan"))
+        default = means.get("bench.study_recorder:recorder", float("nan"))
         print(f"| {n} | {label(best)} | {table[n][best]:.4f} | {default:.4f} | "
               f"{means.get('bm25', float('nan')):.4f} | {means.get('cosine', float('nan')):.4f} "
               f"| {compare_line(per_query[n][best], base[n])} |")  # fmt: skip

@@ -64,3 +64,9 @@ def bm25_2(driver: Any, database: Any, embedder: Any) -> EngineRanker:
 def cosine_1(driver: Any, database: Any, embedder: Any) -> EngineRanker:
     """The default with vector search over premises weighted 1 (the default: .5)."""
     return _variant(driver, database, embedder, "cosine-1", weight_cosine=1.0)
+
+
+def rrf(driver: Any, database: Any, embedder: Any) -> EngineRanker:
+    """The default with reciprocal rank fusion of the routes (the default before the linear
+    fusion, 2026-11-26 evening)."""
+    return _variant(driver, database, embedder, "rrf", fusion="rrf")

@@ -107,31 +107,39 @@ class QuerySettings:
         "0 leaves the route out and unread.",
     )
     fusion: FusionMethod = _setting(
-        "rrf",
+        "linear",
         "How the hybrid combines its evidence: rrf = weighted reciprocal rank fusion of the "
         "routes (weight_*, rrf_k); linear = a weighted sum of each premise's features "
         "(linear_*: BM25 over the best BM25, cosine to the query, cosine of its best conclusion, "
-        "its cluster's claim-route share, length, argumentativeness).",
+        "its cluster's claim-route share, length, argumentativeness). The linear weights were "
+        "fitted on the five visible benchmarks (bench/linear_study.py, the best mean over "
+        "ArgKP, ArgQuality, microtexts and SIGIR-19); each benchmark's row in "
+        "docs/evaluation.md is scored with weights fitted without it.",
         option=True,
     )
     linear_bm25: float = _setting(
-        1.0, "Linear fusion: weight of the premise's BM25 score over the query's best BM25."
+        0.0,
+        "Linear fusion: weight of the premise's BM25 score over the query's best BM25 (0: BM25 "
+        "only proposes candidates; the fit preferred cosine on every benchmark but SIGIR-19).",
     )
     linear_cosine: float = _setting(
-        0.0, "Linear fusion: weight of the premise's cosine to the query."
+        1.0, "Linear fusion: weight of the premise's cosine to the query."
     )
     linear_claim: float = _setting(
-        0.0,
+        1.5,
         "Linear fusion: weight of the cosine between the query and the premise's most similar "
         "conclusion on that side (how well the claim route's claim actually matches).",
     )
     linear_support: float = _setting(
-        0.0,
+        0.1,
         "Linear fusion: weight of the premise cluster's claim-route share P(pi^s|q) over the "
         "side's largest (Dumani et al.'s pf-icf: how many similar claims its cluster serves).",
     )
     linear_length: float = _setting(
-        0.0, "Linear fusion: weight of log(1 + words) / log(101) (1 at 100 words)."
+        0.75,
+        "Linear fusion: weight of log(1 + words) / log(101) (1 at 100 words): on args.me, posts "
+        "judged spam or not an argument are short (SIGIR-19 dev: median 41 words, relevant ones "
+        "112 to 166).",
     )
     linear_argument: float = _setting(
         0.0,

@@ -43,7 +43,9 @@ def wide_db(db, embedder):
 def _engine(db, embedder, **kwargs):
     from argkb.query import QueryEngine, QuerySettings
 
-    kwargs.setdefault("settings", QuerySettings(alignment="always"))
+    # the reciprocal rank fusion unless a test says otherwise (the linear fusion's own test
+    # is test_the_claim_feature_is_the_best_conclusions_cosine_on_that_side)
+    kwargs.setdefault("settings", QuerySettings(alignment="always", fusion="rrf"))
     return QueryEngine(db, embedder, **kwargs)
 
 
@@ -324,7 +326,9 @@ def test_the_argument_route_computes_the_prior_on_the_server(wide_db, embedder) 
     from argkb.retrieve import argument_prior
 
     engine = _engine(
-        wide_db, embedder, settings=QuerySettings(alignment="always", weight_argument=1.0)
+        wide_db,
+        embedder,
+        settings=QuerySettings(alignment="always", fusion="rrf", weight_argument=1.0),
     )
     pools = engine.hybrid_pools(QUERY)
     assert pools
@@ -343,3 +347,44 @@ def test_the_argument_route_computes_the_prior_on_the_server(wide_db, embedder) 
     assert all(p.argument is None for p in _engine(wide_db, embedder).hybrid_pools(QUERY).values())
     explained = engine.query(QUERY, k=3, ranker="hybrid", explain=True)
     assert all("argument" in c.explain["routes"] for c in explained.pro + explained.con)
+
+
+def test_the_claim_feature_is_the_best_conclusions_cosine_on_that_side(wide_db, embedder) -> None:
+    """``SidePool.claim_cos`` (read on the server with the edges) equals the cosine, computed
+    here from the stored embeddings, of the query with the most similar conclusion that each
+    candidate serves on that side; and the linear fusion explains each answer by its weighted
+    features, which add up to its score."""
+    import numpy as np
+
+    from argkb.query import QuerySettings
+
+    settings = QuerySettings(alignment="always", fusion="linear", linear_bm25=1.0,
+                             linear_cosine=0.5, linear_claim=1.0, linear_length=0.25)  # fmt: skip
+    engine = _engine(wide_db, embedder, settings=settings)
+    query = np.asarray(embedder.embed([QUERY], use_cache=False)[0], np.float64)
+    pools = engine.hybrid_pools(QUERY)
+    assert set(pools) == {"pro", "con"}
+    for side, pool in pools.items():
+        assert pool.claim_cos is not None and pool.bm25_max > 0
+        rows = wide_db.execute_query(
+            "UNWIND $ids AS i MATCH (p:Unit)-[r:PREMISE_OF]->(:Argument)-[:CONCLUDES]->(c:Unit) "
+            "WHERE id(p) = i AND r.stance = $side RETURN i AS id, c.embedding AS e",
+            ids=pool.premises, side=side,
+        ).records  # fmt: skip
+        best: dict[int, float] = {}
+        for r in rows:
+            e = np.asarray(r["e"], np.float64)
+            cos = float(e @ query / (np.linalg.norm(e) * np.linalg.norm(query)))
+            best[r["id"]] = max(best.get(r["id"], -1.0), cos)
+        # always aligned: a premise's side is its stance; one found only directly may be used
+        # on the other side too, which this side's claim feature does not count
+        expected = [best.get(p, 0.0) for p in pool.premises]
+        assert np.allclose(pool.claim_cos, expected, atol=1e-4)
+    result = engine.query(QUERY, k=3, ranker="hybrid", explain=True)
+    assert result.pro and result.con
+    for cluster in result.pro + result.con:
+        routes = cluster.explain["routes"]
+        assert set(routes) == {"bm25", "cosine", "claim", "length"}
+        if not cluster.explain["promoted"]:
+            total = sum(r["contribution"] for r in routes.values())
+            assert cluster.score == pytest.approx(total)

@@ -3,9 +3,17 @@
 Candidate premises come from (i) the claim route of Dumani et al. (premises of the claims most
 similar to the query, :mod:`argkb.retrieve.claims`), (ii) BM25 over premise texts and (iii) the
 premise vector index, each with its own depth (settings ``bm25_depth``, ``vector_depth``). So a
-relevant premise whose own conclusion is worded unlike the query is still seen. Each route ranks
-the candidates of each side (pro, con towards the query); :mod:`argkb.retrieve.fusion` fuses the
-ranks and keeps the best premise of each premise cluster.
+relevant premise whose own conclusion is worded unlike the query is still seen. The candidates of
+each side (pro, con towards the query) are then scored by :mod:`argkb.retrieve.fusion`, and the
+best premise of each premise cluster shows it. Two fusions (setting ``fusion``):
+
+* ``linear`` (the default): a weighted sum of each premise's features (:func:`premise_features`:
+  BM25 over the query's best, cosine to the query, cosine of its best conclusion on that side,
+  its cluster's claim-route share, length); a cluster scores as its best member. The claim route
+  lends credit in proportion to how well a conclusion matches the query, so a graph whose
+  conclusions are debate titles ("Death penalty") gives no premise an oracle's credit.
+* ``rrf``: weighted reciprocal rank fusion of the routes' ranks, clusters ranked by the same
+  fusion over cluster-level route scores (the default until 2026-11-26).
 
 A premise's side: its stance towards the conclusion of each argument it is used in, flipped where
 the stance alignment says that conclusion opposes the query. Arguments whose conclusion the
@@ -212,16 +220,13 @@ def side_pools(
 
     pools: dict[str, SidePool] = {}
     for side in wanted:
-        on_side = deciding & (side_pro == (side == "pro"))
-        members = candidates.by_key({int(p) for p in candidates.premise[on_side].tolist()})
+        this_side = side_pro == (side == "pro")
+        members = candidates.by_key({int(p) for p in candidates.premise[deciding & this_side]})
         if not members:
             continue
         rows = np.asarray([columns.position[p] for p in members])
-        own = np.zeros(len(columns.position))
-        np.add.at(own, columns.edge_position,
-                  np.where(side_pro == (side == "pro"), terms.contribution, 0.0))  # fmt: skip
-        claim_cos = np.zeros(len(columns.position))
-        np.maximum.at(claim_cos, columns.edge_position, np.where(on_side, claim_score, 0.0))
+        own = columns.per_premise(np.where(this_side, terms.contribution, 0.0), np.add)
+        claim_cos = columns.per_premise(np.where(this_side, claim_score, 0.0), np.maximum)
         side_scores = scores.pro if side == "pro" else scores.con
         pools[side] = SidePool(
             premises=members,
@@ -311,6 +316,15 @@ class _Columns:
     cosine: NDArray[np.float64]
     words: NDArray[np.int64]
     argument: NDArray[np.float64] | None
+
+    def per_premise(self, edge_values: NDArray[np.float64], ufunc: Any) -> NDArray[np.float64]:
+        """Edge values gathered per premise position by ``ufunc`` (np.add: their sum;
+        np.maximum: the largest, at least 0)."""
+        import numpy as np
+
+        out = np.zeros(len(self.position))
+        ufunc.at(out, self.edge_position, edge_values)
+        return out
 
 
 def _read_edges(

@@ -16,6 +16,9 @@ const ROUTES = {
   bm25: "the query's words (BM25)",
   cosine: "its meaning (embeddings)",
   argument: "reads as an argument",
+  claim: "its conclusion matches the query",
+  support: "how many similar claims its cluster serves",
+  length: "its length",
 };
 
 function headers() {

@@ -24,7 +24,7 @@ def _graph() -> tuple[EdgeColumns, Candidates, _EdgeExtras]:
         stance_source=["data", "data"], key_of={10: "a", 11: "b"},
     )  # fmt: skip
     extras = _EdgeExtras(score=[0.9, 0.8], words=[300, 20], prior_projection=[None, None],
-                         prior=None)  # fmt: skip
+                         prior=None, claim_score={1: 0.7})  # fmt: skip
     return edges, candidates, extras
 
 

@@ -67,8 +67,10 @@ def read_pools(path: Path) -> dict[str, dict[str, Any]]:
         for side, raw in record["sides"].items():
             pool = dict(raw["pool"])
             pool["premises"] = list(range(len(raw["keys"])))
-            arrays = {k: np.asarray(v) if isinstance(v, list) and k != "premises" else v
-                      for k, v in pool.items()}  # fmt: skip
+            arrays: dict[str, Any] = {
+                k: np.asarray(v) if isinstance(v, list) and k != "premises" else v
+                for k, v in pool.items()
+            }
             arrays["argument"] = None
             sides[side] = (SidePool(**arrays), raw["keys"])
         out[qid] = sides

@@ -112,15 +112,13 @@ class QuerySettings:
         "routes (weight_*, rrf_k); linear = a weighted sum of each premise's features "
         "(linear_*: BM25 over the best BM25, cosine to the query, cosine of its best conclusion, "
         "its cluster's claim-route share, length, argumentativeness). The linear weights were "
-        "fitted on the five visible benchmarks (bench/linear_study.py, the best mean over "
-        "ArgKP, ArgQuality, microtexts and SIGIR-19); each benchmark's row in "
-        "docs/evaluation.md is scored with weights fitted without it.",
+        "fitted on the five visible benchmarks (bench/linear_study.py --grid prior, the best "
+        "mean over ArgKP, ArgQuality, microtexts and SIGIR-19); each benchmark's held-out row "
+        "in docs/evaluation.md is scored with weights fitted without it.",
         option=True,
     )
     linear_bm25: float = _setting(
-        0.0,
-        "Linear fusion: weight of the premise's BM25 score over the query's best BM25 (0: BM25 "
-        "only proposes candidates; the fit preferred cosine on every benchmark but SIGIR-19).",
+        0.25, "Linear fusion: weight of the premise's BM25 score over the query's best BM25."
     )
     linear_cosine: float = _setting(
         1.0, "Linear fusion: weight of the premise's cosine to the query."
@@ -142,9 +140,11 @@ class QuerySettings:
         "112 to 166).",
     )
     linear_argument: float = _setting(
-        0.0,
+        0.25,
         "Linear fusion: weight of the argumentativeness prior's probability "
-        "(argkb.retrieve.argument_prior); 0 leaves it unread.",
+        "(argkb.retrieve.argument_prior, trained on 'Is Argument?' of ArgQuality and SIGIR-19 "
+        "dev; the fit scored it with priors that never saw the query's topics); 0 leaves it "
+        "unread.",
     )
     cluster_max_words: int | None = _setting(
         100,

@@ -343,7 +343,7 @@ def test_the_argument_route_computes_the_prior_on_the_server(wide_db, embedder) 
         x = np.asarray([r["e"] for r in rows], np.float64)
         expected = prior.norm * (x @ direction) + prior.length * np.log1p(pool.words) + prior.bias
         assert np.allclose(pool.argument, expected, atol=1e-4)
-    # the default reads no prior
+    # without the argument route (RRF, weight 0) no prior is read
     assert all(p.argument is None for p in _engine(wide_db, embedder).hybrid_pools(QUERY).values())
     explained = engine.query(QUERY, k=3, ranker="hybrid", explain=True)
     assert all("argument" in c.explain["routes"] for c in explained.pro + explained.con)
@@ -359,7 +359,8 @@ def test_the_claim_feature_is_the_best_conclusions_cosine_on_that_side(wide_db, 
     from argkb.query import QuerySettings
 
     settings = QuerySettings(alignment="always", fusion="linear", linear_bm25=1.0,
-                             linear_cosine=0.5, linear_claim=1.0, linear_length=0.25)  # fmt: skip
+                             linear_cosine=0.5, linear_claim=1.0, linear_support=0.0,
+                             linear_length=0.25, linear_argument=0.0)  # fmt: skip
     engine = _engine(wide_db, embedder, settings=settings)
     query = np.asarray(embedder.embed([QUERY], use_cache=False)[0], np.float64)
     pools = engine.hybrid_pools(QUERY)
@@ -388,3 +389,19 @@ def test_the_claim_feature_is_the_best_conclusions_cosine_on_that_side(wide_db, 
         if not cluster.explain["promoted"]:
             total = sum(r["contribution"] for r in routes.values())
             assert cluster.score == pytest.approx(total)
+
+
+def test_the_default_reads_the_prior_and_explains_every_weighted_feature(wide_db, embedder) -> None:
+    """The default (linear fusion with the argumentativeness prior) reads each candidate's
+    prior on the server, and its explanation names every feature it weighs."""
+    from argkb.query import DEFAULT
+
+    engine = _engine(wide_db, embedder, settings=DEFAULT)
+    pools = engine.hybrid_pools(QUERY)
+    assert pools and all(p.argument is not None for p in pools.values())
+    result = engine.query(QUERY, k=3, explain=True)
+    weighted = {name for name in ("bm25", "cosine", "claim", "support", "length", "argument")
+                if getattr(DEFAULT, f"linear_{name}")}  # fmt: skip
+    assert result.pro and result.con
+    for cluster in result.pro + result.con:
+        assert set(cluster.explain["routes"]) == weighted

@@ -13,7 +13,9 @@ but not equal to stored claims. Each timing is end to end in the Python process:
 embedding, every Cypher round trip, ranking and fetching texts. BM25-only is one full-text query
 over premise texts returning the top k texts; it needs no embedding. The hybrid is timed twice:
 with the stance-alignment model (`argkb query`'s default; it reads the claims' negation vectors
-that `argkb embed` stores) and always aligned (the evaluation harness's `hybrid`).
+that `argkb embed` stores) and always aligned (the evaluation harness's `hybrid`); with the
+model alignment also with the reciprocal rank fusion of the routes (``fusion="rrf"``, the
+default until 2026-11-26) beside the linear fusion.
 Goals (issue): p50 <= 100 ms and p95 <= 300 ms for the rankers.
 """
 
@@ -107,9 +109,11 @@ def measure(
 ) -> tuple[dict[str, list[float]], dict[str, list[tuple[float, float]]], list[int], float]:
     """Wall and CPU seconds of every method on every measured query; the candidates clustered
     per query at query time; the load average before."""
+    from dataclasses import replace
+
     from argkb.db import cypher
     from argkb.embed.model import Embedder
-    from argkb.query import QueryEngine, QuerySettings
+    from argkb.query import DEFAULT, QueryEngine, QuerySettings
     from argkb.query.alignment import model_alignment
     from argkb.retrieve.lucene import lucene_query
     from bench import common
@@ -123,8 +127,11 @@ def measure(
         driver, asker, settings=QuerySettings(premise_clusters="query", alignment="always")
     )
     aligned = QueryEngine(driver, asker, alignment=model_alignment(asker))
+    rrf = QueryEngine(driver, asker, settings=replace(DEFAULT, fusion="rrf"),
+                      alignment=model_alignment(asker))  # fmt: skip
     methods = {
-        "hybrid, model alignment (argkb query's default)": (aligned, "hybrid"),
+        "hybrid, linear fusion, model alignment (argkb query's default)": (aligned, "hybrid"),
+        "hybrid, RRF, model alignment (the default until 2026-11-26)": (rrf, "hybrid"),
         "hybrid, always aligned (the harness's hybrid)": (engine, "hybrid"),
         "pfidf": (engine, "pfidf"),
         "pfidf, premise clusters at query time": (at_query_time, "pfidf"),

@@ -9,7 +9,8 @@ best premise of each premise cluster shows it. Two fusions (setting ``fusion``):
 
 * ``linear`` (the default): a weighted sum of each premise's features (:func:`premise_features`:
   BM25 over the query's best, cosine to the query, cosine of its best conclusion on that side,
-  its cluster's claim-route share, length); a cluster scores as its best member. The claim route
+  its cluster's claim-route share, length, the argumentativeness prior); a cluster scores as its
+  best member. The claim route
   lends credit in proportion to how well a conclusion matches the query, so a graph whose
   conclusions are debate titles ("Death penalty") gives no premise an oracle's credit.
 * ``rrf``: weighted reciprocal rank fusion of the routes' ranks, clusters ranked by the same

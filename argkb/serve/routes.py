@@ -85,6 +85,12 @@ async def get_engine(request: Request) -> QueryEngine:
     return engine
 
 
+async def get_snippet_engine(request: Request) -> QueryEngine:
+    """The application's engine that adds snippets to long premises (``snippets=true``)."""
+    engine: QueryEngine = request.app.state.snippet_engine
+    return engine
+
+
 async def get_embedder(request: Request) -> Embedder:
     embedder: Embedder = request.app.state.embedder
     return embedder
@@ -97,6 +103,7 @@ async def get_database(request: Request) -> str | None:
 
 StoreDep = Annotated[Store, Depends(get_store)]
 EngineDep = Annotated[QueryEngine, Depends(get_engine)]
+SnippetEngineDep = Annotated[QueryEngine, Depends(get_snippet_engine)]
 EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
 DatabaseDep = Annotated[str | None, Depends(get_database)]
 
@@ -150,6 +157,7 @@ query_router = APIRouter()
 @query_router.get("/api/v1/query", response_model=QueryResult, responses=ERRORS, tags=["query"])
 def query(
     engine: EngineDep,
+    snippet_engine: SnippetEngineDep,
     q: Annotated[
         str,
         Query(
@@ -164,14 +172,24 @@ def query(
     ] = None,
     stance: Annotated[StanceChoice, Query(description="Which side(s) to answer.")] = "both",
     explain: Annotated[bool, Query(description="Attach the numbers behind each rank.")] = False,
+    snippets: Annotated[
+        bool,
+        Query(
+            description="Give each premise of more than two sentences its best two sentences "
+            "for the query as 'snippet' (needs `argkb sentences`; the full text stays in 'text')."
+        ),
+    ] = False,
 ) -> Response:
-    """Ranked pro and con premise clusters for a claim: the result of `argkb query --json`."""
+    """Ranked pro and con premise clusters for a claim: the result of `argkb query --json`
+    (with `snippets=true`, of `argkb query --snippets --json`)."""
     if not q.strip():
         raise ApiError(
             422,
             "invalid_parameter",
             "parameter 'q' is blank: ask a claim, e.g. 'We should abandon fossil fuels'",
         )
+    if snippets:
+        engine = snippet_engine
     result = engine.query(q, k=k, ranker=ranker, stance=stance, explain=explain)
     return Response(to_json(result), media_type="application/json")
 

@@ -732,3 +732,49 @@ def test_explorer_on_a_narrow_window(explorer, answer) -> None:
         pro = page.locator("#pro-column").bounding_box()
         con = page.locator("#con-column").bounding_box()
         assert pro and con and con["y"] >= pro["y"] + pro["height"] and con["x"] == pro["x"]
+
+
+def test_snippets_in_the_api_and_the_explorer(explorer, client, demo_db) -> None:
+    """Issue 30, item 3: after `argkb sentences`, an answer premise of more than two sentences
+    comes with its best two sentences for the query (``snippets=true`` in the API; always asked
+    for by the explorer, which shows them first and the full text one click away). Last in this
+    module: it splits the demo graph's premises and deletes the sentences again."""
+    from urllib.parse import urlencode
+
+    from argkb.pipeline import split_sentences
+
+    split_sentences(demo_db, None)
+    try:
+        plain = client.get("/api/v1/query", params={"q": QUERY, "k": 5}).json()
+        asked = client.get("/api/v1/query", params={"q": QUERY, "k": 5, "snippets": "true"})
+        assert asked.status_code == 200, asked.text
+        snipped = asked.json()
+        for side in ("pro", "con"):  # the ranking is the same; only the members gain snippets
+            assert _reps(snipped, side) == _reps(plain, side)
+            assert all("snippet" not in c["representative"] for c in plain[side])
+        long = [c["representative"] for side in ("pro", "con") for c in snipped[side]
+                if c["representative"]["snippet"]]  # fmt: skip
+        assert long, "the demo answer has a representative of more than two sentences"
+        for rep in long:
+            assert len(rep["snippet"]) == 2
+            assert all(sentence in rep["text"] for sentence in rep["snippet"])
+        base, browser = explorer
+        with _Page(browser) as p:
+            page = p.page
+            page.goto(f"{base}/?" + urlencode({"q": QUERY, "k": 5}))
+            p.wait_answer()
+            boxes = page.locator(".representative.snippet")
+            assert boxes.count() == len(long)
+            shown = boxes.first.locator(".snippet-text")
+            button = boxes.first.locator("button.full-text")
+            snippet_text = shown.inner_text()
+            assert snippet_text.endswith("[...]")
+            rep = next(r for r in long if snippet_text == " ".join(r["snippet"]) + " [...]")
+            button.click()
+            assert button.get_attribute("aria-expanded") == "true"
+            assert shown.inner_text() == rep["text"]
+            p.shot("explorer-snippets.png")
+            button.click()
+            assert shown.inner_text() == snippet_text
+    finally:
+        demo_db.execute_query("MATCH (s:Sentence) DETACH DELETE s")

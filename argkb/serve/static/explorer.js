@@ -182,6 +182,24 @@ function toggle(button, box) {
   if (!box.hidden) box.dispatchEvent(new Event("explain-open"));
 }
 
+// A premise of more than two sentences comes with its best two sentences for the query
+// (`snippet`, asked for with snippets=true): shown first, the full text one click away.
+function premiseText(member) {
+  if (!member.snippet || !member.snippet.length) {
+    return el("div", { className: "representative" }, member.text);
+  }
+  const shown = el("span", { className: "snippet-text", textContent: member.snippet.join(" ") + " [...]" });
+  const button = el("button", { type: "button", className: "link full-text", textContent: "full text" });
+  button.setAttribute("aria-expanded", "false");
+  button.onclick = () => {
+    const full = button.getAttribute("aria-expanded") !== "true";
+    shown.textContent = full ? member.text : member.snippet.join(" ") + " [...]";
+    button.textContent = full ? "best sentences" : "full text";
+    button.setAttribute("aria-expanded", String(full));
+  };
+  return el("div", { className: "representative snippet" }, shown, " ", button);
+}
+
 function clusterItem(cluster, side) {
   const rep = cluster.representative;
   const members = el("ul", { className: "members", hidden: true }, ...cluster.members.map(memberItem));
@@ -201,7 +219,7 @@ function clusterItem(cluster, side) {
     if (sources.length > 1) meta.append(` +${sources.length - 1} more`);
   }
   return el("li", { className: "cluster" },
-    el("div", { className: "representative" }, rep.text), meta, members, explain);
+    premiseText(rep), meta, members, explain);
 }
 
 // -- search and the address bar -----------------------------------------------------------------
@@ -223,7 +241,7 @@ async function run(params) {
   $("pro-column").hidden = params.stance === "con";
   $("con-column").hidden = params.stance === "pro";
   try {
-    const result = await api("query", { ...params, explain: true });
+    const result = await api("query", { ...params, explain: true, snippets: true });
     lastResult = result;
     $("message").textContent = result.message || "";
     $("pro").replaceChildren(...result.pro.map((c) => clusterItem(c, "pro")));

@@ -673,7 +673,10 @@ def test_explorer_explains_in_words_from_the_keyboard(explorer, client) -> None:
         assert box.locator("meter").count() == len(ex["routes"])
         for row in ex["routes"].values():
             assert (f"rank {row['rank']}: adds" if row["rank"] else "not found") in text
-        assert "given for similar claims" in text and "{" not in text
+        # the default's linear fusion: each weighted feature by name, value and contribution
+        assert "its conclusion matches the query" in text and "linear fusion" in text
+        assert all(f"value {row['value']:.3f}, rank" in text for row in ex["routes"].values())
+        assert "{" not in text
         assert ex["pagerank"] is not None and f"PageRank {ex['pagerank']:.4f}" in text
         assert "Stance: pro, from the data (as loaded)" in text
         assert "Claims that lent mass" in text and f'"{QUERY}"' in text

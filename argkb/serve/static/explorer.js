@@ -94,8 +94,10 @@ function memberItem(m) {
 
 function routeRow(name, row, total) {
   const share = total > 0 ? row.contribution / total : 0;
+  // a feature of the linear fusion has a value; a route of the rank fusion only its rank
+  const value = typeof row.value === "number" ? `value ${fixed(row.value, 3)}, ` : "";
   const words = row.rank
-    ? `rank ${row.rank}: adds ${fixed(row.contribution, 3)}, ${Math.round(100 * share)}% of the score`
+    ? `${value}rank ${row.rank}: adds ${fixed(row.contribution, 3)}, ${Math.round(100 * share)}% of the score`
     : "not found by this route: adds nothing";
   return el("li", { className: "route" },
     el("span", { className: "route-name" }, ROUTES[name] || name),
@@ -109,8 +111,13 @@ function explanation(cluster, side) {
   if (ex.routes) {
     const rows = Object.entries(ex.routes);
     const total = rows.reduce((sum, [, row]) => sum + row.contribution, 0);
-    box.append(el("p", {}, `Score ${fixed(cluster.score, 3)}: found by the routes below, each ` +
-      "adding more the higher it ranked this cluster (reciprocal rank fusion)." +
+    const linear = rows.some(([, row]) => typeof row.value === "number");
+    const how = linear
+      ? "the weighted sum of the features below, of this cluster's best premise (linear fusion; " +
+        "rank: among the candidates on this side)."
+      : "found by the routes below, each adding more the higher it ranked this cluster " +
+        "(reciprocal rank fusion).";
+    box.append(el("p", {}, `Score ${fixed(cluster.score, 3)}: ${how}` +
       (ex.promoted ? " Shown on its own to fill the list, below the clusters." : "")),
     el("ul", { className: "routes" }, ...rows.map(([name, row]) => routeRow(name, row, total))));
   } else {

@@ -92,18 +92,21 @@ class QuerySettings:
         "Claims read per retrieved claim cluster (the retrieved one and those nearest the "
         "query; 0: all). On a 400k-argument synthetic graph one cluster held 1,060 claims.",
     )
-    rrf_k: float = _setting(10.0, "Reciprocal rank fusion constant (hybrid).")
+    rrf_k: float = _setting(10.0, "Reciprocal rank fusion constant (hybrid, fusion = rrf).")
     weight_claims: float = _setting(
         3.0,
-        "Hybrid route weight of the claim route. Weights and k chosen on ArgKP train "
-        "(bench/tune_hybrid.py): of the settings within .01 TaskB@10 of the best, the one that "
-        "weighs the direct routes most.",
+        "Hybrid route weight of the claim route (fusion = rrf). Weights and k chosen on ArgKP "
+        "train (bench/tune_hybrid.py): of the settings within .01 TaskB@10 of the best, the one "
+        "that weighs the direct routes most.",
     )
-    weight_bm25: float = _setting(1.0, "Hybrid route weight of BM25 over premises.")
-    weight_cosine: float = _setting(0.5, "Hybrid route weight of vector search over premises.")
+    weight_bm25: float = _setting(1.0, "Hybrid route weight of BM25 over premises (fusion = rrf).")
+    weight_cosine: float = _setting(
+        0.5, "Hybrid route weight of vector search over premises (fusion = rrf)."
+    )
     weight_argument: float = _setting(
         0.0,
-        "Hybrid route weight of the argumentativeness prior (argkb.retrieve.argument_prior); "
+        "Hybrid route weight of the argumentativeness prior (argkb.retrieve.argument_prior; "
+        "fusion = rrf); "
         "0 leaves the route out and unread.",
     )
     fusion: FusionMethod = _setting(

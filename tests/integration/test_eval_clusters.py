@@ -1,4 +1,5 @@
-"""Issue 28, item 5: a corpus evaluated after another one in the same database is clustered.
+"""Issue 28, item 5: a corpus evaluated after another one in the same database is clustered;
+and premises whose stance the data left unknown are placed before the engine ranks them.
 
 The engine adapters used to cluster only a database with no clusters at all, so the second
 benchmark run into one database scored its corpus without clusters (ArgKP dev TaskB@10 .691 ->
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from argkb.db.staleness import stale_steps
-from argkb.eval.adapters import CLUSTER_STALE, ensure_clusters
+from argkb.eval.adapters import CLUSTER_STALE, ensure_clusters, ensure_stance
 from argkb.eval.argkp import run_argkp
 from argkb.eval.harness import HarnessOptions
 from argkb.eval.sigir19 import run_sigir19
@@ -63,3 +64,18 @@ def test_a_second_corpus_is_clustered_before_it_is_scored(db, tmp_path: Path) ->
     # the first corpus kept its clusters: the second was placed incrementally
     assert _unclustered(db, "argkp:")["premises"] == 0
     assert ensure_clusters(db) == []  # nothing stale, nothing run
+
+
+def test_unknown_stances_are_predicted_before_the_engine_ranks(db, tmp_path: Path) -> None:
+    """SIGIR-19's "Not specified" arguments have no stance; the query engine shows only pro and
+    con premises, so without ``ensure_stance`` they were never answered (the fixture has one)."""
+    from argkb.embed.model import Embedder
+    from argkb.stance.store import stance_counts
+
+    options = HarnessOptions(["pfidf"], baselines=False, out=tmp_path / "sigir19",
+                             make_embedder=Embedder)  # fmt: skip
+    run_sigir19(db, FIXTURES / "sigir19", options=options)
+    counts = stance_counts(db)
+    assert counts.get("unknown", 0) == 0
+    assert counts.get("model", 0) >= 1  # the "Not specified" argument, placed by the model
+    assert ensure_stance(db) == 0  # nothing left unknown, nothing run

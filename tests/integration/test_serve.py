@@ -741,7 +741,8 @@ def test_snippets_in_the_api_and_the_explorer(explorer, client, demo_db) -> None
     """Issue 30, item 3: after `argkb sentences`, an answer premise of more than two sentences
     comes with its best two sentences for the query (``snippets=true`` in the API; always asked
     for by the explorer, which shows them first and the full text one click away). Last in this
-    module: it splits the demo graph's premises and deletes the sentences again."""
+    module: it splits the demo graph's premises and deletes the sentences again. Also the
+    explorer's sentence-pair view (``view=pairs``, GET /api/v1/pairs)."""
     from urllib.parse import urlencode
 
     from argkb.pipeline import split_sentences
@@ -779,5 +780,16 @@ def test_snippets_in_the_api_and_the_explorer(explorer, client, demo_db) -> None
             p.shot("explorer-snippets.png")
             button.click()
             assert shown.inner_text() == snippet_text
+            # the sentence-pair view: what GET /api/v1/pairs answers, top sentence in bold
+            pairs = client.get("/api/v1/pairs", params={"q": QUERY, "k": 5}).json()["pairs"]
+            assert pairs
+            page.select_option("#view", "pairs")
+            page.click("#search button[type=submit]")
+            page.wait_for_selector("#pairs li.pair", timeout=30_000)
+            assert p.params().get("view") == "pairs"
+            assert page.locator("#pro-column").is_hidden()
+            tops = page.locator("#pairs li.pair .top-sentence").all_inner_texts()
+            assert tops == [pair["sentences"][pair["top"]]["text"] for pair in pairs]
+            p.shot("explorer-pairs.png")
     finally:
         demo_db.execute_query("MATCH (s:Sentence) DETACH DELETE s")

@@ -232,7 +232,9 @@ function clusterItem(cluster, side) {
 // -- search and the address bar -----------------------------------------------------------------
 
 function formParams() {
-  return { q: $("q").value.trim(), k: $("k").value || "10", stance: $("stance").value };
+  const params = { q: $("q").value.trim(), k: $("k").value || "10", stance: $("stance").value };
+  if ($("view").value === "pairs") params.view = "pairs";
+  return params;
 }
 
 function fillForm(params) {
@@ -241,13 +243,49 @@ function fillForm(params) {
   $("k").value = Number.isFinite(k) && k >= 1 && k <= 100 ? String(k) : "10";
   const stance = params.get("stance");
   $("stance").value = ["pro", "con", "both"].includes(stance) ? stance : "both";
+  $("view").value = params.get("view") === "pairs" ? "pairs" : "clusters";
+}
+
+// -- sentence pairs (GET /api/v1/pairs; needs argkb sentences) -----------------------------------
+
+function pairItem(pair) {
+  // pair.top: which sentence was retrieved; the other is its neighbour in the premise
+  const sentences = pair.sentences.map((s, i) => i === pair.top
+    ? el("strong", { className: "top-sentence" }, s.text)
+    : el("span", { className: "next-sentence" }, s.text));
+  const text = el("div", { className: "pair-text" });
+  sentences.forEach((node, i) => { if (i) text.append(" "); text.append(node); });
+  const first = pair.arguments && pair.arguments[0];
+  const where = first && first.conclusion
+    ? `${pair.stance || "stance unknown"} on "${first.conclusion}"` +
+      (pair.arguments.length > 1 ? ` (+${pair.arguments.length - 1} more)` : "")
+    : pair.stance || "stance unknown";
+  const graph = el("button", { type: "button", textContent: "graph",
+    onclick: () => showGraph(pair.unit, pair.sentences.map((s) => s.text).join(" ")) });
+  const meta = el("div", { className: "meta" }, `score ${fixed(pair.score, 3)} · ${where} `, graph);
+  return el("li", { className: "pair" }, text, meta);
+}
+
+async function runPairs(params) {
+  const result = await api("pairs", { q: params.q, k: params.k });
+  lastResult = result;
+  $("message").textContent = result.message || (result.pairs.length
+    ? `the best sentence and its neighbour (${result.pairing}) from each premise, best first` : "");
+  $("pairs").replaceChildren(...result.pairs.map(pairItem));
 }
 
 async function run(params) {
   $("message").textContent = "searching ...";
-  $("pro-column").hidden = params.stance === "con";
-  $("con-column").hidden = params.stance === "pro";
+  const pairs = params.view === "pairs";
+  $("pairs-column").hidden = !pairs;
+  $("pro-column").hidden = pairs || params.stance === "con";
+  $("con-column").hidden = pairs || params.stance === "pro";
   try {
+    if (pairs) {
+      await runPairs(params);
+      document.title = params.q + " · argkb explorer";
+      return;
+    }
     const result = await api("query", { ...params, explain: true, snippets: true });
     lastResult = result;
     $("message").textContent = result.message || "";
@@ -275,6 +313,7 @@ function fromAddress() {
   } else {
     $("pro").replaceChildren();
     $("con").replaceChildren();
+    $("pairs").replaceChildren();
     $("message").textContent = "";
   }
 }

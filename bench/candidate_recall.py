@@ -41,7 +41,7 @@ def main() -> int:
     from argkb.db import cypher
     from argkb.embed.model import Embedder
     from argkb.query import QueryEngine, QuerySettings
-    from argkb.query.rankers.hybrid import Fusion, fuse_pool, premise_ranks
+    from argkb.query.rankers.hybrid_fusion import Fusion, fuse_pool, premise_ranks
     from argkb.ranking import Ranking
     from argkb.retrieve.fusion import ranks_by
     from bench.common import driver

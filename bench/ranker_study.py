@@ -213,7 +213,7 @@ class Variant:
 def rank_side(side: Side, v: Variant, k: int) -> list[tuple[float, list[int]]]:
     """The hybrid's own fusion (:func:`argkb.query.rankers.hybrid.fuse_pool`) under ``v``;
     then MMR."""
-    from argkb.query.rankers.hybrid import Fusion, SidePool, fuse_pool
+    from argkb.query.rankers.hybrid_fusion import Fusion, SidePool, fuse_pool
 
     pool = SidePool(
         premises=list(range(len(side.keys))),

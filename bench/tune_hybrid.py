@@ -37,7 +37,7 @@ class PoolRanker:
         self.pools, self.fusion, self.representative = pools, fusion, representative
 
     def rank(self, query: Any, k: int) -> Any:
-        from argkb.query.rankers.hybrid import fuse_pool
+        from argkb.query.rankers.hybrid_fusion import fuse_pool
         from argkb.ranking import Ranking
 
         entries = []
@@ -115,7 +115,7 @@ def _grid(args: Any, driver: Any, engine: Any, benchmark: Any, metric: str,
           evaluate: Any) -> None:  # fmt: skip
     """Gather each query's pools once through ``engine``, then score every fusion setting."""
     from argkb.db import cypher
-    from argkb.query.rankers.hybrid import Fusion
+    from argkb.query.rankers.hybrid_fusion import Fusion
 
     pools: dict[str, list[Any]] = {}
     for query in benchmark.queries:

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from argkb.embed.model import Embedder
-    from argkb.query.rankers.hybrid import SidePool
+    from argkb.query.rankers.hybrid_fusion import SidePool
 
 
 def sides(stance: StanceChoice) -> tuple[str, ...]:

@@ -395,13 +395,13 @@ def test_the_default_reads_the_prior_and_explains_every_weighted_feature(wide_db
     """The default (linear fusion with the argumentativeness prior) reads each candidate's
     prior on the server, and its explanation names every feature it weighs."""
     from argkb.query import DEFAULT
+    from argkb.query.rankers.hybrid_fusion import LINEAR_FEATURES
 
     engine = _engine(wide_db, embedder, settings=DEFAULT)
     pools = engine.hybrid_pools(QUERY)
     assert pools and all(p.argument is not None for p in pools.values())
     result = engine.query(QUERY, k=3, explain=True)
-    weighted = {name for name in ("bm25", "cosine", "claim", "support", "length", "argument")
-                if getattr(DEFAULT, f"linear_{name}")}  # fmt: skip
+    weighted = {name for name in LINEAR_FEATURES if getattr(DEFAULT, f"linear_{name}")}
     assert result.pro and result.con
     for cluster in result.pro + result.con:
         assert set(cluster.explain["routes"]) == weighted

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from argkb.query.rankers.hybrid import Fusion, SidePool, fuse_pool
+from argkb.query.rankers.hybrid_fusion import Fusion, SidePool, fuse_pool
 from argkb.retrieve import argument_prior
 from argkb.retrieve.argument_prior import ArgumentPrior
 

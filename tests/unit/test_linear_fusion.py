@@ -1,13 +1,13 @@
 """The hybrid's linear fusion: each premise's features on a 0-to-1 scale, their weighted sum, and
 clusters ranked by their best member (argkb.retrieve.fusion.linear_fusion,
-argkb.query.rankers.hybrid.premise_features and fuse_pool)."""
+argkb.query.rankers.hybrid_fusion.premise_features and fuse_pool)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from argkb.query.rankers.hybrid import Fusion, SidePool, fuse_pool, premise_features
+from argkb.query.rankers.hybrid_fusion import Fusion, SidePool, fuse_pool, premise_features
 from argkb.query.settings import QuerySettings
 from argkb.retrieve.fusion import linear_fusion
 

@@ -5,14 +5,15 @@ similar to the query, :mod:`argkb.retrieve.claims`), (ii) BM25 over premise text
 premise vector index, each with its own depth (settings ``bm25_depth``, ``vector_depth``). So a
 relevant premise whose own conclusion is worded unlike the query is still seen. The candidates of
 each side (pro, con towards the query) are then scored by :mod:`argkb.retrieve.fusion`, and the
-best premise of each premise cluster shows it. Two fusions (setting ``fusion``):
+best premise of each premise cluster shows it. Two fusions (setting ``fusion``; the scoring is
+:mod:`argkb.query.rankers.hybrid_fusion`):
 
-* ``linear`` (the default): a weighted sum of each premise's features (:func:`premise_features`:
+* ``linear`` (the default): a weighted sum of each premise's features (``premise_features``:
   BM25 over the query's best, cosine to the query, cosine of its best conclusion on that side,
   its cluster's claim-route share, length, the argumentativeness prior); a cluster scores as its
-  best member. The claim route
-  lends credit in proportion to how well a conclusion matches the query, so a graph whose
-  conclusions are debate titles ("Death penalty") gives no premise an oracle's credit.
+  best member. The claim route lends credit in proportion to how well a conclusion matches the
+  query, so a graph whose conclusions are debate titles ("Death penalty") gives no premise an
+  oracle's credit.
 * ``rrf``: weighted reciprocal rank fusion of the routes' ranks, clusters ranked by the same
   fusion over cluster-level route scores (the default until 2026-11-26).
 
@@ -33,7 +34,7 @@ from argkb.db import cypher
 from argkb.query.alignment import always_aligned
 from argkb.query.candidates import EdgeColumns
 from argkb.query.rankers.base import Gathered, QueryContext
-from argkb.query.settings import QuerySettings
+from argkb.query.rankers.hybrid_fusion import Fusion, SidePool, fuse_pool
 from argkb.query.types import Member, Ranked
 
 if TYPE_CHECKING:
@@ -41,8 +42,6 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from argkb.query.candidates import CandidateReader, Candidates
-
-ROUTES = ("claims", "bm25", "cosine")
 
 
 @dataclass(frozen=True)
@@ -113,59 +112,6 @@ def _top(scores: dict[int, float], allowed: set[int], depth: int) -> dict[int, f
     return {p: v for v, p in kept[:depth]}
 
 
-@dataclass(frozen=True)
-class SidePool:
-    """What the routes know of the candidates on one side (arrays aligned by candidate)."""
-
-    premises: list[int]  # internal ids
-    labels: NDArray[np.int64]  # premise-cluster label
-    cluster_p: NDArray[np.float64]  # P(pi^s|q) of the candidate's cluster (Eq. 3)
-    own: NDArray[np.float64]  # P(p^s|q), the candidate's own share; 0: not via a claim
-    bm25: NDArray[np.float64]  # BM25 score for the query; 0 where the route did not find it
-    found_bm25: NDArray[np.bool_]
-    cosine: NDArray[np.float64]  # cosine to the query
-    vector_hit: NDArray[np.bool_]  # among the vector route's hits
-    words: NDArray[np.int64]  # text length, for the "longest" representative
-    # the argumentativeness prior's logit (argkb.retrieve.argument_prior); None: not asked for
-    argument: NDArray[np.float64] | None = None
-    # cosine of the query with the most similar conclusion the premise serves on this side
-    # (0 where no conclusion has an embedding); None in pools recorded before it existed
-    claim_cos: NDArray[np.float64] | None = None
-    bm25_max: float = 0.0  # the best BM25 of any candidate of the query (both sides)
-
-
-@dataclass(frozen=True)
-class Fusion:
-    """The route weights and RRF constant of the hybrid ranker; the defaults are the settings'
-    (:class:`~argkb.query.settings.QuerySettings` ``weight_*`` and ``rrf_k``)."""
-
-    claims: float
-    bm25: float
-    cosine: float
-    rrf_k: float
-    argument: float = 0.0  # weight of the argumentativeness route (needs SidePool.argument)
-    # feature -> weight of the linear fusion (premise_features); None: reciprocal rank fusion
-    linear: dict[str, float] | None = None
-
-    @classmethod
-    def of(cls, s: QuerySettings) -> Fusion:
-        """The fusion the settings ``s`` ask for."""
-        linear = (
-            {"bm25": s.linear_bm25, "cosine": s.linear_cosine, "claim": s.linear_claim,
-             "support": s.linear_support, "length": s.linear_length,
-             "argument": s.linear_argument}
-            if s.fusion == "linear" else None
-        )  # fmt: skip
-        return cls(s.weight_claims, s.weight_bm25, s.weight_cosine, s.rrf_k, s.weight_argument,
-                   linear)  # fmt: skip
-
-    def weights(self) -> dict[str, float]:
-        weights = {"claims": self.claims, "bm25": self.bm25, "cosine": self.cosine}
-        if self.argument:
-            weights["argument"] = self.argument
-        return weights
-
-
 def side_pools(
     reader: CandidateReader,
     text: str,
@@ -210,8 +156,7 @@ def side_pools(
     present = {int(p) for p in candidates.premise.tolist()}
     bm25 = _top(hits.bm25, present, s.bm25_depth)
     cosine_hits = _top(hits.cosine, present, s.vector_depth)
-    claim_score = np.asarray([per_premise.claim_score.get(int(c), 0.0)
-                              for c in candidates.claim.tolist()], np.float64)  # fmt: skip
+    claim_score = per_premise.claim_scores(candidates.claim)
     scores = cluster_scores(candidates.premise_cluster, candidates.pro, terms, aligned)
     cluster_index = {int(c): i for i, c in enumerate(scores.clusters.tolist())}
     # the side of each edge towards the query, and which edges decide a premise's side
@@ -219,6 +164,7 @@ def side_pools(
     deciding = _deciding_edges(candidates)
     columns = per_premise.arrange(edges, candidates, present, s.cluster_max_words)
 
+    bm25_max = max(bm25.values(), default=0.0)
     pools: dict[str, SidePool] = {}
     for side in wanted:
         this_side = side_pro == (side == "pro")
@@ -243,7 +189,7 @@ def side_pools(
             words=columns.words[rows],
             argument=columns.argument[rows] if columns.argument is not None else None,
             claim_cos=claim_cos[rows],
-            bm25_max=max(bm25.values(), default=0.0),
+            bm25_max=bm25_max,
         )
     return pools, candidates
 
@@ -271,6 +217,12 @@ class _EdgeExtras:
     prior_projection: list[float | None]
     prior: Any  # argkb.retrieve.argument_prior.ArgumentPrior, or None when not asked for
     claim_score: dict[int, float]  # claim (internal id) -> its cosine to the query
+
+    def claim_scores(self, claims: NDArray[np.int64]) -> NDArray[np.float64]:
+        """The cosine to the query of each edge's claim (0 for a claim without one)."""
+        import numpy as np
+
+        return np.asarray([self.claim_score.get(c, 0.0) for c in claims.tolist()], np.float64)
 
     def arrange(
         self, edges: EdgeColumns, candidates: Candidates, present: set[int], alone: int | None
@@ -358,187 +310,6 @@ def _read_edges(
     if not len(edges):
         return None
     return edges, extras
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One entry of a fused list: candidate indices into the pool, best first."""
-
-    score: float
-    members: list[int]
-    label: int
-    explain: dict[str, Any]
-
-
-def premise_ranks(pool: SidePool) -> dict[str, NDArray[np.int64]]:
-    """Each route's 1-based rank of every candidate in the pool (0 where it did not find it):
-    ``claims`` by P(pi^s|q) then P(p^s|q), ``bm25`` by score, ``cosine`` over every candidate."""
-    from argkb.retrieve.fusion import ranks_by
-
-    ranks = {
-        "claims": ranks_by(pool.cluster_p, pool.own, found=pool.own > 0),
-        "bm25": ranks_by(pool.bm25, found=pool.found_bm25),
-        "cosine": ranks_by(pool.cosine),
-    }
-    if pool.argument is not None:
-        ranks["argument"] = ranks_by(pool.argument)
-    return ranks
-
-
-def premise_features(pool: SidePool) -> dict[str, NDArray[np.float64]]:
-    """Each candidate's features for the linear fusion, each about 0 to 1: ``bm25`` over the
-    query's best BM25, ``cosine`` to the query, ``claim`` the cosine of its best conclusion on
-    this side, ``support`` its cluster's claim-route share P(pi^s|q) over the side's largest
-    (0 where no similar claim lent it mass), ``length`` log(1 + words) / log(101), and
-    ``argument`` the prior's probability when the pool has it."""
-    import numpy as np
-
-    n = len(pool.premises)
-    support = pool.cluster_p * (pool.own > 0)
-    top = float(support.max()) if n else 0.0
-    features = {
-        "bm25": pool.bm25 / pool.bm25_max if pool.bm25_max > 0 else np.zeros(n),
-        "cosine": np.asarray(pool.cosine, np.float64),
-        "claim": pool.claim_cos if pool.claim_cos is not None else np.zeros(n),
-        "support": support / top if top > 0 else np.zeros(n),
-        "length": np.log1p(np.maximum(pool.words, 0)) / np.log(101.0),
-    }
-    if pool.argument is not None:
-        features["argument"] = 1.0 / (1.0 + np.exp(-pool.argument))
-    return features
-
-
-@dataclass(frozen=True)
-class _Scored:
-    """A pool fused: each candidate's score, each label's score, and per label what explains
-    it (route or feature -> rank of the label's value and its contribution)."""
-
-    fused: NDArray[np.float64]
-    by_label: dict[int, float]
-    explain: dict[int, dict[str, dict[str, float]]]
-
-
-def _rrf_scored(pool: SidePool, fusion: Fusion, names: Any, member_of: Any) -> _Scored:
-    """Premises ranked by each route and fused; clusters by the same fusion over cluster-level
-    route scores: P(pi^s|q), and the best BM25 and cosine of any member."""
-    import numpy as np
-
-    from argkb.retrieve.fusion import ranks_by, reciprocal_rank_fusion
-
-    weights = fusion.weights()
-    via_claim = pool.own > 0
-    fused = reciprocal_rank_fusion(premise_ranks(pool), weights, k=fusion.rrf_k)
-    best_bm25 = np.zeros(len(names))
-    np.maximum.at(best_bm25, member_of, pool.bm25)
-    best_cos = np.full(len(names), -np.inf)
-    np.maximum.at(best_cos, member_of, pool.cosine)
-    p_of_cluster = np.zeros(len(names))
-    np.maximum.at(p_of_cluster, member_of, pool.cluster_p * via_claim)
-    found_bm25 = np.zeros(len(names), bool)
-    np.logical_or.at(found_bm25, member_of, pool.found_bm25)
-    cluster_ranks = {
-        "claims": ranks_by(p_of_cluster, found=p_of_cluster > 0),
-        "bm25": ranks_by(best_bm25, found=found_bm25),
-        "cosine": ranks_by(best_cos),
-    }
-    if pool.argument is not None and "argument" in weights:
-        best_argument = np.zeros(len(names))
-        np.maximum.at(best_argument, member_of, pool.argument)
-        cluster_ranks["argument"] = ranks_by(best_argument)
-    cluster_fused = reciprocal_rank_fusion(cluster_ranks, weights, k=fusion.rrf_k)
-    explain = {
-        int(label): {
-            route: {"rank": int(ranks[c]),
-                    "contribution": float(weights[route] / (fusion.rrf_k + ranks[c])
-                                          if ranks[c] > 0 else 0.0)}
-            for route, ranks in cluster_ranks.items()
-        }
-        for c, label in enumerate(names.tolist())
-    }  # fmt: skip
-    return _Scored(fused, dict(zip(names.tolist(), cluster_fused.tolist(), strict=True)), explain)
-
-
-def _linear_scored(pool: SidePool, fusion: Fusion, names: Any, member_of: Any) -> _Scored:
-    """Each premise scored by :func:`~argkb.retrieve.fusion.linear_fusion` of its features; a
-    label scored by its best member, whose features explain it (rank: the member's rank among
-    the side's candidates by that feature)."""
-    import numpy as np
-
-    from argkb.retrieve.fusion import linear_fusion, ranks_by
-
-    assert fusion.linear is not None
-    features = premise_features(pool)
-    fused = linear_fusion(features, fusion.linear)
-    best = np.full(len(names), -1)
-    order = np.lexsort((np.arange(len(fused)), -fused))  # best first, ties by position
-    for i in order[::-1].tolist():
-        best[member_of[i]] = i
-    ranks = {name: ranks_by(values) for name, values in features.items()
-             if fusion.linear.get(name, 0.0)}  # fmt: skip
-    explain = {
-        int(label): {
-            name: {"rank": int(ranks[name][best[c]]), "value": float(features[name][best[c]]),
-                   "contribution": float(fusion.linear[name] * features[name][best[c]])}
-            for name in ranks
-        }
-        for c, label in enumerate(names.tolist())
-    }  # fmt: skip
-    by_label = {int(label): float(fused[best[c]]) for c, label in enumerate(names.tolist())}
-    return _Scored(fused, by_label, explain)
-
-
-def fuse_pool(pool: SidePool, fusion: Fusion, k: int, representative: str = "best") -> list[Entry]:
-    """At most ``k`` entries of one side, best first (see the module docstring). Pure NumPy.
-
-    ``representative``: ``"longest"`` shows each cluster by its longest member (Dumani et al.
-    2020), chosen before members are shown on their own to fill the list; ``"best"`` by its
-    best-fused member. An entry's first member is its representative.
-
-    With reciprocal rank fusion (``fusion.linear`` None), premises are ranked by each route and
-    fused (their order within a cluster, and the order of members shown on their own to fill
-    the list); clusters are ranked by the same fusion over cluster-level route scores (Dumani
-    et al. rank clusters, not premises). With the linear fusion a premise's score is the
-    weighted sum of its features and a cluster's the score of its best member.
-    """
-    import numpy as np
-
-    from argkb.retrieve.fusion import group_by_cluster
-
-    names, member_of = np.unique(pool.labels, return_inverse=True)
-    scored = (_rrf_scored if fusion.linear is None else _linear_scored)(
-        pool, fusion, names, member_of
-    )
-    fused, by_label = scored.fused, scored.by_label
-    entries: list[Entry] = []
-    priority = pool.words if representative == "longest" else None
-    for group in group_by_cluster(fused, pool.labels, k, by_label, priority):
-        head = group.representative
-        explain: dict[str, Any] = {
-            "fused": by_label[group.label],
-            "routes": scored.explain[group.label],
-            "p_cluster": float(pool.cluster_p[head]),
-            "bm25": float(pool.bm25[head]),
-            "cosine": float(pool.cosine[head]),
-            "vector_hit": bool(pool.vector_hit[head]),
-            "promoted": len(entries) >= len(by_label),
-        }
-        score = by_label[group.label]
-        if explain["promoted"]:  # a member shown on its own to fill the list: below every
-            # cluster, in the order of its own fused score
-            score = _promoted_score(by_label, fused, head, linear=fusion.linear is not None)
-        entries.append(Entry(float(score), list(group.members), group.label, explain))
-    return entries
-
-
-def _promoted_score(
-    by_label: dict[int, float], fused: NDArray[np.float64], head: int, *, linear: bool
-) -> float:
-    """The score of a member shown on its own to fill the list: below every cluster, in the
-    order of its own fused score (RRF scores are positive, a linear sum need not be)."""
-    lowest = min(by_label.values())
-    if linear:
-        return lowest - 1.0 - (float(fused.max()) - float(fused[head]))
-    return lowest * 0.5 * float(fused[head]) / max(float(fused.max()), 1e-12)
 
 
 class HybridRanker:

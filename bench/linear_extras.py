@@ -27,39 +27,13 @@ from typing import Any
 
 import numpy as np
 
-from bench.linear_study import FEATURES, read_pools, with_fold_priors
-from bench.ranker_study import _mmr, build, spec
+from bench.linear_study import Replay, read_pools, with_fold_priors
+from bench.ranker_study import build, spec
 
 NAMES = ("argkp-dev", "aq-long", "aq-short", "microtexts", "sigir19-dev")
 FINE_BEST = {"cosine": 1.0, "claim": 1.5, "support": 0.1, "length": 0.75}
 SHIPPED = {"bm25": 0.25, "cosine": 1.0, "claim": 1.5, "support": 0.1, "length": 0.75,
            "argument": 0.25}  # fmt: skip
-
-
-class Replay:
-    """A harness ranker over recorded pools: linear fusion with ``weights``, then MMR at
-    ``lam`` (1: none); ``size`` adds the prevalence feature at that weight."""
-
-    name = "replay"
-
-    def __init__(self, pools: dict[str, Any], vectors: dict[str, Any], weights: dict[str, float],
-                 lam: float = 1.0) -> None:  # fmt: skip
-        self.pools, self.vectors, self.weights, self.lam = pools, vectors, weights, lam
-
-    def rank(self, query: Any, k: int) -> Any:
-        from argkb.query.rankers.hybrid import Fusion, fuse_pool
-        from argkb.ranking import Ranking
-
-        fusion = Fusion(0.0, 0.0, 0.0, 10.0, 0.0, self.weights)
-        out = []
-        for side, (pool, keys) in self.pools.get(query.qid, {}).items():
-            depth = k if self.lam >= 1 else 3 * k
-            entries = [(e.score, e.members) for e in fuse_pool(pool, fusion, depth, "longest")]
-            if self.lam < 1 and entries:
-                entries = _mmr(entries, self.vectors[query.qid][side], self.lam, k)
-            out += [(score, [keys[i] for i in members]) for score, members in entries[:k]]
-        out.sort(key=lambda e: -e[0])
-        return Ranking([m for _, m in out[:k]], [s for s, _ in out[:k]])
 
 
 def with_size(features: dict[str, Any], labels: Any) -> dict[str, Any]:
@@ -85,13 +59,13 @@ def run_mmr(study: Path, data: Path) -> None:
             raw = pickle.load(handle)
         vectors = {q: {s: np.asarray(r["sides"][s]["embeddings"], np.float32)
                        for s in r["sides"]} for q, r in raw.items()}  # fmt: skip
-        row = [score(name, data, Replay(pools, vectors, FINE_BEST, lam))
+        row = [score(name, data, Replay(pools, FINE_BEST, mmr=lam, vectors=vectors))
                for lam in (1.0, 0.9, 0.8, 0.7, 0.5)]  # fmt: skip
         print(f"| {name} | " + " | ".join(f"{v:.4f}" for v in row) + " |", flush=True)
 
 
 def run_size(study: Path, data: Path) -> None:
-    import argkb.query.rankers.hybrid as hybrid
+    import argkb.query.rankers.hybrid_fusion as hybrid
 
     pools = {n: read_pools(study / f"{n}.pkl") for n in NAMES}
     with_fold_priors(pools, study, data)
@@ -106,7 +80,7 @@ def run_size(study: Path, data: Path) -> None:
                        "argument": argument, "size": size}  # fmt: skip
             for n in NAMES:
                 table[n][(claim, support, length, argument, size)] = score(
-                    n, data, Replay(pools[n], {}, weights)
+                    n, data, Replay(pools[n], weights)
                 )
     finally:
         hybrid.premise_features = plain
@@ -133,7 +107,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, required=True, help="../shared/data")
     parser.add_argument("--only", choices=["mmr", "size"])
     args = parser.parse_args(argv)
-    assert "argument" in FEATURES
     if args.only in (None, "mmr"):
         run_mmr(args.study, args.data)
     if args.only in (None, "size"):

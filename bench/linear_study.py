@@ -37,9 +37,10 @@ from typing import Any
 
 import numpy as np
 
+from argkb.query.rankers.hybrid_fusion import LINEAR_FEATURES
 from bench.ranker_study import BENCHMARKS, baseline_scores, build, spec
 
-FEATURES = ("bm25", "cosine", "claim", "support", "length", "argument")
+FEATURES = LINEAR_FEATURES  # weights of a Setting, in this order
 GRIDS = {
     "coarse": {
         "bm25": (0.0, 0.5, 1.0, 2.0),
@@ -92,7 +93,7 @@ def with_fold_priors(pools: dict[str, dict[str, dict[str, Any]]], study: Path, d
 
 def read_pools(path: Path) -> dict[str, dict[str, Any]]:
     """qid -> side -> (SidePool over candidate positions, unit keys)."""
-    from argkb.query.rankers.hybrid import SidePool
+    from argkb.query.rankers.hybrid_fusion import SidePool
 
     with path.open("rb") as handle:
         records = pickle.load(handle)
@@ -113,22 +114,37 @@ def read_pools(path: Path) -> dict[str, dict[str, Any]]:
 
 
 class Replay:
-    """A harness ranker that answers from the recorded pools with one linear setting."""
+    """A harness ranker that answers from the recorded pools with the linear fusion's
+    ``weights`` (feature -> weight). With ``mmr`` < 1 each side's list is re-ranked by maximal
+    marginal relevance at that trade-off over the recorded embeddings ``vectors`` (qid -> side
+    -> array), as bench/linear_extras.py measures."""
 
-    def __init__(self, pools: dict[str, dict[str, Any]], setting: Setting, rep: str) -> None:
-        from argkb.query.rankers.hybrid import Fusion
+    name = "replay"
 
-        self.pools, self.name, self.representative = pools, label(setting), rep
-        self.fusion = Fusion(0.0, 0.0, 0.0, 10.0, 0.0, dict(zip(FEATURES, setting, strict=True)))
+    def __init__(self, pools: dict[str, dict[str, Any]], weights: dict[str, float],
+                 rep: str = "longest", *, mmr: float = 1.0,
+                 vectors: dict[str, dict[str, Any]] | None = None) -> None:  # fmt: skip
+        from argkb.query.rankers.hybrid_fusion import Fusion
+
+        self.pools, self.representative, self.mmr, self.vectors = pools, rep, mmr, vectors
+        self.fusion = Fusion(0.0, 0.0, 0.0, 10.0, 0.0, weights)
 
     def rank(self, query: Any, k: int) -> Any:
-        from argkb.query.rankers.hybrid import fuse_pool
+        from argkb.query.rankers.hybrid_fusion import fuse_pool
         from argkb.ranking import Ranking
+        from bench.ranker_study import _mmr
 
         entries = []
-        for pool, keys in self.pools.get(query.qid, {}).values():
-            for entry in fuse_pool(pool, self.fusion, k, self.representative):
-                entries.append((entry.score, [keys[i] for i in entry.members]))
+        depth = k if self.mmr >= 1 else 3 * k
+        for side, (pool, keys) in self.pools.get(query.qid, {}).items():
+            side_entries = [
+                (e.score, e.members)
+                for e in fuse_pool(pool, self.fusion, depth, self.representative)
+            ]
+            if self.mmr < 1 and side_entries:
+                assert self.vectors is not None
+                side_entries = _mmr(side_entries, self.vectors[query.qid][side], self.mmr, k)
+            entries += [(score, [keys[i] for i in members]) for score, members in side_entries[:k]]
         entries.sort(key=lambda e: -e[0])  # stable: pro before con on ties, as the engine
         return Ranking([m for _, m in entries[:k]], [s for s, _ in entries[:k]])
 
@@ -145,7 +161,7 @@ def score_all(
 
     out = {}
     for setting in settings:
-        ranker = Replay(pools, setting, "longest")
+        ranker = Replay(pools, dict(zip(FEATURES, setting, strict=True)))
         result = evaluate(benchmark, {"v": [ranker]}, depth=100)[0]
         out[setting] = {q: s.get(metric, 0.0) for q, s in result.scores.per_query.items()}
     return out

@@ -101,6 +101,7 @@ class QueryEngine:
         stance: StanceChoice = "both",
         explain: bool = False,
         collection: str | None = None,
+        snippets: bool | None = None,
     ) -> QueryResult:
         """Answer ``text`` with at most ``k`` ranked premise clusters per wanted stance.
 
@@ -120,6 +121,9 @@ class QueryEngine:
         collection : str, optional
             A ``Source.sid`` prefix: only premises of arguments from such sources are candidates
             (used by the evaluation harness to scope a benchmark).
+        snippets : bool, optional
+            Give each long premise its best two sentences for the query; default: the
+            ``snippets`` setting.
 
         Returns
         -------
@@ -152,7 +156,8 @@ class QueryEngine:
         ranked = chosen.rank(self.reader, context, gathered)
         result.seconds["rank"] = time.perf_counter() - clock
         clock = time.perf_counter()
-        materialise(self.reader, chosen, result, ranked, gathered, explain)
+        materialise(self.reader, chosen, result, ranked, gathered, explain,
+                    self.settings.snippets if snippets is None else snippets)  # fmt: skip
         result.seconds["fetch"] = time.perf_counter() - clock
         result.seconds["total"] = float(
             sum(v for name, v in result.seconds.items() if name != "model_load")

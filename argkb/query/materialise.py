@@ -1,7 +1,8 @@
 """Stage 5: a ranker's entries become the answer's clusters, with texts, sources and a
 representative (the longest text as Dumani et al. 2020, the premise nearest the centroid as
 Dumani et al. 2019, or the highest PageRank; the hybrid and coreset rankers pick their own);
-with ``QuerySettings.snippets``, each long premise's best two sentences for the query."""
+with snippets asked for (``QuerySettings.snippets``, or per query), each long premise's best two
+sentences for the query."""
 
 from __future__ import annotations
 
@@ -31,9 +32,10 @@ def materialise(
     ranked: dict[str, list[Ranked]],
     gathered: Gathered,
     explain: bool = False,
+    snippets: bool = False,
 ) -> None:
     """Fill ``result.pro`` / ``result.con``; with ``explain``, say what placed each cluster
-    (:meth:`Ranker.describe`)."""
+    (:meth:`Ranker.describe`); with ``snippets``, give each member its snippet."""
     candidates = gathered.candidates
     assert candidates is not None
     ids = sorted({p for stance in ("pro", "con") for entry in ranked.get(stance, [])
@@ -49,13 +51,13 @@ def materialise(
     # the members' sources are read alongside their texts: no extra round trip in sequence
     aids = sorted({aid for p in wanted for aid in arguments[p]})
     origins = reader.pool().submit(reader.read, "query/sources", aids=aids)
-    snippets = (
+    sentences = (
         reader.pool().submit(reader.read, "sentences/snippets", ids=ids,
                              terms=sorted(set(tokenize(result.query))))
-        if reader.settings.snippets else None
+        if snippets else None
     )  # fmt: skip
     info = {r["id"]: r for r in reader.read("query/units", ids=ids, vectors=need_vectors)}
-    snippet_of = snippets_from(result.query, snippets.result()[0]) if snippets else None
+    snippet_of = snippets_from(result.query, sentences.result()[0]) if sentences else None
     source_of: dict[str, MemberSource] = {
         r["aid"]: MemberSource(r["sid"], r["title"], r["url"]) for r in origins.result()
     }

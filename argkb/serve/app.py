@@ -21,7 +21,6 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request, Response
@@ -106,13 +105,6 @@ def create_app(
     app.state.engine = QueryEngine(timed, embedder, database=database, settings=settings,
                                    alignment=alignment,
                                    counts_ttl=COUNTS_TTL)  # fmt: skip
-    # the same answers with each long premise's best two sentences (?snippets=true): its own
-    # engine, since snippets are a setting; it shares the alignment estimator (one model)
-    app.state.snippet_engine = QueryEngine(
-        timed, embedder, database=database,
-        settings=replace(app.state.engine.settings, snippets=True),
-        alignment=app.state.engine.reader.alignment, counts_ttl=COUNTS_TTL,
-    )  # fmt: skip
     app.state.embedder = embedder
     app.state.database = database
     app.state.token = token

@@ -85,12 +85,6 @@ async def get_engine(request: Request) -> QueryEngine:
     return engine
 
 
-async def get_snippet_engine(request: Request) -> QueryEngine:
-    """The application's engine that adds snippets to long premises (``snippets=true``)."""
-    engine: QueryEngine = request.app.state.snippet_engine
-    return engine
-
-
 async def get_embedder(request: Request) -> Embedder:
     embedder: Embedder = request.app.state.embedder
     return embedder
@@ -103,7 +97,6 @@ async def get_database(request: Request) -> str | None:
 
 StoreDep = Annotated[Store, Depends(get_store)]
 EngineDep = Annotated[QueryEngine, Depends(get_engine)]
-SnippetEngineDep = Annotated[QueryEngine, Depends(get_snippet_engine)]
 EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
 DatabaseDep = Annotated[str | None, Depends(get_database)]
 
@@ -157,7 +150,6 @@ query_router = APIRouter()
 @query_router.get("/api/v1/query", response_model=QueryResult, responses=ERRORS, tags=["query"])
 def query(
     engine: EngineDep,
-    snippet_engine: SnippetEngineDep,
     q: Annotated[
         str,
         Query(
@@ -188,9 +180,9 @@ def query(
             "invalid_parameter",
             "parameter 'q' is blank: ask a claim, e.g. 'We should abandon fossil fuels'",
         )
-    if snippets:
-        engine = snippet_engine
-    result = engine.query(q, k=k, ranker=ranker, stance=stance, explain=explain)
+    # without the parameter, the engine's own setting decides (off unless the app was made so)
+    result = engine.query(q, k=k, ranker=ranker, stance=stance, explain=explain,
+                          snippets=True if snippets else None)  # fmt: skip
     return Response(to_json(result), media_type="application/json")
 
 

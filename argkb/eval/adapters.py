@@ -85,12 +85,11 @@ def ensure_stance(driver: neo4j.Driver, database: str | None = None) -> int:
     shows only pro and con premises), so a benchmark whose data leaves stances open (SIGIR-19's
     "Not specified") would be scored on a graph prepared less than the documented workflow
     (``argkb update --with-stance``) prepares it."""
-    from argkb.pipeline import stale_counts, stance
+    from argkb.pipeline import stance
 
-    if not stale_counts(driver, database, "stance"):
-        return 0
-    logger.info("predicting unknown stances for the evaluation")
-    run = stance(driver, database)
+    run = stance(driver, database)  # returns at once, loading no model, when none is pending
+    if run.written:
+        logger.info("predicted %d unknown stances for the evaluation", run.written)
     return run.written
 
 

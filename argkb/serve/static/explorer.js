@@ -195,12 +195,13 @@ function premiseText(member) {
   if (!member.snippet || !member.snippet.length) {
     return el("div", { className: "representative" }, member.text);
   }
-  const shown = el("span", { className: "snippet-text", textContent: member.snippet.join(" ") + " [...]" });
+  const snippet = member.snippet.join(" ") + " [...]";
+  const shown = el("span", { className: "snippet-text", textContent: snippet });
   const button = el("button", { type: "button", className: "link full-text", textContent: "full text" });
   button.setAttribute("aria-expanded", "false");
   button.onclick = () => {
     const full = button.getAttribute("aria-expanded") !== "true";
-    shown.textContent = full ? member.text : member.snippet.join(" ") + " [...]";
+    shown.textContent = full ? member.text : snippet;
     button.textContent = full ? "best sentences" : "full text";
     button.setAttribute("aria-expanded", String(full));
   };

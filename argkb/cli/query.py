@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import textwrap
 from collections.abc import Callable
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 import click
 
@@ -36,6 +36,9 @@ from argkb.query.settings import (
     help_of,
 )
 from argkb.query.types import Member, QueryResult, ResultCluster
+
+if TYPE_CHECKING:
+    from argkb.sentences.pipeline import PairingMethod, PairSettings
 
 MEMBERS_SHOWN = 6
 """Premises listed per cluster in the text view (``--json`` lists them all)."""
@@ -105,8 +108,23 @@ def _member_line(member: Member) -> str:
     "--pairs",
     is_flag=True,
     help="Answer with the best sentence pairs of premises instead of clusters ('argkb "
-    "sentences' first): --k pairs, BM25 top sentence + its next sentence; the ranking and "
-    "cluster options do not apply.",
+    "sentences' first): --k pairs by the sentence-pair pipeline (BM25 over sentences, "
+    "re-ranked by their premise's topic and argumentativeness, one pair per premise, the top "
+    "sentence with its next one); the ranking and cluster options do not apply.",
+)
+@click.option(
+    "--pairs-baseline",
+    is_flag=True,
+    help="With --pairs: BM25 top sentence + its next sentence only (no preprocessing, "
+    "re-ranking or one-pair-per-premise; loads no model).",
+)
+@click.option(
+    "--pairing",
+    type=click.Choice(["next", "cosine"]),
+    default="next",
+    show_default=True,
+    help="With --pairs: join the top sentence with its next one, or with the most similar "
+    "sentence of its premise.",
 )
 @click.option(
     "--snippets",
@@ -132,6 +150,8 @@ def query_cmd(
     explain: bool,
     show_keys: bool,
     pairs: bool,
+    pairs_baseline: bool,
+    pairing: PairingMethod,
     snippets: bool,
     as_json: bool,
 ) -> None:
@@ -150,7 +170,11 @@ def query_cmd(
             param_hint="CLAIM",
         ) from err
     if pairs:
-        show_pairs(conn, claim, k=k, explain=explain, as_json=as_json)
+        from argkb.sentences.pipeline import BASELINE
+        from argkb.sentences.pipeline import DEFAULT as PAIRS
+
+        chosen = dataclasses.replace(BASELINE if pairs_baseline else PAIRS, pairing=pairing)
+        show_pairs(conn, claim, k=k, settings=chosen, explain=explain, as_json=as_json)
         return
     one_blas_thread()
     from argkb.embed.model import Embedder
@@ -237,13 +261,28 @@ def _show_explanation(ex: dict[str, Any]) -> None:
         )
 
 
-def show_pairs(conn: Connection, claim: str, *, k: int, explain: bool, as_json: bool) -> None:
+def show_pairs(
+    conn: Connection,
+    claim: str,
+    *,
+    k: int,
+    settings: PairSettings,
+    explain: bool,
+    as_json: bool,
+) -> None:
     """``--pairs``: the best sentence pairs (:func:`argkb.sentences.answer.answer_pairs`), as
     JSON or as a person reads them: score, premise key, stance and the conclusion it supports or
     attacks, then the two sentences with the retrieved one marked ``>``."""
     from argkb.sentences.answer import answer_pairs
 
-    result = answer_pairs(conn.driver(), claim, k=k, explain=explain, database=conn.database)
+    embedder = None
+    if settings.needs_embedder:
+        one_blas_thread()
+        from argkb.embed.model import Embedder
+
+        embedder = Embedder()
+    result = answer_pairs(conn.driver(), claim, k=k, settings=settings, embedder=embedder,
+                          explain=explain, database=conn.database)  # fmt: skip
     if as_json:
         click.echo(to_json(result))
         return
@@ -251,7 +290,8 @@ def show_pairs(conn: Connection, claim: str, *, k: int, explain: bool, as_json: 
         click.echo(result.message)
         return
     click.echo(f"query: {result.query}")
-    click.echo(f"sentence pairs ({result.model}, top sentence + {result.pairing}):")
+    parts = "re-ranked, one per premise" if settings.reranks else "not re-ranked"
+    click.echo(f"sentence pairs ({result.model}, {parts}, top sentence + {result.pairing}):")
     for pair in result.pairs:
         stance = pair.stance or "stance unknown"
         where = f"unit {pair.unit}; {stance}"
@@ -269,8 +309,10 @@ def show_pairs(conn: Connection, claim: str, *, k: int, explain: bool, as_json: 
         if pair.explain:
             ex = pair.explain
             partner = {"next": "the next sentence", "previous": "the previous sentence",
+                       "similar": "the most similar sentence of its premise",
                        "single": "no other (none left in its premise)"}[ex.pairing]  # fmt: skip
+            terms = " + ".join(f"{ex.weights[n]:g} x {n} {ex.features[n]:.3f}" for n in ex.weights)
             click.echo(f"     {ex.model} {ex.top_score:.3f} for sentence {ex.top_position} "
-                       f"(the '>' one); paired with {partner}")  # fmt: skip
+                       f"(the '>' one); score = {terms}; paired with {partner}")  # fmt: skip
     timing = ", ".join(f"{k} {v * 1000:.0f}ms" for k, v in result.seconds.items())
     click.echo(f"\n({timing})")

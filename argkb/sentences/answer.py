@@ -1,10 +1,11 @@
 """Sentence-pair answers: what ``argkb query CLAIM --pairs`` and ``GET /api/v1/pairs`` return.
 
-:func:`answer_pairs` runs the first stage of :mod:`argkb.sentences.retrieve` (the best
-sentences by BM25 or DirichletLM, each paired with the next sentence of its premise: the
-issue's baseline, not yet the paper's re-ranked pipeline) and adds what a reader needs to judge
-a pair: the premise (unit) it comes from, the arguments that premise serves with its stance in
-each, and, with ``explain``, what scored the pair. :class:`PairsResult` is the schema of
+:func:`answer_pairs` runs the pipeline of :mod:`argkb.sentences.pipeline` (first stage,
+preprocessing, re-ranking for the query, one pair per premise, pairing; each part switchable by
+:class:`~argkb.sentences.pipeline.PairSettings`, :data:`~argkb.sentences.pipeline.BASELINE` is
+BM25 top sentence + its next sentence) and adds what a reader needs to judge a pair: the
+premise (unit) it comes from, the arguments that premise serves with its stance in each, and,
+with ``explain``, what scored the pair. :class:`PairsResult` is the schema of
 ``--pairs --json`` and of the API's answer (:mod:`argkb.serve.models` mirrors it).
 """
 
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from argkb.db import cypher
 from argkb.errors import SentencesMissing
-from argkb.sentences.retrieve import Model, Pairing, SentencePair, retrieve_pairs
+from argkb.sentences.pipeline import DEFAULT, PairSettings, ScoredPair, pipeline_pairs
 
 if TYPE_CHECKING:
     import neo4j
@@ -46,20 +47,25 @@ class PairArgument:
 @dataclass(frozen=True)
 class PairExplain:
     """What scored a pair: the first-stage ``model``, the retrieved (top) sentence and its
-    score, and how its partner was found (:attr:`SentencePair.pairing`)."""
+    first-stage score, the pipeline's ``features`` of it (``first``: that score over the best
+    candidate's; ``topic``, ``argument``, ``claim``: of its premise, where re-ranked) and their
+    ``weights`` (the pair's score is their weighted sum), and how its partner was found:
+    ``next`` or ``previous`` sentence, ``similar`` (cosine pairing) or ``single``."""
 
     model: str
     top_sentence: str
     top_position: int
     top_score: float
-    pairing: Pairing
+    features: dict[str, float]
+    weights: dict[str, float]
+    pairing: str
 
 
 @dataclass
 class PairAnswer:
     """One ranked pair: its sentences in text order (one where the premise has no other
     sentence left) and which of them was retrieved, the premise's unit key, its stance and
-    arguments, and the score (the top sentence's first-stage score)."""
+    arguments, and the score (the pipeline's: :class:`PairExplain`)."""
 
     rank: int
     score: float
@@ -75,11 +81,13 @@ class PairAnswer:
 
 @dataclass
 class PairsResult:
-    """The answer to ``--pairs``: ranked pairs best first, a message where there are none."""
+    """The answer to ``--pairs``: ranked pairs best first, a message where there are none;
+    ``pipeline``: the parts used (:class:`~argkb.sentences.pipeline.PairSettings`)."""
 
     query: str
     model: str
     pairing: str
+    pipeline: dict[str, object] = field(default_factory=dict)
     pairs: list[PairAnswer] = field(default_factory=list)
     message: str | None = None
     seconds: dict[str, float] = field(default_factory=dict)
@@ -98,48 +106,60 @@ def answer_pairs(
     query: str,
     *,
     k: int = 10,
-    model: Model = "bm25",
+    settings: PairSettings = DEFAULT,
+    embedder: object | None = None,
     explain: bool = False,
     database: str | None = None,
 ) -> PairsResult:
     """The best ``k`` sentence pairs for ``query`` with their sources.
 
-    Raises :class:`~argkb.errors.SentencesMissing` when the graph has no sentences to search
-    (``argkb sentences`` never ran): an empty answer would read as "nothing relevant".
+    ``embedder`` (:class:`argkb.embed.model.Embedder`) embeds the query where ``settings``
+    re-rank or pair by cosine. Raises :class:`~argkb.errors.SentencesMissing` when the graph has
+    no sentences to search (``argkb sentences`` never ran): an empty answer would read as
+    "nothing relevant".
     """
-    result = PairsResult(query=query, model=model, pairing="next sentence")
+    from dataclasses import asdict
+
+    pairing = "most similar sentence" if settings.pairing == "cosine" else "next sentence"
+    result = PairsResult(query=query, model=settings.model, pairing=pairing,
+                         pipeline=asdict(settings))  # fmt: skip
     if not query.strip():
         result.message = "The query is empty: ask a claim, e.g. 'We should abandon fossil fuels'."
         return result
     started = time.perf_counter()
-    found = retrieve_pairs(driver, query, model=model, k=k, database=database)
+    found = pipeline_pairs(driver, query, settings, k=k, embedder=embedder, database=database)
     result.seconds["retrieve"] = time.perf_counter() - started
     if not found:
         _require_sentences(driver, database)
         result.message = "No sentence matches the query."
         return result
     started = time.perf_counter()
-    arguments = _arguments(driver, sorted({p.top.premise for p in found}), database)
+    arguments = _arguments(driver, sorted({p.pair.top.premise for p in found}), database)
     result.seconds["sources"] = time.perf_counter() - started
+    shown = settings if explain else None
     result.pairs = [
-        _answer(rank, pair, arguments.get(pair.top.premise, []), model if explain else None)
-        for rank, pair in enumerate(found, start=1)
+        _answer(rank, scored, arguments.get(scored.pair.top.premise, []), shown)
+        for rank, scored in enumerate(found, start=1)
     ]
     return result
 
 
 def _answer(
-    rank: int, pair: SentencePair, arguments: list[PairArgument], model: str | None
+    rank: int, scored: ScoredPair, arguments: list[PairArgument], settings: PairSettings | None
 ) -> PairAnswer:
+    pair = scored.pair
     sentences = [PairSentence(s.uid, s.text, s.position) for s in (pair.first, pair.second)
                  if s is not None]  # fmt: skip
-    detail = (
-        PairExplain(model, pair.top.uid, pair.top.position, pair.top.score, pair.pairing)
-        if model is not None else None
-    )  # fmt: skip
+    detail = None
+    if settings is not None:
+        how = "similar" if settings.pairing == "cosine" and pair.second else pair.pairing
+        weights = {n: w for n, w in settings.weights().items() if w}
+        detail = PairExplain(settings.model, pair.top.uid, pair.top.position, pair.top.score,
+                             {n: round(scored.features.get(n, 0.0), 6) for n in weights},
+                             weights, how)  # fmt: skip
     top = 0 if pair.first.uid == pair.top.uid else 1
-    return PairAnswer(rank, pair.score, pair.top.premise, sentences, top, stance_of(arguments),
-                      arguments, detail)  # fmt: skip
+    return PairAnswer(rank, scored.score, pair.top.premise, sentences, top,
+                      stance_of(arguments), arguments, detail)  # fmt: skip
 
 
 def _arguments(

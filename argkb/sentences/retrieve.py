@@ -214,9 +214,15 @@ def retrieve_pairs(
     ranked = rank_sentences(driver, query, model=model, k=2 * k, depth=depth, database=database)
     if not ranked:
         return []
-    rows = cypher.read(driver, "sentences/neighbours", database=database,
-                       uids=[s.uid for s in ranked])  # fmt: skip
-    neighbours = {
+    return pair_with_next(ranked, read_neighbours(driver, [s.uid for s in ranked], database), k)
+
+
+def read_neighbours(
+    driver: neo4j.Driver, uids: Sequence[str], database: str | None = None
+) -> dict[str, tuple[Neighbour | None, Neighbour | None]]:
+    """The previous and next sentence of each sentence in ``uids`` (None at either end)."""
+    rows = cypher.read(driver, "sentences/neighbours", database=database, uids=list(uids))
+    return {
         r["uid"]: (
             Neighbour(r["prev_uid"], r["prev_text"], int(r["prev_position"]))
             if r["prev_uid"] is not None else None,
@@ -225,4 +231,3 @@ def retrieve_pairs(
         )
         for r in rows
     }  # fmt: skip
-    return pair_with_next(ranked, neighbours, k)

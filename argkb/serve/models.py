@@ -9,7 +9,7 @@ compares the two).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -154,15 +154,20 @@ class PairExplain(BaseModel):
     model: str = Field(description="The first stage that scored the top sentence: bm25.")
     top_sentence: str = Field(description="The uid of the retrieved sentence.")
     top_position: int
-    top_score: float
-    pairing: Literal["next", "previous", "single"] = Field(
-        description="Which neighbour of the top sentence joined it (single: none was left)."
+    top_score: float = Field(description="Its first-stage score.")
+    features: dict[str, float] = Field(
+        description="first (the first-stage score over the best candidate's), topic, argument, "
+        "claim (of its premise): what the pipeline re-ranked by."
+    )
+    weights: dict[str, float] = Field(description="The pair's score: the weighted features.")
+    pairing: Literal["next", "previous", "similar", "single"] = Field(
+        description="Which sentence of its premise joined the top one (single: none was left)."
     )
 
 
 class PairAnswer(BaseModel):
     rank: int
-    score: float = Field(description="The top sentence's first-stage score.")
+    score: float = Field(description="The pipeline's score (explain: its features).")
     unit: str = Field(description="The key of the premise both sentences come from.")
     sentences: list[PairSentence] = Field(description="In text order; one where none was left.")
     top: int = Field(description="Which of `sentences` was retrieved.")
@@ -177,6 +182,7 @@ class Pairs(BaseModel):
     query: str
     model: str
     pairing: str
+    pipeline: dict[str, Any] = Field(description="The parts of the pipeline used.")
     pairs: list[PairAnswer]
     message: str | None = Field(default=None, description="Why there are no pairs.")
     seconds: dict[str, float]

@@ -189,6 +189,7 @@ def query(
 @query_router.get("/api/v1/pairs", response_model=models.Pairs, responses=ERRORS, tags=["query"])
 def pairs(
     store: StoreDep,
+    embedder: EmbedderDep,
     q: Annotated[
         str,
         Query(
@@ -200,15 +201,18 @@ def pairs(
     k: Annotated[int, Query(ge=1, le=MAX_K, description="Sentence pairs.")] = 10,
     explain: Annotated[bool, Query(description="Attach what scored each pair.")] = False,
 ) -> Response:
-    """The best sentence pairs of premises for a claim (BM25 top sentence + its next sentence;
-    needs `argkb sentences`): the result of `argkb query --pairs --json`."""
+    """The best sentence pairs of premises for a claim (the sentence-pair pipeline: BM25 over
+    sentences, re-ranked by their premise's topic and argumentativeness, one pair per premise,
+    the top sentence with its next one; needs `argkb sentences`): the result of
+    `argkb query --pairs --json`."""
     if not q.strip():
         raise ApiError(
             422,
             "invalid_parameter",
             "parameter 'q' is blank: ask a claim, e.g. 'We should abandon fossil fuels'",
         )
-    result = answer_pairs(store.driver, q, k=k, explain=explain, database=store.database)
+    result = answer_pairs(store.driver, q, k=k, embedder=embedder, explain=explain,
+                          database=store.database)  # fmt: skip
     return Response(to_json(result), media_type="application/json")
 
 

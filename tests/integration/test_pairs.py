@@ -1,6 +1,7 @@
 """Sentence-pair answers (``argkb query --pairs``, ``GET /api/v1/pairs``) on a real Neo4j with
 the demo corpus: before ``argkb sentences`` a clear error, after it pairs of adjacent sentences
-of one premise, with the premise's key, stance and arguments as the graph holds them."""
+of one premise, one pair per premise, with the premise's key, stance and arguments as the graph
+holds them, and scores that are the weighted features the graph's embeddings give."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from argkb.db.schema import init_schema
 from argkb.ingest import load_records
 from argkb.loaders import reader
 from argkb.sentences.answer import PairAnswer, PairsResult, answer_pairs
+from argkb.sentences.clean import proper_sentence
+from argkb.sentences.pipeline import BASELINE, DEFAULT
 from argkb.sentences.terms import tokenize
 
 pytestmark = [pytest.mark.neo4j]
@@ -25,10 +28,20 @@ QUERY = "We should abandon fossil fuels"
 
 
 @pytest.fixture(scope="module")
-def loaded(db):
-    """The demo corpus, loaded but not split into sentences."""
+def embedder():
+    from argkb.embed.model import Embedder
+
+    return Embedder(cache=False)
+
+
+@pytest.fixture(scope="module")
+def loaded(db, embedder):
+    """The demo corpus, loaded and embedded but not split into sentences."""
+    from argkb.embed.store import embed_units
+
     init_schema(db)
     load_records(db, "argsme", [DEMO], reader("argsme")([DEMO]))
+    embed_units(db, embedder)
     return db
 
 
@@ -42,12 +55,11 @@ def split(loaded):
 
 
 @pytest.fixture(scope="module")
-def app(loaded):
-    """``argkb serve``'s application (no query is embedded here: the embedder stays unloaded)."""
-    from argkb.embed.model import Embedder
+def app(loaded, embedder):
+    """``argkb serve``'s application."""
     from argkb.serve.app import create_app
 
-    return create_app(loaded, Embedder(cache=False))
+    return create_app(loaded, embedder)
 
 
 def _client(app):
@@ -82,8 +94,8 @@ def test_api_without_sentences_is_a_json_error(app) -> None:
 
 
 @pytest.fixture(scope="module")
-def answer(split) -> PairsResult:
-    return answer_pairs(split, QUERY, k=8, explain=True)
+def answer(split, embedder) -> PairsResult:
+    return answer_pairs(split, QUERY, k=8, embedder=embedder, explain=True)
 
 
 def _graph_premise(driver, uid: str) -> dict[str, Any]:
@@ -112,8 +124,22 @@ def test_pairs_are_adjacent_sentences_of_one_premise(split, answer) -> None:
         assert [s.position for s in pair.sentences] == list(range(start, start + len(uids)))
         for sentence in pair.sentences:
             assert sentence.text in premise["text"]
-        if len(pair.sentences) == 1:  # alone only where the premise has no other sentence
-            assert len(premise["sentences"]) == 1
+        if len(pair.sentences) == 1:  # alone only where no neighbour is a proper sentence
+            texts = _sentence_texts(split, pair.unit)
+            position = pair.sentences[0].position
+            neighbours = [texts[i] for i in (position - 1, position + 1) if 0 <= i < len(texts)]
+            assert not any(proper_sentence(t) for t in neighbours)
+        for sentence in pair.sentences:  # the default drops what is not a sentence
+            assert proper_sentence(sentence.text), sentence.text
+    assert len({p.unit for p in answer.pairs}) == len(answer.pairs), "one pair per premise"
+
+
+def _sentence_texts(driver, uid: str) -> list[str]:
+    records, _, _ = driver.execute_query(
+        "MATCH (s:Sentence)-[:IN]->(:Unit {uid: $uid}) RETURN s.text AS text ORDER BY s.position",
+        uid=uid,
+    )
+    return [r["text"] for r in records]
 
 
 def test_pairs_match_the_query_and_are_ranked(answer) -> None:
@@ -140,17 +166,60 @@ def test_pairs_carry_the_premises_stance_and_arguments(split, answer) -> None:
     assert QUERY in conclusions
 
 
-def test_explain_says_what_scored_the_pair(split, answer) -> None:
+def test_explain_says_what_scored_the_pair(split, answer, embedder) -> None:
+    vector = embedder.embed([QUERY], use_cache=False)[0]
     for pair in answer.pairs:
         ex = pair.explain
-        assert ex is not None and ex.model == "bm25" and ex.top_score == pair.score
+        assert ex is not None and ex.model == "bm25"
+        assert ex.weights == DEFAULT.weights()
+        assert pair.score == pytest.approx(sum(w * ex.features[n] for n, w in ex.weights.items()),
+                                           abs=1e-5)  # fmt: skip
+        # BM25 over the best candidate's: one divisor for every pair
+        assert 0.0 < ex.features["first"] <= 1.0
+        assert ex.top_score / ex.features["first"] == pytest.approx(
+            answer.pairs[0].explain.top_score / answer.pairs[0].explain.features["first"],
+            rel=1e-4)  # fmt: skip
+        # the topic feature is the cosine of the query with the premise's stored embedding
+        records, _, _ = split.execute_query(
+            "MATCH (u:Unit {uid: $uid}) RETURN u.embedding AS e", uid=pair.unit
+        )
+        stored = records[0]["e"]
+        assert ex.features["topic"] == pytest.approx(float(sum(a * b for a, b in zip(
+            vector, stored, strict=True))), abs=1e-4)  # fmt: skip
+        assert 0.0 < ex.features["argument"] < 1.0
         assert ex.top_sentence == pair.sentences[pair.top].uid
         assert ex.top_position == pair.sentences[pair.top].position
         expected = {2: "next" if pair.top == 0 else "previous", 1: "single"}[len(pair.sentences)]
         assert ex.pairing == expected
-    plain = answer_pairs(split, QUERY, k=8)
+    plain = answer_pairs(split, QUERY, k=8, embedder=embedder)
     assert all(p.explain is None for p in plain.pairs)
     assert [p.unit for p in plain.pairs] == [p.unit for p in answer.pairs]
+
+
+def test_the_baseline_and_cosine_pairing(split, embedder) -> None:
+    baseline = answer_pairs(split, QUERY, k=8, settings=BASELINE, explain=True)  # no model
+    scores = [p.score for p in baseline.pairs]
+    assert scores == sorted(scores, reverse=True)
+    # no re-ranking: the score is the first stage's, over the best sentence's
+    assert baseline.pairs[0].score == 1.0
+    assert all(p.explain and p.score == pytest.approx(p.explain.features["first"])
+               and p.explain.weights == {"first": 1.0} for p in baseline.pairs)  # fmt: skip
+    assert baseline.pipeline["distinct"] is False and baseline.pairing == "next sentence"
+    cosine = dataclasses.replace(DEFAULT, pairing="cosine")
+    similar = answer_pairs(split, QUERY, k=8, settings=cosine, embedder=embedder, explain=True)
+    assert similar.pairing == "most similar sentence"
+    for pair in similar.pairs:  # two sentences of the pair's own premise, in text order
+        texts = _sentence_texts(split, pair.unit)
+        assert [s.text for s in pair.sentences] == [texts[s.position] for s in pair.sentences]
+        assert [s.position for s in pair.sentences] == sorted(s.position for s in pair.sentences)
+        assert pair.explain and pair.explain.pairing == (
+            "similar" if len(pair.sentences) == 2 else "single")  # fmt: skip
+    # the same top sentences as the default: pairing changes only the partner
+    default = answer_pairs(split, QUERY, k=8, embedder=embedder, explain=True)
+    assert [p.explain.top_sentence for p in similar.pairs if p.explain] == [
+        p.explain.top_sentence for p in default.pairs if p.explain]  # fmt: skip
+    with pytest.raises(ValueError, match="embedding model"):
+        answer_pairs(split, QUERY, k=8)
 
 
 def test_cli_json_and_text(split, answer, neo4j_uri: str) -> None:
@@ -160,7 +229,8 @@ def test_cli_json_and_text(split, answer, neo4j_uri: str) -> None:
     assert set(payload) == {f.name for f in dataclasses.fields(PairsResult)}
     assert set(payload["pairs"][0]) == {f.name for f in dataclasses.fields(PairAnswer)}
     assert set(payload["pairs"][0]["explain"]) == {"model", "top_sentence", "top_position",
-                                                   "top_score", "pairing"}  # fmt: skip
+                                                   "top_score", "features", "weights",
+                                                   "pairing"}  # fmt: skip
     library = [[s.uid for s in p.sentences] for p in answer.pairs]
     assert [[s["uid"] for s in p["sentences"]] for p in payload["pairs"]] == library
 

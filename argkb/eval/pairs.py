@@ -1,0 +1,157 @@
+"""A proxy evaluation of sentence-pair answers, without Touché's judged pairs.
+
+Touché 2022 judged the pairs its participants returned; those judgements are not available here.
+The proxy scores a pair by what is judged about the argument it comes from, on
+Webis-ArgQuality-20 and the SIGIR-19 dev half (both args.me premises with graded relevance and
+quality; :mod:`argkb.eval.argquality`, :mod:`argkb.eval.sigir19`):
+
+* **relevance**: the source premise's graded relevance for the query, as the argument-level
+  benchmark grades it (ArgQuality 0-2, SIGIR-19 0-3); 0 for a premise judged only for other
+  topics. Both sentences of a pair come from one premise (the pipeline pairs within a premise),
+  so the issue's "0 if the two sentences come from different arguments of which one is not
+  relevant" never applies.
+* **quality**: the source's judged quality: ArgQuality's combined z-score binned as its relevance
+  (0 not an argument or below -0.5, 1 up to 0.5, 2 above), SIGIR-19's mean of logical,
+  rhetorical and dialectical quality minus 1, floored at 0 (0-3).
+* **a source counts once**: a second pair from a premise already shown gains nothing. A reader
+  learns no new argument from it, and without the rule a run that showed one very relevant post
+  ten times would beat the ideal list (nDCG above 1). The pipeline's ``distinct`` part avoids
+  such repeats; the ablation shows what that is worth on its own.
+* nDCG@5/@10 for both, against the ideal list of the query's judged documents (each once);
+  **coherence**: the share of returned pairs whose two sentences are adjacent in their premise
+  (a single sentence is not); **sources@10**: distinct premises in the first ten pairs.
+
+The paper's own numbers (.73 nDCG@10 on its participants' pairs, judged by the authors) are not
+comparable with these: other judgements, other units, another collection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from argkb.eval.metrics.ranking import ndcg_at_k
+
+if TYPE_CHECKING:
+    from argkb.eval.harness import Benchmark
+    from argkb.loaders.argquality import ArgQualityJudgements, JudgedPremise
+    from argkb.loaders.sigir19 import Judgement, SIGIR19Judgements
+    from argkb.sentences.pipeline import ScoredPair
+
+__all__ = ["METRICS", "PairBenchmark", "argquality_pairs", "score_pairs", "sigir19_pairs"]
+
+METRICS = ("rel@5", "rel@10", "quality@5", "quality@10", "coherence", "sources@10")
+
+
+@dataclass(frozen=True)
+class PairBenchmark:
+    """The argument-level benchmark (queries, relevance, the uid map) and quality grades."""
+
+    benchmark: Benchmark
+    quality: Mapping[str, Mapping[str, float]]  # qid -> document -> quality gain
+
+    @property
+    def name(self) -> str:
+        return f"pairs-{self.benchmark.name}"
+
+    def document(self, qid: str, unit: str) -> str:
+        own = self.benchmark.doc_ids.get(qid, {})
+        return own.get(unit) or self.benchmark.fallback_doc_ids.get(unit) or unit
+
+
+def argquality_quality(premise: JudgedPremise) -> float:
+    """0, 1 or 2 from the combined quality z-score, binned as the relevance."""
+    if not premise.is_argument or premise.combined < -0.5:
+        return 0.0
+    return 1.0 if premise.combined < 0.5 else 2.0
+
+
+def sigir19_quality(judgement: Judgement) -> float:
+    """``max(mean(logical, rhetorical, dialectical) - 1, 0)``; 0 for spam and non-arguments."""
+    if judgement.relevance < 0 or not judgement.is_argument:
+        return 0.0
+    mean = (judgement.logical + judgement.rhetorical + judgement.dialectical) / 3.0
+    return max(mean - 1.0, 0.0)
+
+
+def argquality_pairs(data: ArgQualityJudgements, query: str = "long") -> PairBenchmark:
+    from argkb.eval.argquality import build_benchmark
+
+    benchmark = build_benchmark(data, query)  # type: ignore[arg-type]
+    rows = {str(t): [(p.premise, p.aid, argquality_quality(p)) for p in premises]
+            for t, premises in data.premises.items()}  # fmt: skip
+    return PairBenchmark(benchmark, _quality(benchmark, rows))
+
+
+def sigir19_pairs(data: SIGIR19Judgements, topics: str = "all") -> PairBenchmark:
+    from argkb.eval.sigir19 import build_benchmark
+
+    benchmark = build_benchmark(data, topics)  # type: ignore[arg-type]
+    rows = {str(t): [(j.premise, j.aid, sigir19_quality(j)) for j in judgements]
+            for t, judgements in data.judgements.items()}  # fmt: skip
+    return PairBenchmark(benchmark, _quality(benchmark, rows))
+
+
+def _quality(
+    benchmark: Benchmark, rows: Mapping[str, Sequence[tuple[str, str, float]]]
+) -> dict[str, dict[str, float]]:
+    """qid -> document -> the best quality of the judged rows named by that document."""
+    from argkb.loaders.records import text_key
+
+    quality: dict[str, dict[str, float]] = {}
+    for query in benchmark.queries:
+        own = benchmark.doc_ids.get(query.qid, {})
+        graded = quality.setdefault(query.qid, {})
+        for premise, aid, value in rows.get(query.qid, ()):
+            doc = own.get(text_key(premise), aid)
+            graded[doc] = max(graded.get(doc, 0.0), value)
+    return quality
+
+
+def score_pairs(data: PairBenchmark, qid: str, pairs: Sequence[ScoredPair]) -> dict[str, float]:
+    """The proxy's measures (:data:`METRICS`) of one query's ranked pairs (module docstring)."""
+    relevance = data.benchmark.qrels.get(qid, {})
+    quality = data.quality.get(qid, {})
+    seen: set[str] = set()
+    rel_gains: list[float] = []
+    quality_gains: list[float] = []
+    for scored in pairs:
+        doc = data.document(qid, scored.pair.top.premise)
+        fresh = doc not in seen
+        seen.add(doc)
+        rel_gains.append(relevance.get(doc, 0.0) if fresh else 0.0)
+        quality_gains.append(quality.get(doc, 0.0) if fresh else 0.0)
+    adjacent = [p.pair.second is not None and p.pair.second.position == p.pair.first.position + 1
+                for p in pairs]  # fmt: skip
+    scores = {f"rel@{k}": ndcg_at_k(rel_gains, relevance.values(), k) for k in (5, 10)}
+    scores |= {f"quality@{k}": ndcg_at_k(quality_gains, quality.values(), k) for k in (5, 10)}
+    scores["coherence"] = sum(adjacent) / len(adjacent) if adjacent else 0.0
+    scores["sources@10"] = float(len({p.pair.top.premise for p in pairs[:10]}))
+    return scores
+
+
+def evaluate_pairs(
+    data: PairBenchmark,
+    systems: Mapping[str, Callable[[str], Sequence[ScoredPair]]],
+    *,
+    on_query: Callable[[int], object] | None = None,
+) -> dict[str, dict[str, dict[str, float]]]:
+    """system -> qid -> measures, for the queries with a relevant judged document; each system
+    is a function from the query text to its ranked pairs."""
+    queries = [q for q in data.benchmark.queries
+               if any(g > 0 for g in data.benchmark.qrels.get(q.qid, {}).values())]  # fmt: skip
+    results: dict[str, dict[str, dict[str, float]]] = {name: {} for name in systems}
+    for query in queries:
+        for name, system in systems.items():
+            results[name][query.qid] = score_pairs(data, query.qid, system(query.text))
+        if on_query is not None:
+            on_query(1)
+    return results
+
+
+def means(per_query: Mapping[str, Mapping[str, float]]) -> dict[str, Any]:
+    """The mean of each measure over the queries."""
+    if not per_query:
+        return dict.fromkeys(METRICS, 0.0)
+    return {m: sum(q[m] for q in per_query.values()) / len(per_query) for m in METRICS}

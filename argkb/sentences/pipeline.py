@@ -1,0 +1,272 @@
+"""The sentence-pair pipeline (Touché 2022, Wenzlitschke & Sülzle): every part switchable.
+
+:class:`PairSettings` names the parts; :func:`pipeline_pairs` runs them in order:
+
+1. **first stage**: the best ``depth`` sentences by BM25 or DirichletLM
+   (:func:`argkb.sentences.retrieve.rank_sentences`);
+2. **preprocessing** (``clean``): drop what is not a sentence (:mod:`argkb.sentences.clean`), as
+   candidates and as partners;
+3. **re-ranking** for the query: each sentence scores ``first + topic * t + argument * a +
+   claim * c``, where ``first`` is its first-stage score over the best candidate's (min-max for
+   DirichletLM's log-likelihoods), ``t`` the cosine of its premise with the query, ``a`` the
+   premise's argumentativeness probability (:mod:`argkb.retrieve.argument_prior`, trained on
+   "Is Argument?") and ``c`` the best cosine of the query with a conclusion the premise serves
+   (the paper's Boolean query over the sentence *and* its conclusion). The paper re-ranked with
+   a BERT classifier of argumentativeness for the query; here the topic and the argumentativeness
+   are two features of the premise's stored embedding, so a query embeds one text and reads the
+   rest from Neo4j (``cypher/sentences/premise_features.cypher``);
+4. **diversity** (``distinct``): at most one pair per premise;
+5. **pairing**: ``next`` (the top sentence with its next sentence, the previous one when it is
+   the last) or ``cosine`` (the sentence of the same premise most similar to it, the paper's
+   SBERT pairing, kept within the premise so that a pair is one argument).
+
+:data:`BASELINE` switches every part off: BM25 top sentence + its next sentence, the issue's
+baseline. :data:`DEFAULT` is what ``argkb query --pairs`` uses; its weights and the measured
+effect of each part are in docs/results/sentence-pairs.md (``python -m bench pairs_study``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Literal
+
+from argkb.db import cypher
+from argkb.sentences.clean import proper_sentence
+from argkb.sentences.retrieve import (
+    Model,
+    Neighbour,
+    RankedSentence,
+    SentencePair,
+    pair_with_next,
+    rank_sentences,
+    read_neighbours,
+)
+
+if TYPE_CHECKING:
+    import neo4j
+
+    from argkb.retrieve.argument_prior import ArgumentPrior
+
+PairingMethod = Literal["next", "cosine"]
+FEATURES = ("first", "topic", "argument", "claim")
+
+
+@dataclass(frozen=True)
+class PairSettings:
+    """The pipeline's parts (module docstring); weights 0 switch a re-ranking feature off."""
+
+    model: Model = "bm25"
+    depth: int = 100  # first-stage sentences re-ranked
+    clean: bool = True
+    topic: float = 0.5
+    argument: float = 1.0
+    claim: float = 1.0
+    distinct: bool = True
+    pairing: PairingMethod = "next"
+
+    def __post_init__(self) -> None:
+        if self.model not in ("bm25", "dirichlet"):
+            raise ValueError(f"unknown sentence model {self.model!r}: use bm25 or dirichlet")
+        if self.pairing not in ("next", "cosine"):
+            raise ValueError(f"unknown pairing {self.pairing!r}: use next or cosine")
+        if self.depth < 1:
+            raise ValueError(f"depth must be at least 1, got {self.depth}")
+
+    @property
+    def reranks(self) -> bool:
+        return any(w != 0.0 for w in (self.topic, self.argument, self.claim))
+
+    @property
+    def needs_embedder(self) -> bool:
+        return self.reranks or self.pairing == "cosine"
+
+    def weights(self) -> dict[str, float]:
+        return {"first": 1.0, "topic": self.topic, "argument": self.argument, "claim": self.claim}
+
+
+BASELINE = PairSettings(clean=False, topic=0.0, argument=0.0, claim=0.0, distinct=False)
+DEFAULT = PairSettings()
+
+
+@dataclass(frozen=True)
+class ScoredPair:
+    """A pair with its score and the features behind it (``first`` .. ``claim``, unweighted)."""
+
+    pair: SentencePair
+    score: float
+    features: Mapping[str, float] = field(default_factory=dict)
+
+
+def pipeline_pairs(
+    driver: neo4j.Driver,
+    query: str,
+    settings: PairSettings = DEFAULT,
+    *,
+    k: int = 10,
+    embedder: object | None = None,
+    vector: Sequence[float] | None = None,
+    prior: ArgumentPrior | None = None,
+    database: str | None = None,
+) -> list[ScoredPair]:
+    """The best ``k`` pairs for ``query`` by ``settings``.
+
+    A pipeline that re-ranks or pairs by cosine needs the query's ``vector`` or an ``embedder``
+    to make it (``embed(texts, use_cache=...)``, as :class:`argkb.embed.model.Embedder`);
+    ``prior`` defaults to the shipped argumentativeness prior.
+    """
+    ranked = rank_sentences(driver, query, model=settings.model, k=settings.depth,
+                            depth=max(settings.depth, 1000), database=database)  # fmt: skip
+    if settings.clean:
+        ranked = [s for s in ranked if proper_sentence(s.text)]
+    if not ranked:
+        return []
+    features = {s.uid: {"first": f} for s, f in zip(ranked, _first_stage(ranked), strict=True)}
+    if settings.needs_embedder and vector is None:
+        vector = _embed_query(embedder, query)
+    if settings.reranks:
+        assert vector is not None
+        by_premise = _premise_features(driver, ranked, vector, prior, database)
+        for s in ranked:
+            features[s.uid].update(by_premise.get(s.premise, _MISSING))
+    weights = settings.weights()
+    scores = {uid: math.fsum(weights[n] * f.get(n, 0.0) for n in weights if weights[n])
+              for uid, f in features.items()}  # fmt: skip
+    ranked.sort(key=lambda s: (-scores[s.uid], s.uid))
+    if settings.distinct:
+        ranked = _one_per_premise(ranked)
+    if settings.pairing == "cosine":
+        assert vector is not None
+        pairs = _pair_by_cosine(driver, ranked[: 3 * k], embedder, settings.clean, k, database)
+    else:
+        # without `distinct` a sentence in a better pair is skipped: 3 k leave k pairs
+        ranked = ranked[: 3 * k]
+        neighbours = read_neighbours(driver, [s.uid for s in ranked], database)
+        if settings.clean:
+            neighbours = {uid: (_proper(p), _proper(n)) for uid, (p, n) in neighbours.items()}
+        pairs = pair_with_next(ranked, neighbours, k)
+    return [ScoredPair(p, scores[p.top.uid], features[p.top.uid]) for p in pairs]
+
+
+_MISSING = {"topic": 0.0, "argument": 0.0, "claim": 0.0}
+
+
+def _first_stage(ranked: Sequence[RankedSentence]) -> list[float]:
+    """Each score over the best (BM25's are positive); min-max where some are not
+    (DirichletLM's log-likelihoods), 1 for all where they are equal."""
+    scores = [s.score for s in ranked]
+    top, low = max(scores), min(scores)
+    if low > 0:
+        return [x / top for x in scores]
+    if top == low:
+        return [1.0] * len(scores)
+    return [(x - low) / (top - low) for x in scores]
+
+
+def _embed_query(embedder: object | None, query: str) -> list[float]:
+    if embedder is None:
+        raise ValueError("this pipeline needs the query's vector or an embedding model")
+    vector = embedder.embed([query], use_cache=False)[0]  # type: ignore[attr-defined]
+    return [float(x) for x in vector]
+
+
+def _premise_features(
+    driver: neo4j.Driver,
+    ranked: Sequence[RankedSentence],
+    vector: Sequence[float],
+    prior: ArgumentPrior | None,
+    database: str | None,
+) -> dict[str, dict[str, float]]:
+    """Per premise uid: topic and claim cosines (0 where an embedding is missing) and the
+    argumentativeness probability."""
+    import numpy as np
+
+    from argkb.retrieve import argument_prior
+
+    model = prior if prior is not None else argument_prior.load()
+    rows = cypher.read(driver, "sentences/premise_features", database=database,
+                       uids=sorted({s.premise for s in ranked}),
+                       vector=[float(x) for x in vector],
+                       argument=list(model.direction))  # fmt: skip
+    if not rows:
+        return {}
+    logits = model.logits([r["prior"] for r in rows], [r["words"] or 0 for r in rows])
+    probabilities = 1.0 / (1.0 + np.exp(-logits))
+    return {
+        r["uid"]: {
+            "topic": _cosine(r["topic"]),
+            "argument": float(p),
+            "claim": _cosine(r["claim"]),
+        }
+        for r, p in zip(rows, probabilities, strict=True)
+    }
+
+
+def _cosine(similarity: float) -> float:
+    """Neo4j's ``(1 + cos) / 2`` back to the cosine; 0 for a missing embedding (-2)."""
+    return 2.0 * float(similarity) - 1.0 if similarity >= 0 else 0.0
+
+
+def _one_per_premise(ranked: Sequence[RankedSentence]) -> list[RankedSentence]:
+    seen: set[str] = set()
+    kept = []
+    for s in ranked:
+        if s.premise not in seen:
+            seen.add(s.premise)
+            kept.append(s)
+    return kept
+
+
+def _proper(neighbour: Neighbour | None) -> Neighbour | None:
+    return neighbour if neighbour is not None and proper_sentence(neighbour.text) else None
+
+
+def _pair_by_cosine(
+    driver: neo4j.Driver,
+    ranked: Sequence[RankedSentence],
+    embedder: object | None,
+    clean: bool,
+    k: int,
+    database: str | None,
+) -> list[SentencePair]:
+    """Each top sentence, best first, with the most similar unused sentence of its premise
+    (all-MiniLM-L6-v2 cosine, embedded now), in text order; alone where none is left."""
+    import numpy as np
+
+    rows = cypher.read(driver, "sentences/premise_sentences", database=database,
+                       uids=sorted({s.premise for s in ranked}))  # fmt: skip
+    candidates: dict[str, list[Neighbour]] = {}
+    for r in rows:
+        if not clean or proper_sentence(r["text"]):
+            candidates.setdefault(r["premise"], []).append(
+                Neighbour(r["uid"], r["text"], int(r["position"])))  # fmt: skip
+    texts = sorted({n.text for ns in candidates.values() for n in ns} | {s.text for s in ranked})
+    if embedder is None:
+        raise ValueError("cosine pairing needs an embedding model")
+    vectors = dict(zip(texts, np.asarray(embedder.embed(texts, use_cache=False)), strict=True))  # type: ignore[attr-defined]
+    used: set[str] = set()
+    pairs: list[SentencePair] = []
+    for top in ranked:
+        if len(pairs) >= k:
+            break
+        if top.uid in used:
+            continue
+        me = Neighbour(top.uid, top.text, top.position)
+        others = [n for n in candidates.get(top.premise, ()) if n.uid not in used | {top.uid}]
+        mine = vectors[top.text]
+        partner = max(others, key=lambda n: (float(vectors[n.text] @ mine), -n.position),
+                      default=None)  # fmt: skip
+        used.update({top.uid} | ({partner.uid} if partner else set()))
+        if partner is None:
+            pairs.append(SentencePair(me, None, top))
+        elif partner.position > top.position:
+            pairs.append(SentencePair(me, partner, top))
+        else:
+            pairs.append(SentencePair(partner, me, top))
+    return pairs
+
+
+def with_parts(settings: PairSettings, **parts: object) -> PairSettings:
+    """``settings`` with some parts changed (the ablation's rows)."""
+    return replace(settings, **parts)  # type: ignore[arg-type]

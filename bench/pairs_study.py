@@ -45,19 +45,27 @@ GRID = {
     "claim": (0.0, 0.5, 1.0),
     "distinct": (False, True),
 }
+# with --sentence-features (the benchmark's sentences embedded): one pair per premise only (the
+# grid above never picks it off), and the sentence's own topic and argumentativeness
+SENTENCE_GRID = {**GRID, "distinct": (True,), "sentence_topic": (0.0, 0.5, 1.0),
+                 "sentence_argument": (0.0, 0.5, 1.0)}  # fmt: skip
 
 
 def setting_name(settings: Any) -> str:
-    return ("{model} clean={clean:d} topic={topic:g} argument={argument:g} claim={claim:g} "
+    name = ("{model} clean={clean:d} topic={topic:g} argument={argument:g} claim={claim:g} "
             "distinct={distinct:d} pairing={pairing}").format(**asdict(settings))  # fmt: skip
+    if settings.reads_sentences:
+        name += (f" sentence_topic={settings.sentence_topic:g}"
+                 f" sentence_argument={settings.sentence_argument:g}")  # fmt: skip
+    return name
 
 
-def grid() -> list[Any]:
+def grid(values: dict[str, tuple[Any, ...]] = GRID) -> list[Any]:
     from argkb.sentences.pipeline import PairSettings
 
-    keys = list(GRID)
-    parts: list[dict[str, Any]] = [dict(zip(keys, values, strict=True))
-                                   for values in itertools.product(*GRID.values())]  # fmt: skip
+    keys = list(values)
+    parts: list[dict[str, Any]] = [dict(zip(keys, chosen, strict=True))
+                                   for chosen in itertools.product(*values.values())]  # fmt: skip
     return [PairSettings(**p) for p in parts]
 
 
@@ -74,6 +82,9 @@ def ablation() -> dict[str, Any]:
         "- one pair per premise": replace(DEFAULT, distinct=False),
         "DirichletLM first stage": replace(DEFAULT, model="dirichlet"),
         "cosine pairing": replace(DEFAULT, pairing="cosine"),
+        "next-sentence model pairing": replace(DEFAULT, pairing="nsp"),
+        "+ sentence topic .5": replace(DEFAULT, sentence_topic=0.5),
+        "+ sentence argumentativeness .5": replace(DEFAULT, sentence_argument=0.5),
         "BM25 top + next (baseline)": BASELINE,
         "BM25 top + next, one pair per premise": replace(BASELINE, distinct=True),
         "DirichletLM top + next (baseline)": replace(BASELINE, model="dirichlet"),
@@ -148,14 +159,13 @@ def cached_reads() -> None:
     pipeline.read_neighbours = memo(
         pipeline.read_neighbours, lambda driver, uids, database=None: tuple(uids)
     )
-    pipeline._premise_features = memo(
-        pipeline._premise_features,
-        lambda driver, ranked, vector, prior, database: (
-            tuple(sorted({s.premise for s in ranked})),
-            tuple(np.round(np.asarray(vector, float), 6).tolist()),
-            id(prior),
-        ),
-    )
+
+    def features_key(driver: Any, ranked: Any, vector: Any, prior: Any, database: Any) -> Any:
+        return (tuple(sorted(s.uid for s in ranked)),
+                tuple(np.round(np.asarray(vector, float), 6).tolist()), id(prior))  # fmt: skip
+
+    pipeline._premise_features = memo(pipeline._premise_features, features_key)
+    pipeline._sentence_features = memo(pipeline._sentence_features, features_key)
 
 
 def record(args: argparse.Namespace) -> int:
@@ -167,11 +177,16 @@ def record(args: argparse.Namespace) -> int:
     embedder = Embedder()
     drv = make_driver(args.uri, instance_dir=args.instance)
     proxy = prepare(drv, args.benchmark, args.data, embedder)
+    if args.sentence_features:
+        from argkb.embed.store import embed_sentences
+
+        embed_sentences(drv, embedder)
     prior = held_out_prior(args.data, args.benchmark, embedder)
     queries = proxy.benchmark.queries
     vectors = {q.text: embedder.embed([q.text], use_cache=False)[0] for q in queries}
     cached_reads()
-    settings = {setting_name(s): s for s in grid()}
+    settings = {setting_name(s): s for s in grid(SENTENCE_GRID if args.sentence_features
+                                                 else GRID)}  # fmt: skip
     settings.update({f"ablation: {name}": s for name, s in ablation().items()})
 
     def system(s: Any) -> Any:
@@ -271,6 +286,11 @@ def main() -> int:
     rec.add_argument("--benchmark", choices=BENCHMARKS, required=True)
     rec.add_argument("--data", type=Path, required=True)
     rec.add_argument("--out", type=Path, required=True)
+    rec.add_argument(
+        "--sentence-features",
+        action="store_true",
+        help="embed the sentences too, and add their features to the grid",
+    )
     rec.add_argument("--uri", default="bolt://127.0.0.1:7687")
     rec.add_argument("--instance", type=Path,
                      default=Path.home() / ".cache/argkb/instances/default")  # fmt: skip

@@ -29,3 +29,8 @@ OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_func
 CREATE VECTOR INDEX premise_embedding IF NOT EXISTS
 FOR (u:Premise) ON u.embedding
 OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};
+// Sentences embedded by `argkb sentences --embed` (opt-in: a graph has many more sentences than
+// units): the sentence-pair pipeline's sentence features and next-sentence pairing.
+CREATE VECTOR INDEX sentence_embedding IF NOT EXISTS
+FOR (s:Sentence) ON s.embedding
+OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}};

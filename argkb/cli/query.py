@@ -120,11 +120,12 @@ def _member_line(member: Member) -> str:
 )
 @click.option(
     "--pairing",
-    type=click.Choice(["next", "cosine"]),
+    type=click.Choice(["next", "cosine", "nsp"]),
     default="next",
     show_default=True,
-    help="With --pairs: join the top sentence with its next one, or with the most similar "
-    "sentence of its premise.",
+    help="With --pairs: join the top sentence with its next one, with the most similar "
+    "sentence of its premise, or with the one a next-sentence model finds likeliest to follow "
+    "or precede it.",
 )
 @click.option(
     "--snippets",
@@ -310,6 +311,7 @@ def show_pairs(
             ex = pair.explain
             partner = {"next": "the next sentence", "previous": "the previous sentence",
                        "similar": "the most similar sentence of its premise",
+                       "predicted": "the next-sentence model's likeliest neighbour",
                        "single": "no other (none left in its premise)"}[ex.pairing]  # fmt: skip
             terms = " + ".join(f"{ex.weights[n]:g} x {n} {ex.features[n]:.3f}" for n in ex.weights)
             click.echo(f"     {ex.model} {ex.top_score:.3f} for sentence {ex.top_position} "

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
+from typing import Any
 
 import click
 
@@ -12,14 +14,21 @@ from argkb.cli.app import Connection, connection_options, handle_errors, json_op
 @main.command("sentences")
 @connection_options
 @click.option("--all", "all_units", is_flag=True, help="Split every premise again.")
+@click.option(
+    "--embed",
+    is_flag=True,
+    help="Also embed the sentences without a vector (all-MiniLM-L6-v2; a vector index "
+    "sentence_embedding): the sentence-pair pipeline's sentence features and next-sentence "
+    "pairing read them. Costs about as long as 'argkb embed' over the same text.",
+)
 @json_option
 @handle_errors
-def sentences_cmd(conn: Connection, all_units: bool, as_json: bool) -> None:
+def sentences_cmd(conn: Connection, all_units: bool, embed: bool, as_json: bool) -> None:
     """Split premises into sentences: (:Sentence)-[:IN]->(:Premise), NEXT between neighbours.
 
     A step after 'argkb load' (no model needed; 'argkb update' runs it when stale). Splits only
     premises never split or whose text changed since (--all: every premise). The sentences get a
-    full-text index (sentence_text) for sentence-pair retrieval.
+    full-text index (sentence_text) for sentence-pair retrieval; with --embed, vectors too.
     """
     from tqdm import tqdm
 
@@ -31,11 +40,29 @@ def sentences_cmd(conn: Connection, all_units: bool, as_json: bool) -> None:
     with tqdm(total=total, unit=" premises", desc="sentences", disable=as_json,
               file=sys.stderr) as bar:  # fmt: skip
         run = split_premises(driver, conn.database, all_units=all_units, progress=bar.update)
+    embedded = _embed(driver, conn.database, as_json) if embed else None
     if as_json:
-        click.echo(to_json(run))
+        click.echo(to_json({**dataclasses.asdict(run), "embedded": embedded}
+                           if embed else run))  # fmt: skip
         return
     rate = run.premises / run.seconds if run.seconds else 0.0
     click.echo(
         f"split {run.premises:,} premises into {run.sentences:,} sentences in "
         f"{run.seconds:.1f} s ({rate:,.0f} premises/s; splitting {run.split_seconds:.1f} s)"
     )
+    if embedded is not None:
+        click.echo(f"embedded {embedded['sentences']:,} sentences in {embedded['seconds']:.1f} s")
+
+
+def _embed(driver: Any, database: str | None, quiet: bool) -> dict[str, Any]:
+    """Embed the sentences without a vector, with a progress bar on stderr."""
+    from tqdm import tqdm
+
+    from argkb.embed.model import Embedder
+    from argkb.embed.store import count_pending_sentences, embed_sentences
+
+    total = count_pending_sentences(driver, database)["pending"]
+    with tqdm(total=total, unit=" sentences", desc="embed sentences", disable=quiet,
+              file=sys.stderr) as bar:  # fmt: skip
+        run = embed_sentences(driver, Embedder(), database, progress=bar.update)
+    return {"sentences": run.units, "seconds": run.seconds, "model": run.model}

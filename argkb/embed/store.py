@@ -64,6 +64,35 @@ def embed_units(
                     time.perf_counter() - started)  # fmt: skip
 
 
+def count_pending_sentences(driver: neo4j.Driver, database: str | None = None) -> dict[str, int]:
+    """``{"pending": sentences without a vector, "embedded": sentences with one}``."""
+    row = cypher.read(driver, "embed/count_pending_sentences", database=database)[0]
+    return {"pending": int(row["n"]), "embedded": int(row["embedded"])}
+
+
+def embed_sentences(
+    driver: neo4j.Driver,
+    embedder: Embedder,
+    database: str | None = None,
+    *,
+    all_sentences: bool = False,
+    page: int = 2048,
+    progress: Callable[[int], object] | None = None,
+) -> EmbedRun:
+    """Embed every sentence without a vector (every sentence with ``all_sentences``) and make
+    sure the ``sentence_embedding`` vector index exists, at the embedder's dimensions."""
+    started = time.perf_counter()
+    for statement in cypher.statements("schema"):
+        if "INDEX sentence_embedding" in statement:
+            driver.execute_query(statement, {"dimensions": embedder.dimensions},
+                                 database_=database)  # fmt: skip
+    done = _embed_pages(driver, embedder, database, pending="embed/pending_sentences",
+                        all_units=all_sentences, page=page, progress=progress,
+                        write="embed/write_sentence_vectors")  # fmt: skip
+    return EmbedRun(embedder.model_id, embedder.device if done else "-", done,
+                    time.perf_counter() - started)  # fmt: skip
+
+
 def backfill_word_counts(
     driver: neo4j.Driver, database: str | None = None, *, batch: int = 10_000
 ) -> int:

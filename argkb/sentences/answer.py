@@ -50,7 +50,8 @@ class PairExplain:
     first-stage score, the pipeline's ``features`` of it (``first``: that score over the best
     candidate's; ``topic``, ``argument``, ``claim``: of its premise, where re-ranked) and their
     ``weights`` (the pair's score is their weighted sum), and how its partner was found:
-    ``next`` or ``previous`` sentence, ``similar`` (cosine pairing) or ``single``."""
+    ``next`` or ``previous`` sentence, ``similar`` (cosine pairing), ``predicted`` (the
+    next-sentence model) or ``single``."""
 
     model: str
     top_sentence: str
@@ -120,7 +121,11 @@ def answer_pairs(
     """
     from dataclasses import asdict
 
-    pairing = "most similar sentence" if settings.pairing == "cosine" else "next sentence"
+    pairing = {
+        "next": "next sentence",
+        "cosine": "most similar sentence",
+        "nsp": "likeliest neighbour by the next-sentence model",
+    }[settings.pairing]
     result = PairsResult(query=query, model=settings.model, pairing=pairing,
                          pipeline=asdict(settings))  # fmt: skip
     if not query.strip():
@@ -152,7 +157,9 @@ def _answer(
                  if s is not None]  # fmt: skip
     detail = None
     if settings is not None:
-        how = "similar" if settings.pairing == "cosine" and pair.second else pair.pairing
+        how: str = pair.pairing
+        if pair.second is not None and settings.pairing != "next":
+            how = "similar" if settings.pairing == "cosine" else "predicted"
         weights = {n: w for n, w in settings.weights().items() if w}
         detail = PairExplain(settings.model, pair.top.uid, pair.top.position, pair.top.score,
                              {n: round(scored.features.get(n, 0.0), 6) for n in weights},

@@ -17,8 +17,10 @@
    rest from Neo4j (``cypher/sentences/premise_features.cypher``);
 4. **diversity** (``distinct``): at most one pair per premise;
 5. **pairing**: ``next`` (the top sentence with its next sentence, the previous one when it is
-   the last) or ``cosine`` (the sentence of the same premise most similar to it, the paper's
-   SBERT pairing, kept within the premise so that a pair is one argument).
+   the last), ``cosine`` (the sentence of the same premise most similar to it, the paper's
+   SBERT pairing, kept within the premise so that a pair is one argument) or ``nsp`` (the
+   sentence of the same premise that a next-sentence model, :mod:`argkb.sentences.next_sentence`,
+   finds likeliest to follow it or to precede it: the paper's BERT NSP pairing, substituted).
 
 :data:`BASELINE` switches every part off: BM25 top sentence + its next sentence, the issue's
 baseline. :data:`DEFAULT` is what ``argkb query --pairs`` uses; its weights and the measured
@@ -30,9 +32,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from argkb.db import cypher
+from argkb.retrieve import argument_prior
 from argkb.sentences.clean import proper_sentence
 from argkb.sentences.retrieve import (
     Model,
@@ -49,8 +52,8 @@ if TYPE_CHECKING:
 
     from argkb.retrieve.argument_prior import ArgumentPrior
 
-PairingMethod = Literal["next", "cosine"]
-FEATURES = ("first", "topic", "argument", "claim")
+PairingMethod = Literal["next", "cosine", "nsp"]
+FEATURES = ("first", "topic", "argument", "claim", "sentence_topic", "sentence_argument")
 
 
 @dataclass(frozen=True)
@@ -63,27 +66,36 @@ class PairSettings:
     topic: float = 0.5
     argument: float = 1.0
     claim: float = 1.0
+    # of the sentence itself: need `argkb sentences --embed` (0 where a sentence has no vector)
+    sentence_topic: float = 0.0
+    sentence_argument: float = 0.0
     distinct: bool = True
     pairing: PairingMethod = "next"
 
     def __post_init__(self) -> None:
         if self.model not in ("bm25", "dirichlet"):
             raise ValueError(f"unknown sentence model {self.model!r}: use bm25 or dirichlet")
-        if self.pairing not in ("next", "cosine"):
-            raise ValueError(f"unknown pairing {self.pairing!r}: use next or cosine")
+        if self.pairing not in ("next", "cosine", "nsp"):
+            raise ValueError(f"unknown pairing {self.pairing!r}: use next, cosine or nsp")
         if self.depth < 1:
             raise ValueError(f"depth must be at least 1, got {self.depth}")
 
     @property
     def reranks(self) -> bool:
-        return any(w != 0.0 for w in (self.topic, self.argument, self.claim))
+        return any(w != 0.0 for n, w in self.weights().items() if n != "first")
+
+    @property
+    def reads_sentences(self) -> bool:
+        return self.sentence_topic != 0.0 or self.sentence_argument != 0.0
 
     @property
     def needs_embedder(self) -> bool:
-        return self.reranks or self.pairing == "cosine"
+        return self.reranks or self.pairing != "next"
 
     def weights(self) -> dict[str, float]:
-        return {"first": 1.0, "topic": self.topic, "argument": self.argument, "claim": self.claim}
+        return {"first": 1.0, "topic": self.topic, "argument": self.argument,
+                "claim": self.claim, "sentence_topic": self.sentence_topic,
+                "sentence_argument": self.sentence_argument}  # fmt: skip
 
 
 BASELINE = PairSettings(clean=False, topic=0.0, argument=0.0, claim=0.0, distinct=False)
@@ -125,20 +137,24 @@ def pipeline_pairs(
     features = {s.uid: {"first": f} for s, f in zip(ranked, _first_stage(ranked), strict=True)}
     if settings.needs_embedder and vector is None:
         vector = _embed_query(embedder, query)
+    model = prior if prior is not None else argument_prior.load()
     if settings.reranks:
         assert vector is not None
-        by_premise = _premise_features(driver, ranked, vector, prior, database)
+        by_premise = _premise_features(driver, ranked, vector, model, database)
         for s in ranked:
             features[s.uid].update(by_premise.get(s.premise, _MISSING))
+    if settings.reads_sentences:
+        assert vector is not None
+        for uid, found in _sentence_features(driver, ranked, vector, model, database).items():
+            features[uid].update(found)
     weights = settings.weights()
     scores = {uid: math.fsum(weights[n] * f.get(n, 0.0) for n in weights if weights[n])
               for uid, f in features.items()}  # fmt: skip
     ranked.sort(key=lambda s: (-scores[s.uid], s.uid))
     if settings.distinct:
         ranked = _one_per_premise(ranked)
-    if settings.pairing == "cosine":
-        assert vector is not None
-        pairs = _pair_by_cosine(driver, ranked[: 3 * k], embedder, settings.clean, k, database)
+    if settings.pairing in ("cosine", "nsp"):
+        pairs = _pair_by_model(driver, ranked[: 3 * k], embedder, settings, k, database)
     else:
         # without `distinct` a sentence in a better pair is skipped: 3 k leave k pairs
         ranked = ranked[: 3 * k]
@@ -175,32 +191,46 @@ def _premise_features(
     driver: neo4j.Driver,
     ranked: Sequence[RankedSentence],
     vector: Sequence[float],
-    prior: ArgumentPrior | None,
+    prior: ArgumentPrior,
     database: str | None,
 ) -> dict[str, dict[str, float]]:
     """Per premise uid: topic and claim cosines (0 where an embedding is missing) and the
     argumentativeness probability."""
-    import numpy as np
-
-    from argkb.retrieve import argument_prior
-
-    model = prior if prior is not None else argument_prior.load()
     rows = cypher.read(driver, "sentences/premise_features", database=database,
                        uids=sorted({s.premise for s in ranked}),
                        vector=[float(x) for x in vector],
-                       argument=list(model.direction))  # fmt: skip
+                       argument=list(prior.direction))  # fmt: skip
+    probabilities = _probabilities(prior, rows)
+    return {r["uid"]: {"topic": _cosine(r["topic"]), "argument": p, "claim": _cosine(r["claim"])}
+            for r, p in zip(rows, probabilities, strict=True)}  # fmt: skip
+
+
+def _sentence_features(
+    driver: neo4j.Driver,
+    ranked: Sequence[RankedSentence],
+    vector: Sequence[float],
+    prior: ArgumentPrior,
+    database: str | None,
+) -> dict[str, dict[str, float]]:
+    """Per sentence uid: its cosine with the query and the argumentativeness probability of its
+    own embedding (the premise prior applied to the sentence); 0 for both without a vector."""
+    rows = cypher.read(driver, "sentences/sentence_features", database=database,
+                       uids=[s.uid for s in ranked], vector=[float(x) for x in vector],
+                       argument=list(prior.direction))  # fmt: skip
+    probabilities = _probabilities(prior, rows)
+    return {r["uid"]: {"sentence_topic": _cosine(r["topic"]),
+                       "sentence_argument": p if r["prior"] >= 0 else 0.0}
+            for r, p in zip(rows, probabilities, strict=True)}  # fmt: skip
+
+
+def _probabilities(prior: ArgumentPrior, rows: Sequence[Mapping[str, Any]]) -> list[float]:
+    """The prior's probability for each row's ``prior`` similarity and ``words``."""
+    import numpy as np
+
     if not rows:
-        return {}
-    logits = model.logits([r["prior"] for r in rows], [r["words"] or 0 for r in rows])
-    probabilities = 1.0 / (1.0 + np.exp(-logits))
-    return {
-        r["uid"]: {
-            "topic": _cosine(r["topic"]),
-            "argument": float(p),
-            "claim": _cosine(r["claim"]),
-        }
-        for r, p in zip(rows, probabilities, strict=True)
-    }
+        return []
+    logits = prior.logits([r["prior"] for r in rows], [r["words"] or 0 for r in rows])
+    return [float(p) for p in 1.0 / (1.0 + np.exp(-logits))]
 
 
 def _cosine(similarity: float) -> float:
@@ -222,29 +252,28 @@ def _proper(neighbour: Neighbour | None) -> Neighbour | None:
     return neighbour if neighbour is not None and proper_sentence(neighbour.text) else None
 
 
-def _pair_by_cosine(
+def _pair_by_model(
     driver: neo4j.Driver,
     ranked: Sequence[RankedSentence],
     embedder: object | None,
-    clean: bool,
+    settings: PairSettings,
     k: int,
     database: str | None,
 ) -> list[SentencePair]:
-    """Each top sentence, best first, with the most similar unused sentence of its premise
-    (all-MiniLM-L6-v2 cosine, embedded now), in text order; alone where none is left."""
-    import numpy as np
-
+    """Each top sentence, best first, with the unused sentence of its premise that the pairing
+    prefers, in text order; alone where none is left. ``cosine``: the most similar by
+    all-MiniLM-L6-v2; ``nsp``: the likeliest by the next-sentence model
+    (:mod:`argkb.sentences.next_sentence`), as its successor when it comes later in the text
+    and as its predecessor when earlier. Stored sentence vectors (``argkb sentences --embed``)
+    are used where present; the others are embedded now."""
     rows = cypher.read(driver, "sentences/premise_sentences", database=database,
                        uids=sorted({s.premise for s in ranked}))  # fmt: skip
     candidates: dict[str, list[Neighbour]] = {}
     for r in rows:
-        if not clean or proper_sentence(r["text"]):
+        if not settings.clean or proper_sentence(r["text"]):
             candidates.setdefault(r["premise"], []).append(
                 Neighbour(r["uid"], r["text"], int(r["position"])))  # fmt: skip
-    texts = sorted({n.text for ns in candidates.values() for n in ns} | {s.text for s in ranked})
-    if embedder is None:
-        raise ValueError("cosine pairing needs an embedding model")
-    vectors = dict(zip(texts, np.asarray(embedder.embed(texts, use_cache=False)), strict=True))  # type: ignore[attr-defined]
+    vectors = _sentence_vectors(rows, ranked, embedder)
     used: set[str] = set()
     pairs: list[SentencePair] = []
     for top in ranked:
@@ -254,9 +283,7 @@ def _pair_by_cosine(
             continue
         me = Neighbour(top.uid, top.text, top.position)
         others = [n for n in candidates.get(top.premise, ()) if n.uid not in used | {top.uid}]
-        mine = vectors[top.text]
-        partner = max(others, key=lambda n: (float(vectors[n.text] @ mine), -n.position),
-                      default=None)  # fmt: skip
+        partner = _preferred(me, others, vectors, settings.pairing)
         used.update({top.uid} | ({partner.uid} if partner else set()))
         if partner is None:
             pairs.append(SentencePair(me, None, top))
@@ -265,6 +292,47 @@ def _pair_by_cosine(
         else:
             pairs.append(SentencePair(partner, me, top))
     return pairs
+
+
+def _sentence_vectors(
+    rows: Sequence[Mapping[str, Any]], ranked: Sequence[RankedSentence], embedder: object | None
+) -> dict[str, Any]:
+    """Sentence uid -> unit-length vector: stored where the row has one, embedded otherwise."""
+    import numpy as np
+
+    vectors = {r["uid"]: np.asarray(r["embedding"], np.float64) for r in rows
+               if r["embedding"] is not None}  # fmt: skip
+    texts = {r["uid"]: r["text"] for r in rows} | {s.uid: s.text for s in ranked}
+    missing = [uid for uid in texts if uid not in vectors]
+    if missing:
+        if embedder is None:
+            raise ValueError("pairing by cosine or nsp needs an embedding model")
+        embedded = embedder.embed([texts[u] for u in missing], use_cache=False)  # type: ignore[attr-defined]
+        vectors.update(zip(missing, np.asarray(embedded, np.float64), strict=True))
+    return vectors
+
+
+def _preferred(
+    top: Neighbour, others: Sequence[Neighbour], vectors: Mapping[str, Any], pairing: str
+) -> Neighbour | None:
+    if not others:
+        return None
+    import numpy as np
+
+    mine = vectors[top.uid]
+    matrix = np.stack([vectors[n.uid] for n in others])
+    if pairing == "cosine":
+        scores = matrix @ mine
+    else:
+        from argkb.sentences import next_sentence
+
+        model = next_sentence.load()
+        after = np.asarray([n.position > top.position for n in others])
+        repeated = np.repeat(mine[None, :], len(others), 0)
+        scores = np.where(after, model.probabilities(repeated, matrix),
+                          model.probabilities(matrix, repeated))  # fmt: skip
+    best = max(range(len(others)), key=lambda i: (float(scores[i]), -others[i].position))
+    return others[best]
 
 
 def with_parts(settings: PairSettings, **parts: object) -> PairSettings:

@@ -160,7 +160,7 @@ class PairExplain(BaseModel):
         "claim (of its premise): what the pipeline re-ranked by."
     )
     weights: dict[str, float] = Field(description="The pair's score: the weighted features.")
-    pairing: Literal["next", "previous", "similar", "single"] = Field(
+    pairing: Literal["next", "previous", "similar", "predicted", "single"] = Field(
         description="Which sentence of its premise joined the top one (single: none was left)."
     )
 

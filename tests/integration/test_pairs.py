@@ -19,7 +19,7 @@ from argkb.ingest import load_records
 from argkb.loaders import reader
 from argkb.sentences.answer import PairAnswer, PairsResult, answer_pairs
 from argkb.sentences.clean import proper_sentence
-from argkb.sentences.pipeline import BASELINE, DEFAULT
+from argkb.sentences.pipeline import BASELINE, DEFAULT, PairingMethod
 from argkb.sentences.terms import tokenize
 
 pytestmark = [pytest.mark.neo4j]
@@ -171,7 +171,7 @@ def test_explain_says_what_scored_the_pair(split, answer, embedder) -> None:
     for pair in answer.pairs:
         ex = pair.explain
         assert ex is not None and ex.model == "bm25"
-        assert ex.weights == DEFAULT.weights()
+        assert ex.weights == {n: w for n, w in DEFAULT.weights().items() if w}
         assert pair.score == pytest.approx(sum(w * ex.features[n] for n, w in ex.weights.items()),
                                            abs=1e-5)  # fmt: skip
         # BM25 over the best candidate's: one divisor for every pair
@@ -196,7 +196,7 @@ def test_explain_says_what_scored_the_pair(split, answer, embedder) -> None:
     assert [p.unit for p in plain.pairs] == [p.unit for p in answer.pairs]
 
 
-def test_the_baseline_and_cosine_pairing(split, embedder) -> None:
+def test_the_baseline(split) -> None:
     baseline = answer_pairs(split, QUERY, k=8, settings=BASELINE, explain=True)  # no model
     scores = [p.score for p in baseline.pairs]
     assert scores == sorted(scores, reverse=True)
@@ -205,21 +205,46 @@ def test_the_baseline_and_cosine_pairing(split, embedder) -> None:
     assert all(p.explain and p.score == pytest.approx(p.explain.features["first"])
                and p.explain.weights == {"first": 1.0} for p in baseline.pairs)  # fmt: skip
     assert baseline.pipeline["distinct"] is False and baseline.pairing == "next sentence"
-    cosine = dataclasses.replace(DEFAULT, pairing="cosine")
-    similar = answer_pairs(split, QUERY, k=8, settings=cosine, embedder=embedder, explain=True)
-    assert similar.pairing == "most similar sentence"
-    for pair in similar.pairs:  # two sentences of the pair's own premise, in text order
+    with pytest.raises(ValueError, match="embedding model"):
+        answer_pairs(split, QUERY, k=8)
+
+
+@pytest.mark.parametrize(("pairing", "how"), [("cosine", "similar"), ("nsp", "predicted")])
+def test_pairing_by_a_model(split, embedder, pairing: PairingMethod, how: str) -> None:
+    import numpy as np
+
+    from argkb.sentences.next_sentence import load
+
+    settings = dataclasses.replace(DEFAULT, pairing=pairing)
+    found = answer_pairs(split, QUERY, k=8, settings=settings, embedder=embedder, explain=True)
+    default = answer_pairs(split, QUERY, k=8, embedder=embedder, explain=True)
+    # the same top sentences as the default: pairing changes only the partner
+    assert [p.explain.top_sentence for p in found.pairs if p.explain] == [
+        p.explain.top_sentence for p in default.pairs if p.explain]  # fmt: skip
+    model = load()
+    for pair in found.pairs:  # two sentences of the pair's own premise, in text order
         texts = _sentence_texts(split, pair.unit)
         assert [s.text for s in pair.sentences] == [texts[s.position] for s in pair.sentences]
         assert [s.position for s in pair.sentences] == sorted(s.position for s in pair.sentences)
-        assert pair.explain and pair.explain.pairing == (
-            "similar" if len(pair.sentences) == 2 else "single")  # fmt: skip
-    # the same top sentences as the default: pairing changes only the partner
-    default = answer_pairs(split, QUERY, k=8, embedder=embedder, explain=True)
-    assert [p.explain.top_sentence for p in similar.pairs if p.explain] == [
-        p.explain.top_sentence for p in default.pairs if p.explain]  # fmt: skip
-    with pytest.raises(ValueError, match="embedding model"):
-        answer_pairs(split, QUERY, k=8)
+        assert pair.explain and pair.explain.pairing == (how if len(pair.sentences) == 2
+                                                         else "single")  # fmt: skip
+        if len(pair.sentences) < 2:
+            continue
+        # the partner is the best-scored proper sentence of the premise
+        top = pair.sentences[pair.top]
+        others = [(i, t) for i, t in enumerate(texts) if i != top.position and proper_sentence(t)]
+        vectors = embedder.embed([top.text] + [t for _, t in others], use_cache=False)
+        mine, rest = vectors[0], np.asarray(vectors[1:])
+        if pairing == "cosine":
+            scores = rest @ mine
+        else:
+            after = np.asarray([i > top.position for i, _ in others])
+            repeated = np.repeat(mine[None, :], len(others), 0)
+            scores = np.where(after, model.probabilities(repeated, rest),
+                              model.probabilities(rest, repeated))  # fmt: skip
+        partner = pair.sentences[1 - pair.top].position
+        best = max(scores)
+        assert scores[[i for i, _ in others].index(partner)] == pytest.approx(best, abs=1e-4)
 
 
 def test_cli_json_and_text(split, answer, neo4j_uri: str) -> None:
@@ -283,3 +308,30 @@ def test_api_model_mirrors_the_dataclass() -> None:
         (lib.PairExplain, models.PairExplain),
     ):
         assert [f.name for f in dataclasses.fields(dataclass)] == list(model.model_fields)
+
+
+def test_sentence_features_read_the_stored_vectors(split, embedder) -> None:
+    """Last in this module: embeds the sentences. Without vectors the sentence features are 0;
+    after ``embed_sentences`` the sentence's topic feature is its stored vector's cosine with
+    the query and its argumentativeness a probability."""
+    import numpy as np
+
+    from argkb.embed.store import embed_sentences
+
+    settings = dataclasses.replace(DEFAULT, sentence_topic=0.5, sentence_argument=0.5)
+    before = answer_pairs(split, QUERY, k=5, settings=settings, embedder=embedder, explain=True)
+    assert all(p.explain and p.explain.features["sentence_topic"] == 0.0 for p in before.pairs)
+    embed_sentences(split, embedder)
+    after = answer_pairs(split, QUERY, k=5, settings=settings, embedder=embedder, explain=True)
+    vector = embedder.embed([QUERY], use_cache=False)[0]
+    for pair in after.pairs:
+        ex = pair.explain
+        assert ex is not None
+        (row,) = split.execute_query(
+            "MATCH (s:Sentence {uid: $uid}) RETURN s.embedding AS e", uid=ex.top_sentence
+        ).records
+        assert ex.features["sentence_topic"] == pytest.approx(float(np.dot(vector, row["e"])),
+                                                              abs=1e-4)  # fmt: skip
+        assert 0.0 < ex.features["sentence_argument"] < 1.0
+        assert pair.score == pytest.approx(sum(w * ex.features[n] for n, w in ex.weights.items()),
+                                           abs=1e-5)  # fmt: skip

@@ -183,3 +183,38 @@ def test_the_command_and_status(graph, neo4j_uri: str) -> None:
     status = argkb("status")
     assert {e["what"]: e["count"] for e in status["stale"]}["premises_without_sentences"] == 0
     assert status["counts"]["labels"]["Sentence"] == sentence_counts(graph)["sentences"]
+
+
+def test_embed_stores_unit_vectors_and_the_index(graph, neo4j_uri: str) -> None:
+    """``argkb sentences --embed``: every sentence gets its all-MiniLM-L6-v2 vector (as the
+    model gives it for the text), the sentence_embedding index exists; a second run embeds
+    nothing, and a re-split sentence (a new node) is embedded again."""
+    import numpy as np
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+    from argkb.embed.model import Embedder
+
+    def argkb(*args: str) -> dict:
+        result = CliRunner().invoke(main, [*args, "--json"], env={"NEO4J_URI": neo4j_uri})
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    first = argkb("sentences", "--embed")
+    total = sentence_counts(graph)["sentences"]
+    assert first["embedded"]["sentences"] == total > 0
+    rows = graph.execute_query("MATCH (s:Sentence) RETURN s.text AS text, s.embedding AS e").records
+    expected = Embedder(cache=False).embed([r["text"] for r in rows])
+    stored = np.asarray([r["e"] for r in rows])
+    assert np.allclose(stored, expected, atol=1e-5)
+    index = graph.execute_query(
+        "SHOW VECTOR INDEXES YIELD name, labelsOrTypes, properties "
+        "WHERE name = 'sentence_embedding' RETURN labelsOrTypes, properties"
+    ).records
+    assert [(r["labelsOrTypes"], r["properties"]) for r in index] == [(["Sentence"], ["embedding"])]
+    assert argkb("sentences", "--embed")["embedded"]["sentences"] == 0
+    graph.execute_query(
+        "MATCH (u:Premise {text: $text}) SET u.text = u.text + ' And one more.'", text=PREMISES[1]
+    )
+    again = argkb("sentences", "--embed")
+    assert again["premises"] == 1 and again["embedded"]["sentences"] == again["sentences"] > 0

@@ -63,7 +63,9 @@ def test_settings() -> None:
     with pytest.raises(ValueError, match="unknown sentence model"):
         PairSettings(model="tfidf")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown pairing"):
-        PairSettings(pairing="nsp")  # type: ignore[arg-type]
+        PairSettings(pairing="bert")  # type: ignore[arg-type]
+    assert PairSettings(topic=0, argument=0, claim=0, pairing="nsp").needs_embedder
+    assert PairSettings(sentence_topic=0.5).reads_sentences and not DEFAULT.reads_sentences
 
 
 def pair(premise: str, first: int, second: int | None) -> ScoredPair:
@@ -92,3 +94,21 @@ def test_proxy_scores_a_source_once() -> None:
     assert repeated["sources@10"] == 2.0
     assert score_pairs(data, "q1", [pair("uc", 0, 2)])["rel@10"] == 0.0
     assert score_pairs(data, "q1", [pair("uc", 0, 2)])["coherence"] == 0.0  # not adjacent
+
+
+def test_next_sentence_model_by_hand() -> None:
+    import numpy as np
+
+    from argkb.sentences.next_sentence import NextSentence, load
+
+    # 2-d embeddings: weights over [a, b, a*b, |a-b|] = 8 numbers
+    model = NextSentence((1.0, 0.0, 0.0, 2.0, 0.0, 0.0, -1.0, 0.0), 0.5)
+    a, b = np.array([[1.0, 0.0]]), np.array([[0.0, 1.0]])
+    # logit = 1*a0 + 2*b1 - 1*|a0-b0| + 0.5 = 1 + 2 - 1 + 0.5 = 2.5
+    assert model.probabilities(a, b)[0] == pytest.approx(1 / (1 + np.exp(-2.5)))
+    # the other way round: 0 + 0 - 1 + 0.5
+    assert model.probabilities(b, a)[0] == pytest.approx(1 / (1 + np.exp(0.5)))
+    shipped = load()
+    assert len(shipped.weights) == 4 * 384
+    rows = np.eye(384)[:3]
+    assert shipped.probabilities(rows, rows[::-1]).shape == (3,)

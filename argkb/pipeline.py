@@ -191,6 +191,19 @@ def split_sentences(
         return split_premises(driver, database, all_units=all_units, progress=advance)
 
 
+def embed_sentence_vectors(
+    driver: neo4j.Driver, database: str | None, *, progress: Progress = SILENT
+) -> EmbedRun:
+    """``argkb sentences --embed``'s second part: vectors for the sentences without one, with
+    the bundled model (:func:`argkb.embed.store.embed_sentences`)."""
+    from argkb.embed.model import Embedder
+    from argkb.embed.store import count_pending_sentences, embed_sentences
+
+    total = count_pending_sentences(driver, database)["pending"]
+    with progress.stage("embed sentences", unit=" sentences", total=total) as advance:
+        return embed_sentences(driver, Embedder(), database, progress=advance)
+
+
 # -- cluster -----------------------------------------------------------------------------------
 
 
@@ -390,8 +403,16 @@ def _update_embed(driver: neo4j.Driver, database: str | None, p: Progress) -> di
 
 
 def _update_sentences(driver: neo4j.Driver, database: str | None, p: Progress) -> dict[str, Any]:
+    """Split what is pending; embed the sentences without a vector where the graph's sentences
+    were embedded before (``argkb sentences --embed`` is opt-in, and so is this)."""
+    from argkb.embed.store import count_pending_sentences
+
     run = split_sentences(driver, database, progress=p)
-    return {"premises": run.premises, "sentences": run.sentences}
+    done = {"premises": run.premises, "sentences": run.sentences}
+    counts = count_pending_sentences(driver, database)
+    if counts["embedded"] and counts["pending"]:
+        done["embedded_sentences"] = embed_sentence_vectors(driver, database, progress=p).units
+    return done
 
 
 def _update_cluster(driver: neo4j.Driver, database: str | None, p: Progress) -> dict[str, Any]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from typing import Any
 
 import click
 
 from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
+from argkb.cli.progress import progress_for
 
 
 @main.command("sentences")
@@ -40,7 +40,12 @@ def sentences_cmd(conn: Connection, all_units: bool, embed: bool, as_json: bool)
     with tqdm(total=total, unit=" premises", desc="sentences", disable=as_json,
               file=sys.stderr) as bar:  # fmt: skip
         run = split_premises(driver, conn.database, all_units=all_units, progress=bar.update)
-    embedded = _embed(driver, conn.database, as_json) if embed else None
+    embedded = None
+    if embed:
+        from argkb.pipeline import embed_sentence_vectors
+
+        vectors = embed_sentence_vectors(driver, conn.database, progress=progress_for(as_json))
+        embedded = {"sentences": vectors.units, "seconds": vectors.seconds, "model": vectors.model}
     if as_json:
         click.echo(to_json({**dataclasses.asdict(run), "embedded": embedded}
                            if embed else run))  # fmt: skip
@@ -52,17 +57,3 @@ def sentences_cmd(conn: Connection, all_units: bool, embed: bool, as_json: bool)
     )
     if embedded is not None:
         click.echo(f"embedded {embedded['sentences']:,} sentences in {embedded['seconds']:.1f} s")
-
-
-def _embed(driver: Any, database: str | None, quiet: bool) -> dict[str, Any]:
-    """Embed the sentences without a vector, with a progress bar on stderr."""
-    from tqdm import tqdm
-
-    from argkb.embed.model import Embedder
-    from argkb.embed.store import count_pending_sentences, embed_sentences
-
-    total = count_pending_sentences(driver, database)["pending"]
-    with tqdm(total=total, unit=" sentences", desc="embed sentences", disable=quiet,
-              file=sys.stderr) as bar:  # fmt: skip
-        run = embed_sentences(driver, Embedder(), database, progress=bar.update)
-    return {"sentences": run.units, "seconds": run.seconds, "model": run.model}

@@ -39,6 +39,11 @@ _STEPS: tuple[tuple[str, str, str], ...] = (
         "argkb sentences",
         "premises not split into sentences (or whose text changed since)",
     ),
+    (
+        "sentences_without_embedding",
+        "argkb sentences --embed",
+        "sentences without a vector, where others have one ('argkb sentences --embed' ran)",
+    ),
     ("claims_without_cluster", "argkb cluster", "claims with an embedding but no claim cluster"),
     (
         "premises_without_cluster",

@@ -1,7 +1,7 @@
 // What the later pipeline steps have not caught up with since the last loads (one row):
 // units without an embedding, claims without the embedding of their negation, claims and
 // premises with an embedding but no cluster of their kind, premises not (or no longer) split into
-// sentences, units without PageRank, arguments
+// sentences, sentences without a vector (once some have one), units without PageRank, arguments
 // without relevance, whether clusters exist at all, and the jobs that started writing derived data
 // and never finished (argkb.db.jobs: cluster:claim, cluster:premise, same_as, pagerank).
 CALL () {
@@ -35,6 +35,13 @@ CALL () {
   RETURN count(u) AS premises_without_sentences
 }
 CALL () {
+  // only once some sentence has a vector: embedding sentences is opt-in (argkb sentences --embed)
+  MATCH (x:Sentence) WHERE x.embedding IS NOT NULL
+  WITH x LIMIT 1
+  MATCH (s:Sentence) WHERE s.embedding IS NULL
+  RETURN count(s) AS sentences_without_embedding
+}
+CALL () {
   MATCH (u:Unit) WHERE u.pagerank IS NULL
   RETURN count(u) AS units_without_pagerank
 }
@@ -54,6 +61,6 @@ CALL () {
          count(CASE j.name WHEN 'pagerank' THEN j END) AS pagerank_runs_interrupted
 }
 RETURN cluster_runs_interrupted, pagerank_runs_interrupted, units_without_embedding,
-       premises_without_sentences, claims_without_negation_embedding, claims_without_cluster,
+       premises_without_sentences, sentences_without_embedding, claims_without_negation_embedding, claims_without_cluster,
        premises_without_cluster, units_without_pagerank, arguments_without_relevance,
        corpora_since_cluster, COUNT { (:Cluster) } > 0 AS clustered

@@ -218,3 +218,16 @@ def test_embed_stores_unit_vectors_and_the_index(graph, neo4j_uri: str) -> None:
     )
     again = argkb("sentences", "--embed")
     assert again["premises"] == 1 and again["embedded"]["sentences"] == again["sentences"] > 0
+    # a text changed and split without --embed: status counts the sentences without a vector,
+    # and argkb update embeds them (the graph opted in)
+    graph.execute_query(
+        "MATCH (u:Premise {text: $text}) SET u.text = u.text + ' Yet another.'", text=PREMISES[0]
+    )
+    assert argkb("sentences")["premises"] == 1
+    waiting = {e["what"]: e for e in argkb("status")["stale"]}["sentences_without_embedding"]
+    assert waiting["count"] > 0 and waiting["command"] == "argkb sentences --embed"
+    updated = argkb("update")
+    assert {e["what"]: e["count"] for e in argkb("status")["stale"]}[
+        "sentences_without_embedding"] == 0  # fmt: skip
+    assert any(step.get("result", {}).get("embedded_sentences") == waiting["count"]
+               for step in updated["steps"])  # fmt: skip

@@ -1,6 +1,7 @@
-"""Two additions to the linear fusion that were measured and not adopted: MMR and prevalence.
+"""Additions to the linear fusion that were measured and not adopted: MMR, prevalence, sentences.
 
-    python -m bench linear_extras --study /tmp/study --data ../shared/data [--only mmr|size]
+    python -m bench linear_extras --study /tmp/study --data ../shared/data \\
+        [--only mmr|size|sentence]
 
 On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
 
@@ -11,7 +12,11 @@ On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
 * ``size``: a prevalence feature, log(1 + the premise cluster's candidates on that side) over
   the side's largest, on top of the shipped weights (with fold priors, as ``linear_study
   --grid prior``): its weight at 0 to 1, and which weight each benchmark gets when it is left
-  out (the others' best mean over a small grid).
+  out (the others' best mean over a small grid);
+* ``sentence``: the candidate's best sentence by BM25 for the query (:func:`best_sentence`;
+  the focus that the sentence-pair pipeline gets from ranking sentences), over the query's best,
+  with BM25 at 0 or .25 and the prior at .25 to 1 around the shipped weights: its weight at 0 to
+  2, and each benchmark's leave-one-out choice.
 
 docs/results/answer-quality.md reports both ("What this shows").
 """
@@ -20,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import pickle
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -65,33 +72,92 @@ def run_mmr(study: Path, data: Path) -> None:
 
 
 def run_size(study: Path, data: Path) -> None:
+    grid = list(itertools.product((1.0, 1.5, 2.0), (0.1, 0.25), (0.5, 0.75), (0.25, 0.5),
+                                  (0.0, 0.1, 0.25, 0.5, 1.0)))  # fmt: skip
+    names = ("claim", "support", "length", "argument", "size")
+    _extra_feature(study, data, "size", lambda pools: lambda f, pool: with_size(f, pool.labels),
+                   names, grid, (1.5, 0.1, 0.75, 0.25))  # fmt: skip
+
+
+def run_sentence(study: Path, data: Path) -> None:
+    grid = list(itertools.product((0.0, 0.25), (0.25, 0.5, 1.0),
+                                  (0.0, 0.25, 0.5, 1.0, 1.5, 2.0)))  # fmt: skip
+    _extra_feature(study, data, "sentence", lambda pools: best_sentence(study, pools),
+                   ("bm25", "argument", "sentence"), grid, (0.25, 0.25))  # fmt: skip
+
+
+def best_sentence(study: Path, pools: dict[str, Any]) -> Any:
+    """``sentence``: each candidate's best sentence by BM25 for the query (k1 1.2, b .75, argkb's
+    splitter and terms; collection statistics over the sentences of the benchmark's recorded
+    candidates, an approximation of the sentence_text index), over the query's best."""
+    from argkb.sentences.split import split_sentences
+    from argkb.sentences.terms import tokenize
+
+    values: dict[int, Any] = {}
+    for name, by_query in pools.items():
+        with (study / f"{name}.pkl").open("rb") as handle:
+            raw = pickle.load(handle)
+        texts = sorted({t for r in raw.values() for side in r["sides"].values()
+                        for t in side["texts"]})  # fmt: skip
+        sentences = {t: [tokenize(x.text) for x in split_sentences(t)] for t in texts}
+        every = [d for ds in sentences.values() for d in ds]
+        df = Counter(term for d in every for term in set(d))
+        mean = sum(map(len, every)) / max(1, len(every))
+        idf = {term: math.log(1 + (len(every) - c + 0.5) / (c + 0.5)) for term, c in df.items()}
+
+        def bm25(terms: set[str], doc: list[str], idf: dict[str, float] = idf,
+                 mean: float = mean) -> float:  # fmt: skip
+            tf = Counter(doc)
+            return sum(idf[t] * tf[t] * 2.2 / (tf[t] + 1.2 * (0.25 + 0.75 * len(doc) / mean))
+                       for t in terms if tf[t])  # fmt: skip
+
+        for qid, record in raw.items():
+            terms = set(tokenize(record["text"]))
+            side_values = {side: np.asarray([max((bm25(terms, d) for d in sentences[t]),
+                                                 default=0.0) for t in s["texts"]])
+                           for side, s in record["sides"].items()}  # fmt: skip
+            top = max((float(v.max()) for v in side_values.values() if len(v)), default=0.0)
+            for side, (pool, _) in by_query[qid].items():
+                values[id(pool)] = side_values[side] / top if top > 0 else side_values[side]
+    return lambda features, pool: {**features, "sentence": values[id(pool)]}
+
+
+def _extra_feature(
+    study: Path,
+    data: Path,
+    feature: str,
+    make: Any,
+    names: Sequence[str],
+    grid: Sequence[tuple[float, ...]],
+    shipped: tuple[float, ...],
+) -> None:
+    """Score ``grid`` (weights of ``names``, the rest shipped) with ``feature`` added to the
+    premise features by ``make(pools)(features, pool)``, fold priors as ``linear_study --grid
+    prior``; print the feature's weight on the shipped weights and each benchmark's
+    leave-one-out choice."""
     import argkb.query.rankers.hybrid_fusion as hybrid
 
     pools = {n: read_pools(study / f"{n}.pkl") for n in NAMES}
     with_fold_priors(pools, study, data)
+    add = make(pools)
     plain = hybrid.premise_features
-    hybrid.premise_features = lambda pool: with_size(plain(pool), pool.labels)
+    hybrid.premise_features = lambda pool: add(plain(pool), pool)
     try:
-        grid = list(itertools.product((1.0, 1.5, 2.0), (0.1, 0.25), (0.5, 0.75), (0.25, 0.5),
-                                      (0.0, 0.1, 0.25, 0.5, 1.0)))  # fmt: skip
         table: dict[str, dict[tuple[float, ...], float]] = {n: {} for n in NAMES}
-        for claim, support, length, argument, size in grid:
-            weights = {**SHIPPED, "claim": claim, "support": support, "length": length,
-                       "argument": argument, "size": size}  # fmt: skip
+        for key in grid:
+            weights = {**SHIPPED, **dict(zip(names, key, strict=True))}
             for n in NAMES:
-                table[n][(claim, support, length, argument, size)] = score(
-                    n, data, Replay(pools[n], weights)
-                )
+                table[n][key] = score(n, data, Replay(pools[n], weights))
     finally:
         hybrid.premise_features = plain
-    print("| size weight (shipped weights) | " + " | ".join(NAMES) + " |")
-    for size in (0.0, 0.1, 0.25, 0.5, 1.0):
-        key = (1.5, 0.1, 0.75, 0.25, size)
-        print(f"| {size:g} | " + " | ".join(f"{table[n][key]:.4f}" for n in NAMES) + " |")
+    print(f"| {feature} weight (shipped weights) | " + " | ".join(NAMES) + " |")
+    for weight in sorted({key[-1] for key in grid}):
+        key = (*shipped, weight)
+        print(f"| {weight:g} | " + " | ".join(f"{table[n][key]:.4f}" for n in NAMES) + " |")
     for n in NAMES:
         train = [m for m in NAMES if spec(m)[1] != spec(n)[1]]
         best = max(grid, key=lambda g: _group_mean(table, train, g))
-        print(f"{n} left out: size weight {best[-1]:g}, score {table[n][best]:.4f}")
+        print(f"{n} left out: {feature} weight {best[-1]:g}, score {table[n][best]:.4f}")
 
 
 def _group_mean(table: dict[str, dict[Any, float]], names: list[str], key: Any) -> float:
@@ -105,12 +171,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", type=Path, required=True, help="the recordings' folder")
     parser.add_argument("--data", type=Path, required=True, help="../shared/data")
-    parser.add_argument("--only", choices=["mmr", "size"])
+    parser.add_argument("--only", choices=["mmr", "size", "sentence"])
     args = parser.parse_args(argv)
     if args.only in (None, "mmr"):
         run_mmr(args.study, args.data)
     if args.only in (None, "size"):
         run_size(args.study, args.data)
+    if args.only in (None, "sentence"):
+        run_sentence(args.study, args.data)
     return 0
 
 

@@ -42,6 +42,7 @@ from argkb.sentences.retrieve import (
     Neighbour,
     RankedSentence,
     SentencePair,
+    pair_greedily,
     pair_with_next,
     rank_sentences,
     read_neighbours,
@@ -274,24 +275,13 @@ def _pair_by_model(
             candidates.setdefault(r["premise"], []).append(
                 Neighbour(r["uid"], r["text"], int(r["position"])))  # fmt: skip
     vectors = _sentence_vectors(rows, ranked, embedder)
-    used: set[str] = set()
-    pairs: list[SentencePair] = []
-    for top in ranked:
-        if len(pairs) >= k:
-            break
-        if top.uid in used:
-            continue
-        me = Neighbour(top.uid, top.text, top.position)
-        others = [n for n in candidates.get(top.premise, ()) if n.uid not in used | {top.uid}]
-        partner = _preferred(me, others, vectors, settings.pairing)
-        used.update({top.uid} | ({partner.uid} if partner else set()))
-        if partner is None:
-            pairs.append(SentencePair(me, None, top))
-        elif partner.position > top.position:
-            pairs.append(SentencePair(me, partner, top))
-        else:
-            pairs.append(SentencePair(partner, me, top))
-    return pairs
+
+    def partner(top: RankedSentence, used: set[str]) -> Neighbour | None:
+        others = [n for n in candidates.get(top.premise, ())
+                  if n.uid != top.uid and n.uid not in used]  # fmt: skip
+        return _preferred(top, others, vectors, settings.pairing)
+
+    return pair_greedily(ranked, partner, k)
 
 
 def _sentence_vectors(
@@ -313,7 +303,7 @@ def _sentence_vectors(
 
 
 def _preferred(
-    top: Neighbour, others: Sequence[Neighbour], vectors: Mapping[str, Any], pairing: str
+    top: RankedSentence, others: Sequence[Neighbour], vectors: Mapping[str, Any], pairing: str
 ) -> Neighbour | None:
     if not others:
         return None

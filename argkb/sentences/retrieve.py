@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -124,6 +124,24 @@ def pair_with_next(
     """The first ``k`` pairs: each ranked sentence, best first, with its next sentence
     (``neighbours[uid] = (previous, next)``), or its previous one when it has no next; a
     sentence already in a better pair is not used again, as first or second."""
+
+    def partner(top: RankedSentence, used: set[str]) -> Neighbour | None:
+        previous, following = neighbours.get(top.uid, (None, None))
+        if following is not None and following.uid not in used:
+            return following
+        return previous if previous is not None and previous.uid not in used else None
+
+    return pair_greedily(ranked, partner, k)
+
+
+def pair_greedily(
+    ranked: Sequence[RankedSentence],
+    partner: Callable[[RankedSentence, set[str]], Neighbour | None],
+    k: int,
+) -> list[SentencePair]:
+    """The first ``k`` pairs: each ranked sentence, best first, with ``partner(top, used)`` (a
+    sentence of its premise not in ``used``, or None), in text order; a sentence already in a
+    better pair is not used again, as first or second."""
     used: set[str] = set()
     pairs: list[SentencePair] = []
     for top in ranked:
@@ -131,15 +149,14 @@ def pair_with_next(
             break
         if top.uid in used:
             continue
-        previous, following = neighbours.get(top.uid, (None, None))
         me = Neighbour(top.uid, top.text, top.position)
-        if following is not None and following.uid not in used:
-            first, second = me, following
-        elif previous is not None and previous.uid not in used:
-            first, second = previous, me
-        else:
-            first, second = me, None
-        used.update(n.uid for n in (first, second) if n is not None)
+        other = partner(top, used)
+        used.add(top.uid)
+        if other is None:
+            pairs.append(SentencePair(me, None, top))
+            continue
+        used.add(other.uid)
+        first, second = (me, other) if other.position > top.position else (other, me)
         pairs.append(SentencePair(first, second, top))
     return pairs
 

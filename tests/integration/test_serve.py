@@ -781,7 +781,8 @@ def test_snippets_in_the_api_and_the_explorer(explorer, client, demo_db) -> None
             button.click()
             assert shown.inner_text() == snippet_text
             # the sentence-pair view: what GET /api/v1/pairs answers, top sentence in bold
-            pairs = client.get("/api/v1/pairs", params={"q": QUERY, "k": 5}).json()["pairs"]
+            pairs = client.get("/api/v1/pairs", params={"q": QUERY, "k": 5, "explain": "true"}
+                               ).json()["pairs"]  # fmt: skip
             assert pairs
             page.select_option("#view", "pairs")
             page.click("#search button[type=submit]")
@@ -790,6 +791,13 @@ def test_snippets_in_the_api_and_the_explorer(explorer, client, demo_db) -> None
             assert page.locator("#pro-column").is_hidden()
             tops = page.locator("#pairs li.pair .top-sentence").all_inner_texts()
             assert tops == [pair["sentences"][pair["top"]]["text"] for pair in pairs]
+            assert page.locator("#k-label").inner_text() == "pairs"
+            # hovering a score says what made it: the pipeline's weighted features
+            why = page.locator("#pairs li.pair .pair-score").first.get_attribute("title") or ""
+            explain = pairs[0]["explain"]
+            assert why.startswith(f"{explain['model']} {explain['top_score']:.3f}; score = ")
+            assert all(f"x {name} {explain['features'][name]:.3f}" in why
+                       for name in explain["weights"])  # fmt: skip
             p.shot("explorer-pairs.png")
     finally:
         demo_db.execute_query("MATCH (s:Sentence) DETACH DELETE s")

@@ -263,21 +263,33 @@ function pairItem(pair) {
     : pair.stance || "stance unknown";
   const graph = el("button", { type: "button", textContent: "graph",
     onclick: () => showGraph(pair.unit, pair.sentences.map((s) => s.text).join(" ")) });
-  const meta = el("div", { className: "meta" }, `score ${fixed(pair.score, 3)} · ${where} `, graph);
+  const score = el("span", { className: "pair-score", title: pairWhy(pair.explain) },
+    `score ${fixed(pair.score, 3)}`);
+  const meta = el("div", { className: "meta" }, score, ` · ${where} `, graph);
   return el("li", { className: "pair" }, text, meta);
 }
 
+function pairWhy(explain) {
+  // the pipeline's score is the weighted sum of these features (argkb.sentences.pipeline)
+  if (!explain) return "";
+  const terms = Object.entries(explain.weights)
+    .map(([name, weight]) => `${weight} x ${name} ${fixed(explain.features[name], 3)}`);
+  return `${explain.model} ${fixed(explain.top_score, 3)}; score = ${terms.join(" + ")}`;
+}
+
 async function runPairs(params) {
-  const result = await api("pairs", { q: params.q, k: params.k });
+  const result = await api("pairs", { q: params.q, k: params.k, explain: true });
   lastResult = result;
   $("message").textContent = result.message || (result.pairs.length
-    ? `the best sentence and its neighbour (${result.pairing}) from each premise, best first` : "");
+    ? `the best sentence of each premise with its ${result.pairing}, best first ` +
+      "(hover a score for what made it)" : "");
   $("pairs").replaceChildren(...result.pairs.map(pairItem));
 }
 
 async function run(params) {
   $("message").textContent = "searching ...";
   const pairs = params.view === "pairs";
+  $("k-label").textContent = pairs ? "pairs" : "clusters";
   $("pairs-column").hidden = !pairs;
   $("pro-column").hidden = pairs || params.stance === "con";
   $("con-column").hidden = pairs || params.stance === "pro";

@@ -221,7 +221,7 @@ def test_embed_stores_unit_vectors_and_the_index(graph, neo4j_uri: str) -> None:
     # a text changed and split without --embed: status counts the sentences without a vector,
     # and argkb update embeds them (the graph opted in)
     graph.execute_query(
-        "MATCH (u:Premise {text: $text}) SET u.text = u.text + ' Yet another.'", text=PREMISES[0]
+        "MATCH (u:Premise) WITH u ORDER BY u.uid LIMIT 1 SET u.text = u.text + ' Yet another.'"
     )
     assert argkb("sentences")["premises"] == 1
     waiting = {e["what"]: e for e in argkb("status")["stale"]}["sentences_without_embedding"]

@@ -125,8 +125,9 @@ def pipeline_pairs(
 ) -> list[ScoredPair]:
     """The best ``k`` pairs for ``query`` by ``settings``.
 
-    A pipeline that re-ranks or pairs by cosine needs the query's ``vector`` or an ``embedder``
-    to make it (``embed(texts, use_cache=...)``, as :class:`argkb.embed.model.Embedder`);
+    A pipeline that re-ranks or pairs by a model (cosine, nsp) needs the query's ``vector`` or
+    an ``embedder`` to make it (``embed(texts, use_cache=...)``, as
+    :class:`argkb.embed.model.Embedder`);
     ``prior`` defaults to the shipped argumentativeness prior.
     """
     ranked = rank_sentences(driver, query, model=settings.model, k=settings.depth,

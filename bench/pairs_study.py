@@ -115,27 +115,10 @@ def held_out_prior(data: Path, benchmark: str, embedder: Any) -> Any:
 
 def prepare(driver: Any, benchmark: str, data: Path, embedder: Any) -> Any:
     """Load, embed and split the benchmark; its proxy (:class:`argkb.eval.pairs.PairBenchmark`)."""
-    from argkb.embed.store import embed_units
-    from argkb.eval import pairs
-    from argkb.sentences.store import split_premises
+    from argkb.eval.pairs import load_benchmark
 
-    if benchmark == "argquality":
-        from argkb.eval.argquality import load_argquality
-        from argkb.loaders.argquality import load_judgements
-
-        root = data / "webis-argquality-20"
-        load_argquality(driver, root)
-        proxy = pairs.argquality_pairs(load_judgements(root))
-    else:
-        from argkb.eval.sigir19 import load_sigir19
-        from argkb.loaders.sigir19 import load_judgements as load_sigir
-
-        root = data / "webis-sigir19-dev"
-        load_sigir19(driver, root)
-        proxy = pairs.sigir19_pairs(load_sigir(root))
-    embed_units(driver, embedder)
-    split_premises(driver)
-    return proxy
+    folder = "webis-argquality-20" if benchmark == "argquality" else "webis-sigir19-dev"
+    return load_benchmark(driver, benchmark, data / folder, embedder)
 
 
 def cached_reads() -> None:

@@ -27,19 +27,32 @@ comparable with these: other judgements, other units, another collection.
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from argkb.eval.metrics.ranking import ndcg_at_k
 
 if TYPE_CHECKING:
+    import neo4j
+
     from argkb.eval.harness import Benchmark
     from argkb.loaders.argquality import ArgQualityJudgements, JudgedPremise
     from argkb.loaders.sigir19 import Judgement, SIGIR19Judgements
-    from argkb.sentences.pipeline import ScoredPair
+    from argkb.sentences.pipeline import PairSettings, ScoredPair
 
-__all__ = ["METRICS", "PairBenchmark", "argquality_pairs", "score_pairs", "sigir19_pairs"]
+__all__ = [
+    "METRICS",
+    "PairBenchmark",
+    "PairsReport",
+    "argquality_pairs",
+    "load_benchmark",
+    "run_pairs",
+    "score_pairs",
+    "sigir19_pairs",
+]
 
 METRICS = ("rel@5", "rel@10", "quality@5", "quality@10", "coherence", "sources@10")
 
@@ -155,3 +168,121 @@ def means(per_query: Mapping[str, Mapping[str, float]]) -> dict[str, Any]:
     if not per_query:
         return dict.fromkeys(METRICS, 0.0)
     return {m: sum(q[m] for q in per_query.values()) / len(per_query) for m in METRICS}
+
+
+# -- the whole run: argkb eval pairs ------------------------------------------------------------
+
+
+def systems() -> dict[str, PairSettings]:
+    """What ``argkb eval pairs`` scores: the shipped pipeline and the two baselines."""
+    from argkb.sentences.pipeline import BASELINE, DEFAULT
+
+    return {"pipeline": DEFAULT, "bm25-next": BASELINE,
+            "dirichlet-next": replace(BASELINE, model="dirichlet")}  # fmt: skip
+
+
+def load_benchmark(
+    driver: neo4j.Driver,
+    benchmark: str,
+    root: str | os.PathLike[str],
+    embedder: Any,
+    *,
+    query: str = "long",
+    database: str | None = None,
+    progress: Any = None,
+) -> PairBenchmark:
+    """Load the benchmark with argkb's loader (idempotent), embed its units, split the premises
+    into sentences (every pending premise of the database); its proxy. ``benchmark``:
+    ``argquality`` or ``sigir19``. The sentence search has no collection filter, so other
+    corpora in the database compete with the benchmark's premises (and gain nothing): score on a
+    database that holds only the benchmark."""
+    from argkb.embed.store import embed_collection
+    from argkb.pipeline import split_sentences
+    from argkb.progress import SILENT
+
+    if benchmark == "argquality":
+        from argkb.eval.argquality import COLLECTION, load_argquality
+        from argkb.loaders.argquality import load_judgements
+
+        proxy = argquality_pairs(load_judgements(root), query)
+        load_argquality(driver, root, database=database)
+    elif benchmark == "sigir19":
+        from argkb.eval.sigir19 import COLLECTION, load_sigir19
+        from argkb.loaders.sigir19 import load_judgements as load_sigir19_judgements
+
+        proxy = sigir19_pairs(load_sigir19_judgements(root))
+        load_sigir19(driver, root, database=database)
+    else:
+        raise ValueError(f"unknown benchmark {benchmark!r}: use argquality or sigir19")
+    embed_collection(driver, embedder, COLLECTION, database=database)
+    split_sentences(driver, database, progress=progress or SILENT)
+    return proxy
+
+
+@dataclass
+class PairsReport:
+    """What ``argkb eval pairs`` measured: per system the mean of each measure and per query,
+    and each system against ``bm25-next`` on rel@10 (:class:`argkb.eval.compare.Paired`)."""
+
+    benchmark: str
+    queries: int
+    means: dict[str, dict[str, float]]
+    per_query: dict[str, dict[str, dict[str, float]]]
+    versus_baseline: dict[str, dict[str, Any]] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def table(self) -> str:
+        versus_header = "rel@10 vs bm25-next: W/T/L, diff [95% CI]"
+        rows = ["| system | " + " | ".join(METRICS) + f" | {versus_header} |",
+                "|---|" + "---:|" * len(METRICS) + "---|"]  # fmt: skip
+        for name, values in self.means.items():
+            p = self.versus_baseline.get(name)
+            versus = (f"{p['wins']}/{p['ties']}/{p['losses']}, {p['mean_difference']:+.3f} "
+                      f"[{p['low']:+.3f}, {p['high']:+.3f}]") if p else "(baseline)"  # fmt: skip
+            rows.append(f"| {name} | " + " | ".join(f"{values[m]:.4f}" for m in METRICS)
+                        + f" | {versus} |")  # fmt: skip
+        return "\n".join(rows)
+
+
+def run_pairs(
+    driver: neo4j.Driver,
+    benchmark: str,
+    root: str | os.PathLike[str],
+    embedder: Any,
+    *,
+    query: str = "long",
+    k: int = 10,
+    database: str | None = None,
+    progress: Any = None,
+    on_query: Callable[[int], object] | None = None,
+) -> PairsReport:
+    """``argkb eval pairs``: load, embed and split the benchmark, then score the shipped pipeline
+    and the baselines on the proxy (module docstring), in one run."""
+    from dataclasses import asdict
+
+    from argkb.eval.compare import paired
+    from argkb.sentences.pipeline import pipeline_pairs
+
+    started = time.perf_counter()
+    data = load_benchmark(driver, benchmark, root, embedder, query=query, database=database,
+                          progress=progress)  # fmt: skip
+    seconds = {"prepare": time.perf_counter() - started}
+    chosen = systems()
+
+    def system(settings: PairSettings) -> Callable[[str], Sequence[ScoredPair]]:
+        return lambda text: pipeline_pairs(driver, text, settings, k=k, embedder=embedder,
+                                           database=database)  # fmt: skip
+
+    started = time.perf_counter()
+    per_query = evaluate_pairs(data, {n: system(s) for n, s in chosen.items()}, on_query=on_query)
+    seconds["rank_and_score"] = time.perf_counter() - started
+    versus = {name: asdict(paired(name, "bm25-next", per_query, "rel@10"))
+              for name in chosen if name != "bm25-next" and per_query[name]}  # fmt: skip
+    return PairsReport(
+        data.name,
+        len(per_query["pipeline"]),
+        {n: means(q) for n, q in per_query.items()},
+        per_query,
+        versus,
+        seconds,
+    )

@@ -1,0 +1,88 @@
+"""``argkb eval pairs``: the sentence-pair pipeline on the proxy evaluation of
+:mod:`argkb.eval.pairs` (Webis-ArgQuality-20 or the SIGIR-19 study), with the baselines in the
+same run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from argkb.cli.app import (
+    Connection,
+    connection_options,
+    eval_group,
+    handle_errors,
+    json_option,
+    to_json,
+)
+from argkb.cli.progress import progress_for
+
+
+@eval_group.command("pairs")
+@connection_options
+@click.option(
+    "--data",
+    required=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="The Webis-ArgQuality-20 folder or the SIGIR-19 study folder.",
+)
+@click.option(
+    "--benchmark",
+    type=click.Choice(["argquality", "sigir19"]),
+    required=True,
+    help="Which format --data holds.",
+)
+@click.option(
+    "--query",
+    "query_kind",
+    type=click.Choice(["long", "short"]),
+    default="long",
+    show_default=True,
+    help="ArgQuality's long (question) or short queries.",
+)
+@click.option("--k", type=click.IntRange(1, 100), default=10, show_default=True,
+              help="Pairs per query.")  # fmt: skip
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    help="Write the per-query measures here as pairs.json "
+    "(default ./argkb-eval/pairs-<benchmark>/).",
+)
+@json_option
+@handle_errors
+def pairs_cmd(
+    conn: Connection,
+    data: str,
+    benchmark: str,
+    query_kind: str,
+    k: int,
+    out: str | None,
+    as_json: bool,
+) -> None:
+    """Sentence pairs on a proxy: each pair scored by its source premise's judged relevance
+    (rel@5/10, nDCG, a source counting once) and quality, and how often its two sentences are
+    adjacent (coherence).
+
+    Loads the corpus (idempotent), embeds its units, splits premises into sentences, then scores
+    argkb query --pairs's pipeline next to BM25 top sentence + next and DirichletLM top sentence
+    + next, with wins/ties/losses and a 95% interval against the first. Best on a database that
+    holds only the benchmark. See docs/sentences.md.
+    """
+    from argkb.embed.model import Embedder
+    from argkb.eval.pairs import run_pairs
+
+    report = run_pairs(conn.driver(), benchmark, data, Embedder(), query=query_kind, k=k,
+                       database=conn.database, progress=progress_for(as_json))  # fmt: skip
+    target = Path(out) if out is not None else Path("argkb-eval") / report.benchmark
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "pairs.json").write_text(
+        json.dumps({"per_query": report.per_query, "means": report.means}, indent=1) + "\n"
+    )
+    if as_json:
+        click.echo(to_json(report))
+        return
+    click.echo(f"{report.benchmark}: {report.queries} queries, {k} pairs each\n")
+    click.echo(report.table())
+    click.echo(f"\nper-query measures: {target / 'pairs.json'}")

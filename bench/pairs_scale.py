@@ -36,17 +36,9 @@ from typing import Any
 
 
 def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--arguments", type=int, default=100_000)
-    parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--warmup", type=int, default=20)
-    parser.add_argument("--k", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--sentences", type=float, default=1.5)
-    parser.add_argument("--workdir", type=Path, default=Path("/tmp/argkb-bench-query"))
-    parser.add_argument("--heap", default="4g")
-    parser.add_argument("--pagecache", default="4g")
-    return parser.parse_args()
+    from bench.query import corpus_parser
+
+    return corpus_parser(__doc__.splitlines()[0]).parse_args()
 
 
 def prepare(driver: Any, corpus: Path, setup: dict[str, float]) -> None:

@@ -31,7 +31,13 @@ from typing import Any
 
 
 def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    return corpus_parser(__doc__.splitlines()[0]).parse_args()
+
+
+def corpus_parser(description: str) -> argparse.ArgumentParser:
+    """The options of a benchmark on this module's synthetic corpus and kept instance (also
+    bench/pairs_scale.py's)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--arguments", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=20)
@@ -46,7 +52,7 @@ def parse_args() -> argparse.Namespace:
         default=1.5,
         help="median sentences per text of the synthetic corpus (args.me-like is 8)",
     )
-    return parser.parse_args()
+    return parser
 
 
 def synthetic_corpus(args: argparse.Namespace, setup: dict[str, float]) -> Path:

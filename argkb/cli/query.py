@@ -281,7 +281,7 @@ def show_pairs(
         one_blas_thread()
         from argkb.embed.model import Embedder
 
-        embedder = Embedder()
+        embedder = Embedder.for_queries()
     result = answer_pairs(conn.driver(), claim, k=k, settings=settings, embedder=embedder,
                           explain=explain, database=conn.database)  # fmt: skip
     if as_json:

@@ -131,8 +131,14 @@ def answer_pairs(
     if not query.strip():
         result.message = "The query is empty: ask a claim, e.g. 'We should abandon fossil fuels'."
         return result
+    vector = None
+    if settings.needs_embedder and embedder is not None:
+        started = time.perf_counter()  # the first query of a process also loads the model
+        vector = embedder.embed([query], use_cache=False)[0]  # type: ignore[attr-defined]
+        result.seconds["embed"] = time.perf_counter() - started
     started = time.perf_counter()
-    found = pipeline_pairs(driver, query, settings, k=k, embedder=embedder, database=database)
+    found = pipeline_pairs(driver, query, settings, k=k, embedder=embedder, vector=vector,
+                           database=database)  # fmt: skip
     result.seconds["retrieve"] = time.perf_counter() - started
     if not found:
         _require_sentences(driver, database)

@@ -55,11 +55,12 @@ def split(loaded):
 
 
 @pytest.fixture(scope="module")
-def app(loaded, embedder):
-    """``argkb serve``'s application."""
+def app(loaded):
+    """``argkb serve``'s application, with its query embedder (as ``argkb query --pairs``)."""
+    from argkb.embed.model import Embedder
     from argkb.serve.app import create_app
 
-    return create_app(loaded, embedder)
+    return create_app(loaded, Embedder.for_queries(cache=False))
 
 
 def _client(app):

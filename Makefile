@@ -34,6 +34,7 @@ demo: neo4j
 	$(ARGKB) embed
 	$(ARGKB) cluster
 	$(ARGKB) pagerank --top 5
+	$(ARGKB) sentences
 	$(ARGKB) status
 	@# the Browser URL; restarts the server once if it runs with HTTP off (the port is then saved),
 	@# before the query, so that the query warms the restarted server for the next one

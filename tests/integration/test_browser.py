@@ -343,7 +343,9 @@ def test_browser_connects_runs_library_queries_and_plays_the_guide(
             _run(page, library.get("unit_cluster").text)
             frame = page.locator("[data-testid=frame]", has_text="The clusters of a unit")
             frame.get_by_text("Displaying 4 nodes, 3 relationships").wait_for(timeout=60_000)
-            radii = _radii(frame)  # captions "{kind} \u00d7{size}"
+            # captions "{kind} \u00d7{size}"; on a loaded machine the nodes are drawn a moment
+            # after the frame's summary line
+            radii = _radii_when_drawn(page, frame, {"premise \u00d72", "claim \u00d71"})
             assert radii["premise \u00d72"] > radii["claim \u00d71"], radii
 
             table = _ascii_rows(page, "UNWIND labels(n) AS name")
@@ -375,6 +377,17 @@ def _radii(frame: Any) -> dict[str, float]:
         ".join(' '), Number(n.querySelector('circle').getAttribute('r'))])"
     )
     return {" ".join(text.split()): r for text, r in pairs}
+
+
+def _radii_when_drawn(page: Any, frame: Any, captions: set[str]) -> dict[str, float]:
+    """:func:`_radii` once every caption in ``captions`` is drawn (at most 30 s)."""
+    radii = _radii(frame)
+    for _ in range(120):
+        if captions <= set(radii):
+            break
+        page.wait_for_timeout(250)
+        radii = _radii(frame)
+    return radii
 
 
 def _contrast(element: Any) -> float:

@@ -173,13 +173,14 @@ def reuse_instance(folder: Path, *, heap: str = HEAP, pagecache: str = PAGECACHE
     return inst
 
 
-def benchmark_queries(drv: Any, count: int, seed: int) -> list[str]:
-    """``count`` distinct query texts near, but not equal to, stored claims: claims of the graph,
-    lower-cased, with their last word dropped."""
+def benchmark_queries(drv: Any, count: int, seed: int, *, embedded: bool = True) -> list[str]:
+    """``count`` distinct query texts near, but not equal to, stored claims: claims of the graph
+    (with a vector, unless ``embedded`` is False), lower-cased, with their last word dropped."""
     import random
 
     conclusions = sorted({r["text"] for r in drv.execute_query(
-        "MATCH (c:Claim) WHERE c.embedding IS NOT NULL RETURN c.text AS text LIMIT 20000"
+        "MATCH (c:Claim) WHERE c.embedding IS NOT NULL OR NOT $embedded "
+        "RETURN c.text AS text LIMIT 20000", embedded=embedded,
     ).records})  # fmt: skip
     picked = random.Random(seed).sample(conclusions, count)
     return [" ".join(text.lower().split()[:-1]) or text for text in picked]

@@ -77,14 +77,23 @@ def store_mib(home: Path) -> float:
 
 
 def split(driver: Any, home: Path) -> list[list[str]]:
-    """Time ``split_premises`` from scratch, the status count and an idle re-run."""
+    """Time ``split_premises`` from scratch (the sentences of an earlier run deleted first), the
+    status count and an idle re-run."""
     from argkb.sentences.store import count_pending, sentence_counts, split_premises
     from bench import common
 
+    with driver.session() as session:
+        for statement in (
+            "MATCH (s:Sentence|SentenceTerm|SentenceStats) "
+            "CALL (s) { DETACH DELETE s } IN TRANSACTIONS OF 10000 ROWS",
+            "MATCH (p:Premise) WHERE p.split_chars IS NOT NULL "
+            "CALL (p) { REMOVE p.split_chars } IN TRANSACTIONS OF 10000 ROWS",
+        ):
+            session.run(statement).consume()
     before = store_mib(home)
     rss_before = common.rss_peak_mib()
     clock = time.perf_counter()
-    first = split_premises(driver, all_units=True)
+    first = split_premises(driver)
     seconds = time.perf_counter() - clock
     driver.execute_query("CALL db.awaitIndexes(600)")
     indexed = time.perf_counter() - clock
@@ -117,7 +126,8 @@ def latency(driver: Any, args: argparse.Namespace) -> dict[str, list[float]]:
     from argkb.sentences.pipeline import BASELINE, DEFAULT
     from bench import common
 
-    queries = common.benchmark_queries(driver, args.queries + args.warmup, args.seed)
+    queries = common.benchmark_queries(driver, args.queries + args.warmup, args.seed,
+                                       embedded=not args.no_embed)  # fmt: skip
     asker = Embedder.for_queries(cache=False)
     methods = {
         "argkb query --pairs (the pipeline)": DEFAULT,

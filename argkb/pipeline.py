@@ -192,14 +192,19 @@ def split_sentences(
 
 
 def embed_sentence_vectors(
-    driver: neo4j.Driver, database: str | None, *, progress: Progress = SILENT
+    driver: neo4j.Driver,
+    database: str | None,
+    *,
+    progress: Progress = SILENT,
+    pending: int | None = None,
 ) -> EmbedRun:
     """``argkb sentences --embed``'s second part: vectors for the sentences without one, with
-    the bundled model (:func:`argkb.embed.store.embed_sentences`)."""
+    the bundled model (:func:`argkb.embed.store.embed_sentences`); ``pending``: their count
+    where the caller has it (the progress bar's total), else counted here."""
     from argkb.embed.model import Embedder
     from argkb.embed.store import count_pending_sentences, embed_sentences
 
-    total = count_pending_sentences(driver, database)["pending"]
+    total = pending if pending is not None else count_pending_sentences(driver, database)["pending"]
     with progress.stage("embed sentences", unit=" sentences", total=total) as advance:
         return embed_sentences(driver, Embedder(), database, progress=advance)
 
@@ -411,7 +416,9 @@ def _update_sentences(driver: neo4j.Driver, database: str | None, p: Progress) -
     done = {"premises": run.premises, "sentences": run.sentences}
     counts = count_pending_sentences(driver, database)
     if counts["embedded"] and counts["pending"]:
-        done["embedded_sentences"] = embed_sentence_vectors(driver, database, progress=p).units
+        done["embedded_sentences"] = embed_sentence_vectors(
+            driver, database, progress=p, pending=counts["pending"]
+        ).units
     return done
 
 

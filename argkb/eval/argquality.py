@@ -26,6 +26,7 @@ Metrics: nDCG@5/10 and P@5/10 (relevant = grade >= 1); there are no ground-truth
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -110,8 +111,14 @@ def load_argquality(
     return asdict(summary)
 
 
-def build_benchmark(data: ArgQualityJudgements, query: QueryKind = "long") -> Benchmark:
-    """Queries, graded qrels and the uid map (module docstring)."""
+def build_benchmark(
+    data: ArgQualityJudgements,
+    query: QueryKind = "long",
+    *,
+    grade: Callable[[JudgedPremise], float] = relevance_grade,
+) -> Benchmark:
+    """Queries, graded qrels and the uid map (module docstring); ``grade`` grades a judged
+    premise (the sentence-pair proxy grades quality with it, :mod:`argkb.eval.pairs`)."""
     from argkb.loaders.records import text_key
 
     if query not in ("long", "short"):
@@ -134,7 +141,7 @@ def build_benchmark(data: ArgQualityJudgements, query: QueryKind = "long") -> Be
             fallback.setdefault(uid, docid)
             if docid != premise.aid:
                 merged += 1
-            judged[docid] = max(judged.get(docid, 0.0), float(relevance_grade(premise)))
+            judged[docid] = max(judged.get(docid, 0.0), float(grade(premise)))
         doc_ids[qid] = own
         qrels[qid] = judged
     grades = [g for judged in qrels.values() for g in judged.values()]

@@ -89,37 +89,21 @@ def sigir19_quality(judgement: Judgement) -> float:
 
 
 def argquality_pairs(data: ArgQualityJudgements, query: str = "long") -> PairBenchmark:
+    """The argument-level benchmark, and its documents graded by quality the same way."""
     from argkb.eval.argquality import build_benchmark
 
     benchmark = build_benchmark(data, query)  # type: ignore[arg-type]
-    rows = {str(t): [(p.premise, p.aid, argquality_quality(p)) for p in premises]
-            for t, premises in data.premises.items()}  # fmt: skip
-    return PairBenchmark(benchmark, _quality(benchmark, rows))
+    quality = build_benchmark(data, query, grade=argquality_quality)  # type: ignore[arg-type]
+    return PairBenchmark(benchmark, quality.qrels)
 
 
 def sigir19_pairs(data: SIGIR19Judgements, topics: str = "all") -> PairBenchmark:
+    """The argument-level benchmark, and its documents graded by quality the same way."""
     from argkb.eval.sigir19 import build_benchmark
 
     benchmark = build_benchmark(data, topics)  # type: ignore[arg-type]
-    rows = {str(t): [(j.premise, j.aid, sigir19_quality(j)) for j in judgements]
-            for t, judgements in data.judgements.items()}  # fmt: skip
-    return PairBenchmark(benchmark, _quality(benchmark, rows))
-
-
-def _quality(
-    benchmark: Benchmark, rows: Mapping[str, Sequence[tuple[str, str, float]]]
-) -> dict[str, dict[str, float]]:
-    """qid -> document -> the best quality of the judged rows named by that document."""
-    from argkb.loaders.records import text_key
-
-    quality: dict[str, dict[str, float]] = {}
-    for query in benchmark.queries:
-        own = benchmark.doc_ids.get(query.qid, {})
-        graded = quality.setdefault(query.qid, {})
-        for premise, aid, value in rows.get(query.qid, ()):
-            doc = own.get(text_key(premise), aid)
-            graded[doc] = max(graded.get(doc, 0.0), value)
-    return quality
+    quality = build_benchmark(data, topics, grade=sigir19_quality)  # type: ignore[arg-type]
+    return PairBenchmark(benchmark, quality.qrels)
 
 
 def score_pairs(data: PairBenchmark, qid: str, pairs: Sequence[ScoredPair]) -> dict[str, float]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -131,8 +131,14 @@ def load_sigir19(
     return asdict(summary)
 
 
-def build_benchmark(data: SIGIR19Judgements, topics: TopicKind = "all") -> Benchmark:
-    """Queries, graded qrels, the uid map and the issues (module docstring)."""
+def build_benchmark(
+    data: SIGIR19Judgements,
+    topics: TopicKind = "all",
+    *,
+    grade: Callable[[Judgement], float] = gain,
+) -> Benchmark:
+    """Queries, graded qrels, the uid map and the issues (module docstring); ``grade`` grades a
+    judgement (the sentence-pair proxy grades quality with it, :mod:`argkb.eval.pairs`)."""
     from argkb.loaders.records import text_key
 
     if topics not in ("all", "biased", "neutral"):
@@ -157,7 +163,7 @@ def build_benchmark(data: SIGIR19Judgements, topics: TopicKind = "all") -> Bench
             fallback.setdefault(uid, docid)
             if docid != judgement.aid:
                 merged += 1
-            judged[docid] = max(judged.get(docid, 0.0), float(gain(judgement)))
+            judged[docid] = max(judged.get(docid, 0.0), float(grade(judgement)))
         doc_ids[qid] = own
         qrels[qid] = judged
     grades = [g for judged in qrels.values() for g in judged.values()]

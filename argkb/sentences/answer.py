@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING
 
 from argkb.db import cypher
 from argkb.errors import SentencesMissing
-from argkb.sentences.pipeline import DEFAULT, PairSettings, ScoredPair, pipeline_pairs
+from argkb.sentences.pipeline import (
+    DEFAULT,
+    PairSettings,
+    ScoredPair,
+    embed_query,
+    pipeline_pairs,
+)
 
 if TYPE_CHECKING:
     import neo4j
@@ -134,7 +140,7 @@ def answer_pairs(
     vector = None
     if settings.needs_embedder and embedder is not None:
         started = time.perf_counter()  # the first query of a process also loads the model
-        vector = embedder.embed([query], use_cache=False)[0]  # type: ignore[attr-defined]
+        vector = embed_query(embedder, query)
         result.seconds["embed"] = time.perf_counter() - started
     started = time.perf_counter()
     found = pipeline_pairs(driver, query, settings, k=k, embedder=embedder, vector=vector,

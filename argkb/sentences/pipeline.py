@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from argkb.db import cypher
@@ -54,6 +54,8 @@ if TYPE_CHECKING:
     from argkb.retrieve.argument_prior import ArgumentPrior
 
 PairingMethod = Literal["next", "cosine", "nsp"]
+# what a sentence scores by: ``first`` (weight 1) and the re-ranking features, whose weights are
+# the PairSettings fields of the same names
 FEATURES = ("first", "topic", "argument", "claim", "sentence_topic", "sentence_argument")
 
 
@@ -94,9 +96,7 @@ class PairSettings:
         return self.reranks or self.pairing != "next"
 
     def weights(self) -> dict[str, float]:
-        return {"first": 1.0, "topic": self.topic, "argument": self.argument,
-                "claim": self.claim, "sentence_topic": self.sentence_topic,
-                "sentence_argument": self.sentence_argument}  # fmt: skip
+        return {"first": 1.0} | {name: float(getattr(self, name)) for name in FEATURES[1:]}
 
 
 BASELINE = PairSettings(clean=False, topic=0.0, argument=0.0, claim=0.0, distinct=False)
@@ -138,7 +138,7 @@ def pipeline_pairs(
         return []
     features = {s.uid: {"first": f} for s, f in zip(ranked, _first_stage(ranked), strict=True)}
     if settings.needs_embedder and vector is None:
-        vector = _embed_query(embedder, query)
+        vector = embed_query(embedder, query)
     model = prior if prior is not None else argument_prior.load()
     if settings.reranks:
         assert vector is not None
@@ -182,7 +182,8 @@ def _first_stage(ranked: Sequence[RankedSentence]) -> list[float]:
     return [(x - low) / (top - low) for x in scores]
 
 
-def _embed_query(embedder: object | None, query: str) -> list[float]:
+def embed_query(embedder: object | None, query: str) -> list[float]:
+    """The query's vector from ``embedder`` (its ``embed(texts, use_cache=False)``)."""
     if embedder is None:
         raise ValueError("this pipeline needs the query's vector or an embedding model")
     vector = embedder.embed([query], use_cache=False)[0]  # type: ignore[attr-defined]
@@ -198,13 +199,11 @@ def _premise_features(
 ) -> dict[str, dict[str, float]]:
     """Per premise uid: topic and claim cosines (0 where an embedding is missing) and the
     argumentativeness probability."""
-    rows = cypher.read(driver, "sentences/premise_features", database=database,
-                       uids=sorted({s.premise for s in ranked}),
-                       vector=[float(x) for x in vector],
-                       argument=list(prior.direction))  # fmt: skip
-    probabilities = _probabilities(prior, rows)
+    premises = sorted({s.premise for s in ranked})
+    scored = _read_with_prior(driver, "sentences/premise_features", premises, vector, prior,
+                              database)  # fmt: skip
     return {r["uid"]: {"topic": _cosine(r["topic"]), "argument": p, "claim": _cosine(r["claim"])}
-            for r, p in zip(rows, probabilities, strict=True)}  # fmt: skip
+            for r, p in scored}  # fmt: skip
 
 
 def _sentence_features(
@@ -216,23 +215,33 @@ def _sentence_features(
 ) -> dict[str, dict[str, float]]:
     """Per sentence uid: its cosine with the query and the argumentativeness probability of its
     own embedding (the premise prior applied to the sentence); 0 for both without a vector."""
-    rows = cypher.read(driver, "sentences/sentence_features", database=database,
-                       uids=[s.uid for s in ranked], vector=[float(x) for x in vector],
-                       argument=list(prior.direction))  # fmt: skip
-    probabilities = _probabilities(prior, rows)
+    scored = _read_with_prior(driver, "sentences/sentence_features",
+                              [s.uid for s in ranked], vector, prior, database)  # fmt: skip
     return {r["uid"]: {"sentence_topic": _cosine(r["topic"]),
                        "sentence_argument": p if r["prior"] >= 0 else 0.0}
-            for r, p in zip(rows, probabilities, strict=True)}  # fmt: skip
+            for r, p in scored}  # fmt: skip
 
 
-def _probabilities(prior: ArgumentPrior, rows: Sequence[Mapping[str, Any]]) -> list[float]:
-    """The prior's probability for each row's ``prior`` similarity and ``words``."""
+def _read_with_prior(
+    driver: neo4j.Driver,
+    query: str,
+    uids: list[str],
+    vector: Sequence[float],
+    prior: ArgumentPrior,
+    database: str | None,
+) -> list[tuple[Mapping[str, Any], float]]:
+    """The rows of the named feature ``query`` for ``uids`` (its similarities to the query's
+    ``vector`` and to the prior's direction, and ``words``), each with the argumentativeness
+    probability the prior gives it."""
     import numpy as np
 
+    rows = cypher.read(driver, query, database=database, uids=uids,
+                       vector=[float(x) for x in vector],
+                       argument=list(prior.direction))  # fmt: skip
     if not rows:
         return []
     logits = prior.logits([r["prior"] for r in rows], [r["words"] or 0 for r in rows])
-    return [float(p) for p in 1.0 / (1.0 + np.exp(-logits))]
+    return [(r, float(p)) for r, p in zip(rows, 1.0 / (1.0 + np.exp(-logits)), strict=True)]
 
 
 def _cosine(similarity: float) -> float:
@@ -275,7 +284,8 @@ def _pair_by_model(
         if not settings.clean or proper_sentence(r["text"]):
             candidates.setdefault(r["premise"], []).append(
                 Neighbour(r["uid"], r["text"], int(r["position"])))  # fmt: skip
-    vectors = _sentence_vectors(rows, ranked, embedder)
+    vectors = _sentence_vectors(rows, [n for ns in candidates.values() for n in ns], ranked,
+                                embedder)  # fmt: skip
 
     def partner(top: RankedSentence, used: set[str]) -> Neighbour | None:
         others = [n for n in candidates.get(top.premise, ())
@@ -286,14 +296,19 @@ def _pair_by_model(
 
 
 def _sentence_vectors(
-    rows: Sequence[Mapping[str, Any]], ranked: Sequence[RankedSentence], embedder: object | None
+    rows: Sequence[Mapping[str, Any]],
+    candidates: Sequence[Neighbour],
+    ranked: Sequence[RankedSentence],
+    embedder: object | None,
 ) -> dict[str, Any]:
-    """Sentence uid -> unit-length vector: stored where the row has one, embedded otherwise."""
+    """Sentence uid -> unit-length vector for the partner ``candidates`` and the top sentences:
+    stored where the row has one, embedded otherwise (only these: a sentence the preprocessing
+    dropped is never a partner)."""
     import numpy as np
 
     vectors = {r["uid"]: np.asarray(r["embedding"], np.float64) for r in rows
                if r["embedding"] is not None}  # fmt: skip
-    texts = {r["uid"]: r["text"] for r in rows} | {s.uid: s.text for s in ranked}
+    texts = {n.uid: n.text for n in candidates} | {s.uid: s.text for s in ranked}
     missing = [uid for uid in texts if uid not in vectors]
     if missing:
         if embedder is None:
@@ -324,8 +339,3 @@ def _preferred(
                           model.probabilities(matrix, repeated))  # fmt: skip
     best = max(range(len(others)), key=lambda i: (float(scores[i]), -others[i].position))
     return others[best]
-
-
-def with_parts(settings: PairSettings, **parts: object) -> PairSettings:
-    """``settings`` with some parts changed (the ablation's rows)."""
-    return replace(settings, **parts)  # type: ignore[arg-type]

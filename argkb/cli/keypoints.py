@@ -32,16 +32,15 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
     its prevalence (premises the matching model assigns to it), two examples and their sources."""
     from argkb.embed.model import Embedder
     from argkb.errors import EvaluationError
-    from argkb.keypoints.topic import STANCES, topic_key_points, topic_premises
+    from argkb.keypoints.topic import keypoints_report, missing_topic
 
     try:
-        premises = topic_premises(conn.driver(), topic, database=conn.database)
+        report = keypoints_report(conn.driver(), topic, stance, k, Embedder(),
+                                  database=conn.database)  # fmt: skip
     finally:
         conn.close()
-    if not premises:
-        raise EvaluationError(f"no argument concludes {topic!r} (argkb query finds topic texts)")
-    stances = STANCES if stance == "both" else (stance,)
-    report = topic_key_points(premises, topic, stances, k, Embedder())
+    if report is None:
+        raise EvaluationError(missing_topic(topic))
     if as_json:
         click.echo(to_json(report))
         return

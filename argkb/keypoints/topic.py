@@ -18,6 +18,11 @@ if TYPE_CHECKING:
 STANCES = ("pro", "con")
 
 
+def missing_topic(topic: str) -> str:
+    """The one-line answer when no argument concludes ``topic``."""
+    return f"no argument concludes {topic!r} (argkb query finds topic texts)"
+
+
 @dataclass
 class Premise:
     uid: str
@@ -82,3 +87,22 @@ def topic_key_points(
             )
         report["stances"][stance] = {"premises": len(items), "key_points": rows}
     return report
+
+
+def keypoints_report(
+    driver: neo4j.Driver,
+    topic: str,
+    stance: str,
+    k: int,
+    embedder: object,
+    *,
+    database: str | None = None,
+) -> dict[str, Any] | None:
+    """``argkb keypoints TOPIC --json`` and ``GET /api/v1/keypoints``: the key points of the
+    topic's premises of ``stance`` (pro, con or both), at most ``k`` per stance; None when no
+    argument concludes the topic."""
+    premises = topic_premises(driver, topic, database=database)
+    if not premises:
+        return None
+    stances = STANCES if stance == "both" else (stance,)
+    return topic_key_points(premises, topic, stances, k, embedder)

@@ -186,3 +186,30 @@ class Pairs(BaseModel):
     pairs: list[PairAnswer]
     message: str | None = Field(default=None, description="Why there are no pairs.")
     seconds: dict[str, float]
+
+
+class KeyPointExample(BaseModel):
+    text: str
+    sources: list[str] = Field(description="Source ids of the premise's arguments.")
+
+
+class KeyPoint(BaseModel):
+    key_point: str = Field(description="A sentence of one of the stance's premises.")
+    prevalence: int = Field(description="Premises the matching model assigns to it.")
+    arguments: int = Field(description="Arguments those premises serve.")
+    source: KeyPointExample = Field(
+        alias="from", description="The premise the key point was taken from."
+    )
+    examples: list[KeyPointExample] = Field(description="Up to two other matched premises.")
+
+
+class KeyPointStance(BaseModel):
+    premises: int
+    key_points: list[KeyPoint] = Field(description="Most prevalent first.")
+
+
+class KeyPoints(BaseModel):
+    topic: str
+    premises: int = Field(description="Premises of the arguments that conclude the topic.")
+    unknown_stance: int = Field(description="Of them, left out: their stance is unknown.")
+    stances: dict[str, KeyPointStance]

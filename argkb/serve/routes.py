@@ -4,7 +4,8 @@ includes, in this order (the OpenAPI document lists them so).
 - :data:`service_router`: the explorer page, ``/healthz`` and ``/api/v1/status`` (is the service
   up, what does the graph hold, can it answer);
 - :data:`query_router`: ``/api/v1/query``, the query engine's answer, as ``argkb query --json``
-  prints it, and ``/api/v1/pairs``, sentence pairs as ``argkb query --pairs --json`` prints them;
+  prints it, ``/api/v1/pairs``, sentence pairs as ``argkb query --pairs --json`` prints them,
+  and ``/api/v1/keypoints``, a topic's key points as ``argkb keypoints TOPIC --json`` prints them;
 - :data:`browse_router`: a unit, a claim's arguments, a cluster, a unit's neighbourhood: the
   :class:`~argkb.serve.store.Store` reads behind the explorer's graph.
 
@@ -46,7 +47,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": models.ErrorBody, "description": what}
     for status, what in (
         (401, "Missing or wrong bearer token."),
-        (404, "No such unit, claim or cluster."),
+        (404, "No such unit, claim, cluster or topic."),
         (409, "The graph cannot answer yet (e.g. nothing embedded)."),
         (422, "A parameter is missing or out of range."),
         (503, "Neo4j is unreachable."),
@@ -214,6 +215,36 @@ def pairs(
     result = answer_pairs(store.driver, q, k=k, embedder=embedder, explain=explain,
                           database=store.database)  # fmt: skip
     return Response(to_json(result), media_type="application/json")
+
+
+@query_router.get(
+    "/api/v1/keypoints", response_model=models.KeyPoints, responses=ERRORS, tags=["query"]
+)
+def keypoints(
+    store: StoreDep,
+    embedder: EmbedderDep,
+    topic: Annotated[
+        str,
+        Query(
+            min_length=1,
+            max_length=MAX_QUERY_CHARS,
+            description="The text of a conclusion in the graph (case ignored), e.g. "
+            "'We should abandon fossil fuels'.",
+        ),
+    ],
+    stance: Annotated[StanceChoice, Query(description="Which side(s) to summarise.")] = "both",
+    k: Annotated[int, Query(ge=1, le=MAX_K, description="Key points per stance (at most).")] = 5,
+) -> Response:
+    """The key points of a topic's premises, per stance, with their prevalence, examples and
+    sources: the result of `argkb keypoints TOPIC --json`."""
+    from argkb.keypoints.topic import keypoints_report, missing_topic
+
+    if not topic.strip():
+        raise ApiError(422, "invalid_parameter", "parameter 'topic' is blank: name a conclusion")
+    report = keypoints_report(store.driver, topic, stance, k, embedder, database=store.database)
+    if report is None:
+        raise ApiError(404, "not_found", missing_topic(topic))
+    return Response(to_json(report), media_type="application/json")
 
 
 # -- browse: the graph behind an answer --------------------------------------------------------

@@ -33,3 +33,28 @@ def test_topic_premises_and_key_points(db) -> None:
             # a key point is a sentence of one of this stance's premises
             assert any(row["key_point"] in text for text in texts)
             assert row["prevalence"] >= 0
+
+
+def test_keypoints_command(db, neo4j_uri) -> None:
+    """``argkb keypoints TOPIC --json`` prints the report of :func:`keypoints_report`; a topic
+    that no argument concludes is one line on stderr and a non-zero exit."""
+    import json
+
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+    from argkb.embed.model import Embedder
+    from argkb.keypoints.topic import keypoints_report
+
+    load(db, "argkp", FIXTURES / "eval" / "argkp")
+    args = ["keypoints", TOPIC, "--stance", "pro", "--k", "2", "--json", "--uri", neo4j_uri]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    assert set(printed["stances"]) == {"pro"}
+    assert printed == keypoints_report(db, TOPIC, "pro", 2, Embedder())
+    missing = CliRunner().invoke(main, ["keypoints", "no such topic", "--uri", neo4j_uri])
+    assert missing.exit_code != 0
+    assert missing.stderr.strip().splitlines() == [
+        "Error: no argument concludes 'no such topic' (argkb query finds topic texts)"
+    ]

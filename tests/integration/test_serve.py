@@ -207,6 +207,7 @@ def test_openapi_documents_every_endpoint(client) -> None:
         "/api/v1/status",
         "/api/v1/query",
         "/api/v1/pairs",
+        "/api/v1/keypoints",
         "/api/v1/units/{key}",
         "/api/v1/claims/{key}/arguments",
         "/api/v1/clusters/{cid}",
@@ -234,6 +235,11 @@ BAD = [
     ("/api/v1/graph", {"key": "x", "depth": 4}, 422),
     ("/api/v1/graph", {}, 422),
     ("/api/v2/arguments", {"query": QUERY}, 404),
+    ("/api/v1/keypoints", {}, 422),
+    ("/api/v1/keypoints", {"topic": "  "}, 422),
+    ("/api/v1/keypoints", {"topic": QUERY, "k": 0}, 422),
+    ("/api/v1/keypoints", {"topic": QUERY, "stance": "maybe"}, 422),
+    ("/api/v1/keypoints", {"topic": "no argument concludes this"}, 404),
 ]
 
 
@@ -735,6 +741,45 @@ def test_explorer_on_a_narrow_window(explorer, answer) -> None:
         pro = page.locator("#pro-column").bounding_box()
         con = page.locator("#con-column").bounding_box()
         assert pro and con and con["y"] >= pro["y"] + pro["height"] and con["x"] == pro["x"]
+
+
+def test_keypoints_in_the_api_and_the_explorer(explorer, client, demo_db, query_embedder) -> None:
+    """Issue 32, item 1: a topic's key points in the HTTP API (what ``argkb keypoints TOPIC
+    --json`` prints) and in the explorer's key point view (``view=keypoints``), per stance."""
+    from urllib.parse import urlencode
+
+    from argkb.keypoints.topic import keypoints_report
+
+    response = client.get("/api/v1/keypoints", params={"topic": QUERY.upper(), "k": 2})
+    assert response.status_code == 200, response.text
+    report = response.json()
+    assert report == keypoints_report(demo_db, QUERY.upper(), "both", 2, query_embedder)
+    assert set(report["stances"]) == {"pro", "con"} and report["premises"] > 0
+    for part in report["stances"].values():
+        assert 1 <= len(part["key_points"]) <= 2
+        for row in part["key_points"]:
+            assert row["key_point"] in row["from"]["text"]  # a sentence of a premise
+            assert all(e["text"] != row["key_point"] for e in row["examples"])
+        prevalence = [row["prevalence"] for row in part["key_points"]]
+        assert prevalence == sorted(prevalence, reverse=True)
+    con_only = client.get("/api/v1/keypoints", params={"topic": QUERY, "stance": "con", "k": 2})
+    assert set(con_only.json()["stances"]) == {"con"}
+    base, browser = explorer
+    with _Page(browser) as p:
+        page = p.page
+        page.goto(f"{base}/?" + urlencode({"q": QUERY, "k": 2, "view": "keypoints"}))
+        page.wait_for_selector("#con li.keypoint", timeout=60_000)
+        assert page.locator("#k-label").inner_text() == "key points"
+        for side in ("pro", "con"):
+            shown = page.locator(f"#{side} li.keypoint .key-point").all_inner_texts()
+            assert shown == [row["key_point"] for row in report["stances"][side]["key_points"]]
+        assert f"{report['premises']} premises conclude" in page.inner_text("#message")
+        p.shot("explorer-keypoints.png")
+        # back to the clusters: the same search answers with premise clusters again
+        page.select_option("#view", "clusters")
+        page.click("#search button[type=submit]")
+        p.wait_answer()
+        assert "view" not in p.params()
 
 
 def test_snippets_in_the_api_and_the_explorer(explorer, client, demo_db) -> None:

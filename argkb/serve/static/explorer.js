@@ -1,8 +1,9 @@
 // The argkb explorer: a search box over GET /api/v1/query, pro and con columns of clusters, a
 // readable explanation of each rank, and the graph neighbourhood of a unit (GET /api/v1/graph)
-// drawn with Cytoscape.js. No CDN: every asset comes from this server. The page runs under a
-// strict Content-Security-Policy (no inline scripts or style attributes): everything here is
-// built with DOM calls, bars are <meter> elements.
+// drawn with Cytoscape.js; two more views: sentence pairs (GET /api/v1/pairs) and a topic's key
+// points (GET /api/v1/keypoints), in the pro and con columns. No CDN: every asset comes from this
+// server. The page runs under a strict Content-Security-Policy (no inline scripts or style
+// attributes): everything here is built with DOM calls, bars are <meter> elements.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -234,7 +235,7 @@ function clusterItem(cluster, side) {
 
 function formParams() {
   const params = { q: $("q").value.trim(), k: $("k").value || "10", stance: $("stance").value };
-  if ($("view").value === "pairs") params.view = "pairs";
+  if ($("view").value !== "clusters") params.view = $("view").value;
   return params;
 }
 
@@ -244,7 +245,8 @@ function fillForm(params) {
   $("k").value = Number.isFinite(k) && k >= 1 && k <= 100 ? String(k) : "10";
   const stance = params.get("stance");
   $("stance").value = ["pro", "con", "both"].includes(stance) ? stance : "both";
-  $("view").value = params.get("view") === "pairs" ? "pairs" : "clusters";
+  const view = params.get("view");
+  $("view").value = ["pairs", "keypoints"].includes(view) ? view : "clusters";
 }
 
 // -- sentence pairs (GET /api/v1/pairs; needs argkb sentences) -----------------------------------
@@ -286,16 +288,49 @@ async function runPairs(params) {
   $("pairs").replaceChildren(...result.pairs.map(pairItem));
 }
 
+// -- key points of a topic (GET /api/v1/keypoints) ------------------------------------------------
+
+function keyPointExample(example) {
+  const where = example.sources.length ? ` [${example.sources.join(", ")}]` : "";
+  return el("li", { className: "example" }, example.text,
+    el("span", { className: "meta" }, where));
+}
+
+function keyPointItem(row) {
+  const meta = el("div", { className: "meta" },
+    `${row.prevalence} premise${row.prevalence === 1 ? "" : "s"} of ` +
+    `${row.arguments} argument${row.arguments === 1 ? "" : "s"} match it`);
+  if (row.from.text !== row.key_point) {  // a sentence of a longer premise: say which
+    meta.append(" · from: ", el("span", { className: "kp-from", title: row.from.text },
+      shortLabel(row.from.text)));
+  }
+  const examples = el("ul", { className: "members" }, ...row.examples.map(keyPointExample));
+  return el("li", { className: "keypoint" },
+    el("strong", { className: "key-point" }, row.key_point), meta, examples);
+}
+
+async function runKeyPoints(params) {
+  const result = await api("keypoints", { topic: params.q, stance: params.stance, k: params.k });
+  lastResult = result;
+  const unknown = result.unknown_stance ? `; ${result.unknown_stance} of unknown stance left out` : "";
+  $("message").textContent = `${result.premises} premises conclude "${result.topic}"${unknown}: ` +
+    "each key point is a sentence of one of them, most prevalent first";
+  for (const side of ["pro", "con"]) {
+    const part = result.stances[side];
+    $(side).replaceChildren(...(part ? part.key_points.map(keyPointItem) : []));
+  }
+}
+
 async function run(params) {
   $("message").textContent = "searching ...";
   const pairs = params.view === "pairs";
-  $("k-label").textContent = pairs ? "pairs" : "clusters";
+  $("k-label").textContent = pairs ? "pairs" : params.view === "keypoints" ? "key points" : "clusters";
   $("pairs-column").hidden = !pairs;
   $("pro-column").hidden = pairs || params.stance === "con";
   $("con-column").hidden = pairs || params.stance === "pro";
   try {
-    if (pairs) {
-      await runPairs(params);
+    if (pairs || params.view === "keypoints") {
+      await (pairs ? runPairs(params) : runKeyPoints(params));
       document.title = params.q + " · argkb explorer";
       return;
     }

@@ -1,7 +1,8 @@
-"""Additions to the linear fusion that were measured and not adopted: MMR, prevalence, sentences.
+"""Additions to the linear fusion that were measured and not adopted: MMR, prevalence, sentences,
+pseudo-relevance feedback.
 
     python -m bench linear_extras --study /tmp/study --data ../shared/data \\
-        [--only mmr|size|sentence]
+        [--only mmr|size|sentence|prf] [--top 5]
 
 On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
 
@@ -17,6 +18,9 @@ On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
   the focus that the sentence-pair pipeline gets from ranking sentences), over the query's best,
   with BM25 at 0 or .25 and the prior at .25 to 1 around the shipped weights: its weight at 0 to
   2, and each benchmark's leave-one-out choice.
+* ``prf``: pseudo-relevance feedback over the embeddings (:func:`centroid_cosine`): the cosine
+  to the centroid of the query's ``--top`` candidates by the shipped fusion, at 0 to 1.5 with
+  cosine at .5 or 1, and each benchmark's leave-one-out choice.
 
 docs/results/answer-quality.md reports both ("What this shows").
 """
@@ -84,6 +88,40 @@ def run_sentence(study: Path, data: Path) -> None:
                                   (0.0, 0.25, 0.5, 1.0, 1.5, 2.0)))  # fmt: skip
     _extra_feature(study, data, "sentence", lambda pools: best_sentence(study, pools),
                    ("bm25", "argument", "sentence"), grid, (0.25, 0.25))  # fmt: skip
+
+
+def run_prf(study: Path, data: Path, top: int = 5) -> None:
+    grid = list(itertools.product((0.5, 1.0), (0.0, 0.25, 0.5, 1.0, 1.5)))
+    _extra_feature(study, data, "prf", lambda pools: centroid_cosine(study, pools, top),
+                   ("cosine", "prf"), grid, (1.0,))  # fmt: skip
+
+
+def centroid_cosine(study: Path, pools: dict[str, Any], top: int) -> Any:
+    """``prf``: pseudo-relevance feedback over the embeddings (Rocchio's term on its own): each
+    candidate's cosine to the centroid of the query's ``top`` candidates (both sides) by the
+    shipped fusion, each candidate scored with its fold prior."""
+    import argkb.query.rankers.hybrid_fusion as hybrid
+
+    values: dict[int, Any] = {}
+    for name, by_query in pools.items():
+        with (study / f"{name}.pkl").open("rb") as handle:
+            raw = pickle.load(handle)
+        for qid, record in raw.items():
+            sides = by_query.get(qid, {})
+            scored, vectors = [], []
+            for side, (pool, _) in sides.items():
+                features = hybrid.premise_features(pool)
+                fused = sum(SHIPPED[f] * v for f, v in features.items() if f in SHIPPED)
+                scored.append(np.asarray(fused, np.float64))
+                vectors.append(np.asarray(record["sides"][side]["embeddings"], np.float64))
+            if not scored:
+                continue
+            every, matrix = np.concatenate(scored), np.vstack(vectors)
+            centroid = matrix[np.argsort(-every, kind="stable")[:top]].mean(axis=0)
+            centroid /= max(float(np.linalg.norm(centroid)), 1e-12)
+            for (pool, _), m in zip(sides.values(), vectors, strict=True):
+                values[id(pool)] = m @ centroid
+    return lambda features, pool: {**features, "prf": values[id(pool)]}
 
 
 def best_sentence(study: Path, pools: dict[str, Any]) -> Any:
@@ -171,7 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", type=Path, required=True, help="the recordings' folder")
     parser.add_argument("--data", type=Path, required=True, help="../shared/data")
-    parser.add_argument("--only", choices=["mmr", "size", "sentence"])
+    parser.add_argument("--only", choices=["mmr", "size", "sentence", "prf"])
+    parser.add_argument("--top", type=int, default=5, help="prf: pseudo-relevant candidates")
     args = parser.parse_args(argv)
     if args.only in (None, "mmr"):
         run_mmr(args.study, args.data)
@@ -179,6 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         run_size(args.study, args.data)
     if args.only in (None, "sentence"):
         run_sentence(args.study, args.data)
+    if args.only in (None, "prf"):
+        run_prf(args.study, args.data, args.top)
     return 0
 
 

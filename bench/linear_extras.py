@@ -1,8 +1,8 @@
 """Additions to the linear fusion that were measured and not adopted: MMR, prevalence, sentences,
-pseudo-relevance feedback.
+pseudo-relevance feedback, pairwise learning to rank.
 
     python -m bench linear_extras --study /tmp/study --data ../shared/data \\
-        [--only mmr|size|sentence|prf] [--top 5]
+        [--only mmr|size|sentence|prf|ltr] [--top 5]
 
 On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
 
@@ -21,6 +21,10 @@ On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
 * ``prf``: pseudo-relevance feedback over the embeddings (:func:`centroid_cosine`): the cosine
   to the centroid of the query's ``--top`` candidates by the shipped fusion, at 0 to 1.5 with
   cosine at .5 or 1, and each benchmark's leave-one-out choice.
+* ``ltr``: the fusion's weights learnt instead of searched: a logistic regression on feature
+  differences of candidate pairs of one query with different grades (RankNet's linear case, no
+  intercept, at most 4,000 pairs per query, each query and each benchmark weighing the same),
+  fitted leaving each benchmark out (ArgQuality long and short as one), with fold priors.
 
 docs/results/answer-quality.md reports both ("What this shows").
 """
@@ -198,6 +202,63 @@ def _extra_feature(
         print(f"{n} left out: {feature} weight {best[-1]:g}, score {table[n][best]:.4f}")
 
 
+LTR_FEATURES = ("bm25", "cosine", "claim", "support", "length", "argument")
+
+
+def run_ltr(study: Path, data: Path) -> None:
+    from sklearn.linear_model import LogisticRegression
+
+    pools = {n: read_pools(study / f"{n}.pkl") for n in NAMES}
+    with_fold_priors(pools, study, data)
+    pairs = {n: graded_pairs(n, data, pools[n]) for n in NAMES}
+    print("| left out | held out | weights fitted on the others |\n|---|---:|---|")
+    for n in NAMES:
+        groups: dict[str, list[str]] = {}
+        for m in NAMES:
+            if spec(m)[1] != spec(n)[1]:
+                groups.setdefault(spec(m)[1], []).append(m)
+        x = np.vstack([pairs[m][0] for ms in groups.values() for m in ms])
+        w = np.concatenate([pairs[m][1] / len(ms) / len(groups)
+                            for ms in groups.values() for m in ms])  # fmt: skip
+        model = LogisticRegression(fit_intercept=False, max_iter=5000)
+        model.fit(np.vstack([x, -x]), np.repeat([1, 0], len(x)),
+                  sample_weight=np.concatenate([w, w]) * len(w))  # fmt: skip
+        weights = dict(zip(LTR_FEATURES, model.coef_[0].tolist(), strict=True))
+        held = score(n, data, Replay(pools[n], weights))
+        shown = ", ".join(f"{k} {v:.2f}" for k, v in weights.items())
+        print(f"| {n} | {held:.4f} | {shown} |", flush=True)
+
+
+def graded_pairs(name: str, data: Path, pools: dict[str, Any]) -> tuple[Any, Any]:
+    """Feature differences (better minus worse) of a benchmark's candidate pairs, and weights
+    that make each query count the same."""
+    from argkb.query.rankers.hybrid_fusion import premise_features
+    from argkb.ranking import Ranking
+
+    benchmark = build(name, data)
+    diffs, weights = [], []
+    for qid, sides in pools.items():
+        judged = benchmark.qrels.get(qid, {})
+        rows, grades = [], []
+        for pool, keys in sides.values():
+            features = premise_features(pool)
+            rows.append(np.column_stack([features[f] for f in LTR_FEATURES]))
+            for key in keys:
+                docs = benchmark.to_documents(qid, Ranking.from_ids([key])).representatives
+                grades.append(max([max(0.0, float(judged.get(d, 0.0))) for d in docs] or [0.0]))
+        g = np.asarray(grades)
+        better, worse = np.nonzero(g[:, None] > g[None, :])
+        if not rows or not len(better):
+            continue
+        if len(better) > 4000:
+            keep = np.random.default_rng(0).choice(len(better), 4000, replace=False)
+            better, worse = better[keep], worse[keep]
+        x = np.vstack(rows)
+        diffs.append(x[better] - x[worse])
+        weights.append(np.full(len(better), 1.0 / len(better)))
+    return np.vstack(diffs), np.concatenate(weights) / len(diffs)
+
+
 def _group_mean(table: dict[str, dict[Any, float]], names: list[str], key: Any) -> float:
     groups: dict[str, list[float]] = {}
     for n in names:
@@ -209,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", type=Path, required=True, help="the recordings' folder")
     parser.add_argument("--data", type=Path, required=True, help="../shared/data")
-    parser.add_argument("--only", choices=["mmr", "size", "sentence", "prf"])
+    parser.add_argument("--only", choices=["mmr", "size", "sentence", "prf", "ltr"])
     parser.add_argument("--top", type=int, default=5, help="prf: pseudo-relevant candidates")
     args = parser.parse_args(argv)
     if args.only in (None, "mmr"):
@@ -220,6 +281,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         run_sentence(args.study, args.data)
     if args.only in (None, "prf"):
         run_prf(args.study, args.data, args.top)
+    if args.only in (None, "ltr"):
+        run_ltr(args.study, args.data)
     return 0
 
 

@@ -32,15 +32,17 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
     its prevalence (premises the matching model assigns to it), two examples and their sources."""
     from argkb.embed.model import Embedder
     from argkb.errors import EvaluationError
-    from argkb.keypoints.topic import keypoints_report, missing_topic
+    from argkb.keypoints.topic import closest_topics, keypoints_report, missing_topic
 
     try:
-        report = keypoints_report(conn.driver(), topic, stance, k, Embedder(),
-                                  database=conn.database)  # fmt: skip
+        driver = conn.driver()
+        report = keypoints_report(driver, topic, stance, k, Embedder(), database=conn.database)
+        if report is None:
+            raise EvaluationError(
+                missing_topic(topic, closest_topics(driver, topic, database=conn.database))
+            )
     finally:
         conn.close()
-    if report is None:
-        raise EvaluationError(missing_topic(topic))
     if as_json:
         click.echo(to_json(report))
         return

@@ -18,9 +18,36 @@ if TYPE_CHECKING:
 STANCES = ("pro", "con")
 
 
-def missing_topic(topic: str) -> str:
-    """The one-line answer when no argument concludes ``topic``."""
+def missing_topic(topic: str, closest: list[str] | None = None) -> str:
+    """The one-line answer when no argument concludes ``topic``, naming the ``closest``
+    conclusions when there are any."""
+    if closest:
+        return f"no argument concludes {topic!r}; closest conclusions: " + "; ".join(
+            repr(text) for text in closest
+        )
     return f"no argument concludes {topic!r} (argkb query finds topic texts)"
+
+
+def closest_topics(
+    driver: neo4j.Driver, topic: str, *, database: str | None = None, k: int = 3
+) -> list[str]:
+    """Up to ``k`` conclusions of arguments closest in words to ``topic`` (BM25 over claim
+    texts); none where the text has no searchable word or the index is missing."""
+    import neo4j.exceptions
+
+    from argkb.db import cypher
+    from argkb.retrieve.lucene import lucene_query
+
+    text = lucene_query(topic)
+    if not text:
+        return []
+    try:
+        columns = cypher.read_columns(
+            driver, "keypoints/closest_topics", database=database, text=text, k=k
+        )
+    except neo4j.exceptions.ClientError:  # no claim_text index (a graph without argkb init)
+        return []
+    return [str(t) for t in columns["text"]]
 
 
 @dataclass
@@ -100,7 +127,7 @@ def keypoints_report(
 ) -> dict[str, Any] | None:
     """``argkb keypoints TOPIC --json`` and ``GET /api/v1/keypoints``: the key points of the
     topic's premises of ``stance`` (pro, con or both), at most ``k`` per stance; None when no
-    argument concludes the topic."""
+    argument concludes the topic (:func:`closest_topics` then names the nearest ones)."""
     premises = topic_premises(driver, topic, database=database)
     if not premises:
         return None

@@ -237,13 +237,14 @@ def keypoints(
 ) -> Response:
     """The key points of a topic's premises, per stance, with their prevalence, examples and
     sources: the result of `argkb keypoints TOPIC --json`."""
-    from argkb.keypoints.topic import keypoints_report, missing_topic
+    from argkb.keypoints.topic import closest_topics, keypoints_report, missing_topic
 
     if not topic.strip():
         raise ApiError(422, "invalid_parameter", "parameter 'topic' is blank: name a conclusion")
     report = keypoints_report(store.driver, topic, stance, k, embedder, database=store.database)
     if report is None:
-        raise ApiError(404, "not_found", missing_topic(topic))
+        closest = closest_topics(store.driver, topic, database=store.database)
+        raise ApiError(404, "not_found", missing_topic(topic, closest))
     return Response(to_json(report), media_type="application/json")
 
 

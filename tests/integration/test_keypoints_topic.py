@@ -58,3 +58,24 @@ def test_keypoints_command(db, neo4j_uri) -> None:
     assert missing.stderr.strip().splitlines() == [
         "Error: no argument concludes 'no such topic' (argkb query finds topic texts)"
     ]
+
+
+def test_a_missing_topic_names_the_closest_conclusions(db, neo4j_uri) -> None:
+    """A topic that no argument concludes: the one-line error names the conclusions closest in
+    words, so that the user can copy one (args.me titles rarely match a topic verbatim)."""
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+    from argkb.db.schema import init_schema
+    from argkb.keypoints.topic import closest_topics
+
+    init_schema(db)  # the claim_text full-text index, as argkb init makes it
+    load(db, "argkp", FIXTURES / "eval" / "argkp")
+    db.execute_query("CALL db.awaitIndexes(60)")
+    assert closest_topics(db, "ban fossil fuels") == [TOPIC]
+    assert closest_topics(db, "???") == []  # no searchable word
+    result = CliRunner().invoke(main, ["keypoints", "ban fossil fuels", "--uri", neo4j_uri])
+    assert result.exit_code != 0
+    assert result.stderr.strip().splitlines() == [
+        f"Error: no argument concludes 'ban fossil fuels'; closest conclusions: {TOPIC!r}"
+    ]

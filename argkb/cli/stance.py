@@ -97,10 +97,11 @@ def stance_cmd(
 @click.option(
     "--data",
     type=click.Path(exists=True, file_okay=False),
-    help="A folder with argkp-2021/, webis-argquality-20/, qt30-aif/, microtexts-aif/ "
-    "(any of them).",
+    help="A folder with argkp-2021/, webis-argquality-20/, qt30-aif/, microtexts-aif/, "
+    "webis-sigir19-dev/ (any of them).",
 )
 @click.option("--argkp", type=click.Path(exists=True), help="ArgKP-2021 folder.")
+@click.option("--sigir19", type=click.Path(exists=True), help="SIGIR-19 judgements folder.")
 @click.option("--argquality", type=click.Path(exists=True), help="Webis-ArgQuality-20 folder.")
 @click.option("--aif", multiple=True, type=click.Path(exists=True), help="AIF maps (repeatable).")
 @click.option("--folds", type=int, default=5, show_default=True, help="Leave-topics-out folds.")
@@ -109,6 +110,7 @@ def stance_cmd(
 def eval_stance_cmd(
     data: str | None,
     argkp: str | None,
+    sigir19: str | None,
     argquality: str | None,
     aif: tuple[str, ...],
     folds: int,
@@ -116,26 +118,30 @@ def eval_stance_cmd(
 ) -> None:
     """Stance accuracy and macro-F1 on held-out topics, against the majority class.
 
-    ArgKP: trained without dev, tested on dev (topic-disjoint). Webis-ArgQuality-20 and AIF:
-    leave-topics-out (leave-maps-out) folds. The shipped model's features and regularisation are
-    refitted per fold; the alignment estimator is scored on negation/paraphrase pairs of the
-    ArgKP dev and ArgQuality topics.
+    ArgKP: trained without dev, tested on dev (topic-disjoint). Webis-ArgQuality-20, AIF and
+    SIGIR-19 (stance towards the debate's title): leave-topics-out (maps, issues) folds. The
+    shipped model's features and regularisation are refitted per fold; the shipped
+    cross-encoder is scored on what it never saw (ArgKP dev, AIF, SIGIR-19), with per-topic
+    accuracy; every accuracy has a 95 % interval (bootstrap over topics). The alignment
+    estimator is scored on negation/paraphrase pairs of the ArgKP dev and ArgQuality topics.
     """
     from argkb.errors import ConfigError
     from argkb.eval.stance import evaluate_all
 
-    sources: dict[str, list[Path]] = {"argkp": [], "argquality": [], "aif": []}
+    sources: dict[str, list[Path]] = {"argkp": [], "argquality": [], "aif": [], "sigir19": []}
     if data:
         root = Path(data)
         for name, sub in (("argkp", "argkp-2021"), ("argquality", "webis-argquality-20"),
-                          ("aif", "qt30-aif"), ("aif", "microtexts-aif/cases")):  # fmt: skip
+                          ("aif", "qt30-aif"), ("aif", "microtexts-aif/cases"),
+                          ("sigir19", "webis-sigir19-dev")):  # fmt: skip
             if (root / sub).exists():
                 sources[name].append(root / sub)
     sources["argkp"] += [Path(argkp)] if argkp else []
+    sources["sigir19"] += [Path(sigir19)] if sigir19 else []
     sources["argquality"] += [Path(argquality)] if argquality else []
     sources["aif"] += [Path(p) for p in aif]
     if not any(sources.values()):
-        raise ConfigError("give --data or at least one of --argkp, --argquality, --aif")
+        raise ConfigError("give --data or at least one of --argkp, --argquality, --aif, --sigir19")
     report = evaluate_all(sources, folds=folds, echo=None if as_json else echo_err)
     if as_json:
         click.echo(to_json(report))

@@ -37,37 +37,27 @@ class StanceReport:
     def markdown(self) -> str:
         lines = [
             f"Stance model ({self.configuration}), refitted per fold; majority = the test "
-            "set's own majority class.",
+            "set's own majority class; interval: 95 %, bootstrap over topics.",
             "",
-            "| dataset | held out | pairs | topics | majority acc | accuracy | macro-F1 "
-            "| majority macro-F1 |",
-            "|---|---|---|---|---|---|---|---|",
+            *_score_table([*self.stance, *filter(None, [self.shipped_argkp_dev])]),
         ]
-        rows = list(self.stance)
-        if self.shipped_argkp_dev is not None:
-            rows.append(self.shipped_argkp_dev)
-        for r in rows:
-            lines.append(
-                f"| {r.dataset} | {r.split} | {r.pairs} | {r.topics} | {r.majority:.3f} "
-                f"| {r.accuracy:.3f} | {r.macro_f1:.3f} | {r.majority_macro_f1:.3f} |"
-            )
         if self.cross:
             lines += [
                 "",
                 "The shipped cross-encoder (`argkb stance`'s default; trained on ArgKP train and "
-                "ArgQuality, so ArgKP dev and AIF are unseen; the ArgQuality row is the held-out "
-                "score recorded when it was trained, by bench/train_cross_stance.py, not "
-                "re-measured here):",
+                "ArgQuality, so ArgKP dev, AIF and SIGIR-19 are unseen; the ArgQuality row is "
+                "the held-out score recorded when it was trained, by "
+                "bench/train_cross_stance.py, not re-measured here):",
                 "",
-                "| dataset | held out | pairs | topics | majority acc | accuracy | macro-F1 "
-                "| majority macro-F1 |",
-                "|---|---|---|---|---|---|---|---|",
+                *_score_table(self.cross),
             ]
             for r in self.cross:
-                lines.append(
-                    f"| {r.dataset} | {r.split} | {r.pairs} | {r.topics} | {r.majority:.3f} "
-                    f"| {r.accuracy:.3f} | {r.macro_f1:.3f} | {r.majority_macro_f1:.3f} |"
-                )
+                if r.per_topic and len(r.per_topic) <= MAX_TOPIC_ROWS:
+                    lines += ["", f"The cross-encoder per topic, {r.dataset} {r.split}:", "",
+                              "| topic | pairs | accuracy |", "|---|---|---|"]  # fmt: skip
+                    lines += [f"| {topic} | {n} | {acc:.3f} |"
+                              for topic, (n, acc) in sorted(r.per_topic.items(),
+                                                            key=_topic_order)]  # fmt: skip
         if self.alignment:
             lines += [
                 "",
@@ -85,6 +75,30 @@ class StanceReport:
         return "\n".join(lines)
 
 
+MAX_TOPIC_ROWS = 30
+"""Per-topic tables are printed for rows of at most this many topics (all are in --json)."""
+
+
+def _topic_order(item: tuple[str, object]) -> tuple[int, str]:
+    """Numeric topic ids (SIGIR-19 issues) in numeric order, names alphabetically."""
+    return (int(item[0]), "") if item[0].isdigit() else (0, item[0])
+
+
+def _score_table(rows: Sequence[StanceScores]) -> list[str]:
+    lines = [
+        "| dataset | held out | pairs | topics | majority acc | accuracy [95 % interval] "
+        "| macro-F1 | majority macro-F1 |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        interval = f" [{r.interval[0]:.3f}, {r.interval[1]:.3f}]" if r.interval else ""
+        lines.append(
+            f"| {r.dataset} | {r.split} | {r.pairs} | {r.topics} | {r.majority:.3f} "
+            f"| {r.accuracy:.3f}{interval} | {r.macro_f1:.3f} | {r.majority_macro_f1:.3f} |"
+        )
+    return lines
+
+
 def evaluate_all(
     sources: dict[str, list[Path]],
     *,
@@ -93,11 +107,10 @@ def evaluate_all(
 ) -> StanceReport:
     """Held-out stance scores of every dataset given, the shipped model on ArgKP dev, and the
     alignment estimator on the alignment pairs of ArgKP dev and ArgQuality topics."""
-    import numpy as np
 
     from argkb.embed.model import Embedder
     from argkb.stance.data import read_pairs
-    from argkb.stance.evaluate import classification_scores, held_out, logistic_fitter, pair_matrix
+    from argkb.stance.evaluate import held_out, logistic_fitter, pair_matrix, scores_of
     from argkb.stance.model import StanceModel
 
     shipped = StanceModel.load()
@@ -115,12 +128,9 @@ def evaluate_all(
     report.stance = held_out(pairs, x, logistic_fitter(l2), folds=folds, train_on=train_on)
     dev = [i for i, p in enumerate(pairs) if p.dataset == "argkp" and p.split == "dev"]
     if dev:
-        y = np.asarray([pairs[i].pro for i in dev])
-        acc, f1 = classification_scores(y, shipped.probability(x[dev]) >= 0.5)
-        majority, majority_f1 = classification_scores(y, np.full(len(y), y.mean() >= 0.5))
-        report.shipped_argkp_dev = StanceScores(
-            "argkp", "dev, the shipped model", len(dev), len({pairs[i].group for i in dev}),
-            float(y.mean()), majority, acc, f1, majority_f1,
+        report.shipped_argkp_dev = scores_of(
+            "argkp", "dev, the shipped model", [pairs[i].group for i in dev],
+            [pairs[i].pro for i in dev], shipped.probability(x[dev]) >= 0.5,
         )  # fmt: skip
     report.cross = cross_scores(pairs, echo)
     report.alignment = alignment_scores(embedder, sources)
@@ -130,28 +140,24 @@ def evaluate_all(
 def cross_scores(
     pairs: Sequence[StancePair], echo: Callable[[str], None] | None
 ) -> list[StanceScores]:
-    """The shipped cross-encoder on the pairs it never saw (ArgKP dev, AIF), plus the
+    """The shipped cross-encoder on the pairs it never saw (ArgKP dev, AIF, SIGIR-19), plus the
     ArgQuality score from its training record (refitting it takes a GPU; see the module
     docstring of bench/train_cross_stance.py)."""
-    import numpy as np
-
     from argkb.stance.cross import CrossStanceModel
-    from argkb.stance.evaluate import classification_scores
+    from argkb.stance.evaluate import scores_of
 
     model = CrossStanceModel.load()
     rows = []
-    for name, split in (("argkp", "dev"), ("aif", "all maps (never trained on)")):
+    for name, split in (("argkp", "dev"), ("aif", "all maps (never trained on)"),
+                        ("sigir19", "dev, by issue (never trained on)")):  # fmt: skip
         test = [p for p in pairs if p.dataset == name and (name != "argkp" or p.split == "dev")]
         if not test:
             continue
         if echo:
             echo(f"cross-encoder on {len(test)} {name} pairs ...")
-        y = np.asarray([p.pro for p in test])
         prob = model.probability([p.conclusion for p in test], [p.premise for p in test])
-        acc, f1 = classification_scores(y, prob >= 0.5)
-        majority, majority_f1 = classification_scores(y, np.full(len(y), y.mean() >= 0.5))
-        rows.append(StanceScores(name, split, len(test), len({p.group for p in test}),
-                                 float(y.mean()), majority, acc, f1, majority_f1))  # fmt: skip
+        rows.append(scores_of(name, split, [p.group for p in test], [p.pro for p in test],
+                              prob >= 0.5))  # fmt: skip
     recorded = model.info.get("trained_on", {}).get("held_out", {}).get("argquality")
     if recorded and any(p.dataset == "argquality" for p in pairs):
         rows.append(StanceScores(

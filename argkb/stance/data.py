@@ -7,7 +7,10 @@ would store as a ``PREMISE_OF`` edge with its stance:
   two splits are topic-disjoint;
 * ``argquality``: Webis-ArgQuality-20, args.me premise -> topic question (Long Query), 20 topics;
 * ``aif``: AIF argument maps (QT30, microtexts), premise I-node -> conclusion I-node of an RA
-  (pro) or CA (con) node; the group is the map.
+  (pro) or CA (con) node; the group is the map;
+* ``sigir19``: the SIGIR-19 dev half, an args.me post -> its debate's title, with the judged
+  stance ("Pro" / "Con"; "Not specified" left out); the group is the issue (its biased and
+  neutral topic together), and an argument judged for both counts once.
 
 ``group`` is the unit of topic-disjoint splitting: the topic for ArgKP and ArgQuality, the map
 for AIF (a map is one debate or one microtext on one topic).
@@ -22,7 +25,7 @@ from pathlib import Path
 
 from argkb.errors import ConfigError
 
-DATASETS = ("argkp", "argquality", "aif")
+DATASETS = ("argkp", "argquality", "aif", "sigir19")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,4 +84,20 @@ def read_pairs(dataset: str, path: str | os.PathLike[str]) -> list[StancePair]:
         from argkb.loaders import aif
 
         return list(_pairs(aif.read([root]), dataset, "source"))
+    if dataset == "sigir19":
+        return _sigir19_pairs(root)
     raise ConfigError(f"unknown stance dataset {dataset!r} (known: {', '.join(DATASETS)})")
+
+
+def _sigir19_pairs(root: Path) -> list[StancePair]:
+    from argkb.loaders.sigir19 import load_judgements
+
+    data = load_judgements(root)
+    pairs: dict[tuple[int, int], StancePair] = {}
+    for topic, judgements in sorted(data.judgements.items()):
+        for j in judgements:
+            if j.stance in ("pro", "con") and j.key not in pairs:
+                pairs[j.key] = StancePair(conclusion=j.conclusion, premise=j.premise,
+                                          pro=j.stance == "pro", group=str(data.issues[topic]),
+                                          dataset="sigir19")  # fmt: skip
+    return list(pairs.values())

@@ -8,7 +8,13 @@ fold is seen in training.
 * Webis-ArgQuality-20: leave-topics-out, ``folds`` folds of its 20 topics (topic ``i`` in fold
   ``i mod folds`` by sorted topic id), trained on the other folds plus ArgKP train and AIF;
 * AIF maps: leave-maps-out folds the same way, trained on the other maps plus ArgKP train and
-  ArgQuality.
+  ArgQuality;
+* SIGIR-19 dev: leave-issues-out folds the same way (each issue's biased and neutral topic
+  together).
+
+Each row carries a 95 % interval of its accuracy, from a bootstrap over its topics (topics
+resampled with replacement, 2,000 draws, seeded; the pooled accuracy of each draw), and the
+accuracy of each topic.
 
 The model is refitted per fold (a logistic regression fits in seconds); the majority class is
 the test fold's own majority, the best any constant answer can do there.
@@ -17,7 +23,7 @@ the test fold's own majority, the best any constant answer can do there.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from argkb.stance.data import StancePair
@@ -42,6 +48,45 @@ class StanceScores:
     accuracy: float
     macro_f1: float
     majority_macro_f1: float
+    interval: tuple[float, float] | None = None  # 95 %, bootstrap over topics
+    per_topic: dict[str, tuple[int, float]] = field(default_factory=dict)  # pairs, accuracy
+
+
+BOOTSTRAP_DRAWS = 2000
+
+
+def scores_of(
+    dataset: str,
+    split: str,
+    groups: Sequence[str],
+    truth: ArrayLike,
+    predicted: ArrayLike,
+    *,
+    draws: int = BOOTSTRAP_DRAWS,
+) -> StanceScores:
+    """A row of scores for predictions ``predicted`` (bool) of pairs with labels ``truth`` and
+    topics ``groups``: accuracy, macro-F1, the majority class's, the topic-bootstrap interval
+    and per-topic accuracy."""
+    import numpy as np
+
+    y = np.asarray(truth, dtype=bool)
+    p = np.asarray(predicted, dtype=bool)
+    pro_share = float(np.mean(y)) if len(y) else 0.0
+    accuracy, macro_f1 = classification_scores(y, p)
+    majority, majority_f1 = classification_scores(y, np.full(len(y), pro_share >= 0.5))
+    names, index = np.unique(np.asarray(groups, dtype=object).astype(str), return_inverse=True)
+    correct = np.bincount(index, weights=(p == y).astype(float), minlength=len(names))
+    counts = np.bincount(index, minlength=len(names)).astype(float)
+    interval = None
+    if len(names) > 1:
+        picks = np.random.default_rng(0).integers(0, len(names), (draws, len(names)))
+        ratios = correct[picks].sum(axis=1) / counts[picks].sum(axis=1)
+        low, high = np.percentile(ratios, [2.5, 97.5])
+        interval = (float(low), float(high))
+    per_topic = {str(name): (int(n), float(c / n))
+                 for name, n, c in zip(names, counts, correct, strict=True)}  # fmt: skip
+    return StanceScores(dataset, split, len(y), len(names), pro_share, majority, accuracy,
+                        macro_f1, majority_f1, interval, per_topic)  # fmt: skip
 
 
 def classification_scores(truth: ArrayLike, predicted: ArrayLike) -> tuple[float, float]:
@@ -135,13 +180,13 @@ def held_out(
         argkp_dev = []
     elif argkp_dev:
         tests.append(("argkp", "dev (4 topics), trained on train", [np.asarray(argkp_dev)]))
-    for name in () if validation else ("argquality", "aif"):
+    units = {"argquality": "topics", "aif": "maps", "sigir19": "issues"}
+    for name in () if validation else units:
         members = [i for i, d in enumerate(datasets) if d == name]
         if members:
             parts = topic_folds([pairs[i] for i in members], folds)
             chosen = [np.asarray([members[j] for j in part]) for part in parts]
-            unit = "topics" if name == "argquality" else "maps"
-            tests.append((name, f"leave-{unit}-out, {len(chosen)} folds", chosen))
+            tests.append((name, f"leave-{units[name]}-out, {len(chosen)} folds", chosen))
     for name, split, test_folds in tests:
         predicted = np.zeros(len(pairs), dtype=bool)
         tested = np.zeros(len(pairs), dtype=bool)
@@ -150,14 +195,8 @@ def held_out(
             scorer = fit(features[train], labels[train])
             predicted[test] = scorer(features[test]) >= 0.5
             tested[test] = True
-        y, p = labels[tested], predicted[tested]
-        pro_share = float(np.mean(y))
-        accuracy, macro_f1 = classification_scores(y, p)
-        majority_class = np.full(len(y), pro_share >= 0.5)
-        majority, majority_f1 = classification_scores(y, majority_class)
-        topics = len({pairs[int(i)].group for i in np.flatnonzero(tested)})
-        rows.append(StanceScores(name, split, int(tested.sum()), topics, pro_share, majority,
-                                 accuracy, macro_f1, majority_f1))  # fmt: skip
+        groups = [pairs[int(i)].group for i in np.flatnonzero(tested)]
+        rows.append(scores_of(name, split, groups, labels[tested], predicted[tested]))
     return rows
 
 

@@ -23,6 +23,8 @@ from argkb.stance.features import (
 )
 from argkb.stance.model import MODEL_FILE, StanceModel, fit_logistic
 
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
 
 @pytest.mark.parametrize(
     ("text", "negated"),
@@ -201,3 +203,44 @@ def test_lexical_flip(query: str, claim: str, flip: float) -> None:
     got, overlap = lexical_flip(query, claim)
     assert got == flip
     assert overlap > 0.3
+
+
+def test_scores_of_per_topic_and_topic_bootstrap() -> None:
+    """Issue 29, item 3: each row's per-topic accuracy, and a 95 % interval from resampling
+    whole topics (so one topic all right and one all wrong span [0, 1])."""
+    from argkb.stance.evaluate import scores_of
+
+    truth = [True, True, False, False, True, False]
+    predicted = [True, True, False, True, False, True]
+    groups = ["a", "a", "a", "b", "b", "b"]
+    row = scores_of("d", "s", groups, truth, predicted)
+    assert row.per_topic == {"a": (3, 1.0), "b": (3, 0.0)}
+    assert row.accuracy == pytest.approx(0.5) and row.topics == 2 and row.pairs == 6
+    assert row.interval == (0.0, 1.0)
+    assert (row.majority, row.pro_share) == (pytest.approx(0.5), pytest.approx(0.5))
+    same = scores_of("d", "s", groups, truth, truth)
+    assert same.interval == (1.0, 1.0) and same.macro_f1 == 1.0
+    assert scores_of("d", "s", ["a"] * 3, truth[:3], predicted[:3]).interval is None
+
+
+def test_sigir19_pairs_are_judged_stances_towards_the_title_by_issue() -> None:
+    """SIGIR-19's stance pairs: Pro / Con towards the debate's title ("Not specified" left
+    out), an argument judged for both topics of an issue once, grouped by issue; held out by
+    issue like the other datasets."""
+    from argkb.stance.data import read_pairs
+
+    pairs = read_pairs("sigir19", FIXTURES / "sigir19")
+    assert [(p.conclusion, p.pro, p.group) for p in pairs] == [
+        ("Homework should be abolished", True, "2"),
+        ("Homework should be abolished", False, "2"),
+        ("School uniforms are a good idea", False, "4"),
+        ("Homework is useful", False, "2"),  # topic 12, the homework issue's neutral topic
+        ("School uniforms", True, "4"),
+    ]
+    assert all(p.dataset == "sigir19" and p.premise for p in pairs)
+    x = np.zeros((len(pairs), 1))
+    rows = held_out(pairs, x, lambda tx, ty: lambda t: np.ones(len(t)), folds=5)
+    assert [(r.dataset, r.split, r.topics) for r in rows] == [
+        ("sigir19", "leave-issues-out, 2 folds", 2)
+    ]
+    assert rows[0].per_topic == {"2": (3, pytest.approx(1 / 3)), "4": (2, 0.5)}

@@ -30,13 +30,15 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
     """Summarise the premises of TOPIC (the text of a conclusion in the graph, case ignored) as
     key points: short, self-contained premise sentences chosen to cover the premises, each with
     its prevalence (premises the matching model assigns to it), two examples and their sources."""
+    from argkb.cli.progress import progress_for
     from argkb.embed.model import Embedder
     from argkb.errors import EvaluationError
     from argkb.keypoints.topic import closest_topics, keypoints_report, missing_topic
 
     try:
         driver = conn.driver()
-        report = keypoints_report(driver, topic, stance, k, Embedder(), database=conn.database)
+        report = keypoints_report(driver, topic, stance, k, Embedder(), database=conn.database,
+                                  progress=progress_for(as_json))  # fmt: skip
         if report is None:
             raise EvaluationError(
                 missing_topic(topic, closest_topics(driver, topic, database=conn.database))

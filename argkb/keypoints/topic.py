@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import neo4j
 
+    from argkb.progress import Progress
+
 STANCES = ("pro", "con")
 
 
@@ -83,10 +85,16 @@ def topic_premises(
 
 
 def topic_key_points(
-    premises: dict[str, Premise], topic: str, stances: tuple[str, ...], k: int, embedder: object
+    premises: dict[str, Premise],
+    topic: str,
+    stances: tuple[str, ...],
+    k: int,
+    embedder: object,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """The report of ``argkb keypoints``: per stance, the key points with their prevalence
-    (premises and arguments matched), two example premises and their sources."""
+    (premises and arguments matched), two example premises and their sources. ``progress``
+    hears a line per stance before its sentences are embedded (the slow part)."""
     from argkb.keypoints.generate import key_points
 
     report: dict[str, Any] = {
@@ -98,6 +106,8 @@ def topic_key_points(
     for stance in stances:
         mine = {key: p for key, p in premises.items() if p.stance == stance}
         items = [(key, p.text) for key, p in mine.items()]
+        if progress is not None and items:
+            progress.message(f"{stance}: {len(items):,} premises; choosing key points ...")
         found = key_points(topic, stance, items, embedder, k) if items else []
         rows = []
         for kp in found:
@@ -124,6 +134,7 @@ def keypoints_report(
     embedder: object,
     *,
     database: str | None = None,
+    progress: Progress | None = None,
 ) -> dict[str, Any] | None:
     """``argkb keypoints TOPIC --json`` and ``GET /api/v1/keypoints``: the key points of the
     topic's premises of ``stance`` (pro, con or both), at most ``k`` per stance; None when no
@@ -132,4 +143,4 @@ def keypoints_report(
     if not premises:
         return None
     stances = STANCES if stance == "both" else (stance,)
-    return topic_key_points(premises, topic, stances, k, embedder)
+    return topic_key_points(premises, topic, stances, k, embedder, progress)

@@ -53,6 +53,13 @@ def test_keypoints_command(db, neo4j_uri) -> None:
     printed = json.loads(result.stdout)
     assert set(printed["stances"]) == {"pro"}
     assert printed == keypoints_report(db, TOPIC, "pro", 2, Embedder())
+    assert result.stderr == ""  # --json: nothing but the JSON
+    shown = CliRunner().invoke(main, args[:-3] + ["--uri", neo4j_uri])
+    assert shown.exit_code == 0, shown.output
+    # a line per stance on stderr before the slow part, the report on stdout
+    n = printed["stances"]["pro"]["premises"]
+    assert shown.stderr.splitlines() == [f"pro: {n:,} premises; choosing key points ..."]
+    assert shown.stdout.startswith(f"{TOPIC}: {printed['premises']} premises")
     missing = CliRunner().invoke(main, ["keypoints", "no such topic", "--uri", neo4j_uri])
     assert missing.exit_code != 0
     assert missing.stderr.strip().splitlines() == [

@@ -54,7 +54,7 @@ def test_keypoints_command(db, neo4j_uri) -> None:
     assert set(printed["stances"]) == {"pro"}
     assert printed == keypoints_report(db, TOPIC, "pro", 2, Embedder())
     assert result.stderr == ""  # --json: nothing but the JSON
-    shown = CliRunner().invoke(main, args[:-3] + ["--uri", neo4j_uri])
+    shown = CliRunner().invoke(main, [*args[:-3], "--uri", neo4j_uri])
     assert shown.exit_code == 0, shown.output
     # a line per stance on stderr before the slow part, the report on stdout
     n = printed["stances"]["pro"]["premises"]

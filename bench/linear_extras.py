@@ -1,8 +1,8 @@
 """Additions to the linear fusion that were measured and not adopted: MMR, prevalence, sentences,
-pseudo-relevance feedback, pairwise learning to rank.
+pseudo-relevance feedback, pairwise learning to rank, debate meta-talk.
 
     python -m bench linear_extras --study /tmp/study --data ../shared/data \\
-        [--only mmr|size|sentence|prf|ltr] [--top 5]
+        [--only mmr|size|sentence|prf|ltr|meta] [--top 5]
 
 On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
 
@@ -25,6 +25,10 @@ On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
   differences of candidate pairs of one query with different grades (RankNet's linear case, no
   intercept, at most 4,000 pairs per query, each query and each benchmark weighing the same),
   fitted leaving each benchmark out (ArgQuality long and short as one), with fold priors.
+* ``meta``: the share of a candidate's sentences that talk about the debate rather than the
+  issue (:data:`META_TALK`: rounds, acceptance, thanks, votes, the opponent, rebuttals), at
+  weight 0 to -1.5 with BM25 at 0 or .25 and the prior at .25 to 1, and each benchmark's
+  leave-one-out choice.
 
 docs/results/answer-quality.md reports both ("What this shows").
 """
@@ -35,6 +39,7 @@ import argparse
 import itertools
 import math
 import pickle
+import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -126,6 +131,43 @@ def centroid_cosine(study: Path, pools: dict[str, Any], top: int) -> Any:
             for (pool, _), m in zip(sides.values(), vectors, strict=True):
                 values[id(pool)] = m @ centroid
     return lambda features, pool: {**features, "prf": values[id(pool)]}
+
+
+META_TALK = re.compile(
+    r"\b(rounds?|accept(s|ed|ing|ance)?|thanks?|thank you|votes?|voters?|voting|forfeit(s|ed)?|"
+    r"good luck|opponent'?s?|rebuttals?|instigator|contender|burden of proof|resolution|"
+    r"debate)\b",
+    re.IGNORECASE,
+)
+
+
+def run_meta(study: Path, data: Path) -> None:
+    grid = list(itertools.product((0.0, 0.25), (0.25, 0.5, 1.0),
+                                  (0.0, -0.25, -0.5, -1.0, -1.5)))  # fmt: skip
+    _extra_feature(study, data, "meta", lambda pools: meta_talk(study, pools),
+                   ("bm25", "argument", "meta"), grid, (0.25, 0.25))  # fmt: skip
+
+
+def meta_talk(study: Path, pools: dict[str, Any]) -> Any:
+    """``meta``: the share of each candidate's sentences (argkb's splitter) that match
+    :data:`META_TALK`."""
+    from argkb.sentences.split import split_sentences
+
+    values: dict[int, Any] = {}
+    for name, by_query in pools.items():
+        with (study / f"{name}.pkl").open("rb") as handle:
+            raw = pickle.load(handle)
+        share: dict[str, float] = {}
+        for qid, record in raw.items():
+            for side, (pool, _) in by_query[qid].items():
+                texts = record["sides"][side]["texts"]
+                for t in texts:
+                    if t not in share:
+                        parts = split_sentences(t) or []
+                        hits = sum(1 for x in parts if META_TALK.search(x.text))
+                        share[t] = hits / len(parts) if parts else 0.0
+                values[id(pool)] = np.asarray([share[t] for t in texts])
+    return lambda features, pool: {**features, "meta": values[id(pool)]}
 
 
 def best_sentence(study: Path, pools: dict[str, Any]) -> Any:
@@ -270,7 +312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", type=Path, required=True, help="the recordings' folder")
     parser.add_argument("--data", type=Path, required=True, help="../shared/data")
-    parser.add_argument("--only", choices=["mmr", "size", "sentence", "prf", "ltr"])
+    parser.add_argument("--only", choices=["mmr", "size", "sentence", "prf", "ltr", "meta"])
     parser.add_argument("--top", type=int, default=5, help="prf: pseudo-relevant candidates")
     args = parser.parse_args(argv)
     if args.only in (None, "mmr"):
@@ -283,6 +325,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         run_prf(args.study, args.data, args.top)
     if args.only in (None, "ltr"):
         run_ltr(args.study, args.data)
+    if args.only in (None, "meta"):
+        run_meta(args.study, args.data)
     return 0
 
 

@@ -38,10 +38,38 @@ def always_aligned(
 
 def choose_alignment(choice: AlignmentChoice, embedder: Embedder) -> StanceAlignment:
     """The estimator behind the ``alignment`` setting: ``model`` (the default: the estimator's
-    decisions), ``soft`` (its probabilities) or ``always`` (every claim aligned, Dumani et al.)."""
+    decisions), ``soft`` (its probabilities), ``cross`` (the stance cross-encoder's decisions)
+    or ``always`` (every claim aligned, Dumani et al.)."""
     if choice == "always":
         return always_aligned
+    if choice == "cross":
+        return CrossAlignment()
     return model_alignment(embedder, hard=choice == "model")
+
+
+class CrossAlignment:
+    """P(q aligned c) from ``argkb stance``'s cross-encoder (:mod:`argkb.stance.cross`): the
+    claim is read as a premise of the query, and a claim that it judges pro (P >= .5) is aligned
+    (1), else opposed (0). The model loads on first use.
+
+    It reads what the word-list estimator cannot: "Social media is bad for society" takes the
+    side of "Social media does more harm than good", and "Social media helps people stay
+    connected" the other (docs/results/stance.md has its scores on the alignment pairs)."""
+
+    def __init__(self) -> None:
+        self._model: object | None = None
+
+    def __call__(
+        self, query: str, claims: list[str], contrast: Sequence[float | None] | None = None
+    ) -> list[float]:
+        if not claims:
+            return []
+        if self._model is None:
+            from argkb.stance.cross import CrossStanceModel
+
+            self._model = CrossStanceModel.load()
+        p = self._model.probability([query] * len(claims), claims)  # type: ignore[attr-defined]
+        return [1.0 if x >= 0.5 else 0.0 for x in p]
 
 
 def model_alignment(embedder: Embedder, *, hard: bool = True) -> StanceAlignment:

@@ -15,7 +15,7 @@ from typing import Any, Literal, get_args
 
 RankerName = Literal["hybrid", "pfidf", "coreset"]
 StanceChoice = Literal["pro", "con", "both"]
-AlignmentChoice = Literal["model", "soft", "always"]
+AlignmentChoice = Literal["model", "soft", "cross", "always"]
 Representative = Literal["longest", "centroid", "pagerank", "best"]
 CoresetRelevance = Literal["learned", "cosine", "pfidf"]
 PremiseClusters = Literal["offline", "query"]
@@ -41,7 +41,8 @@ class QuerySettings:
         "model",
         "Whether a similar claim takes the query's side: model = the stance-alignment estimator "
         "decides (a claim it judges to negate the query counts its pro premises as con); soft = "
-        "its probability weighs both sides; always = every claim is aligned (Dumani et al.'s "
+        "its probability weighs both sides; cross = the stance cross-encoder decides, reading the "
+        "claim as a premise of the query; always = every claim is aligned (Dumani et al.'s "
         "experiments).",
         option=True,
     )

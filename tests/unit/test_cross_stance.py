@@ -196,3 +196,17 @@ def test_eval_stance_reports_the_cross_encoder() -> None:
     recorded = cross["argquality"]  # from the shipped model's record, not these 4 pairs
     assert "recorded at training" in recorded["split"] and recorded["pairs"] == 1610
     assert "aif" not in cross  # no AIF maps given
+
+
+def test_cross_alignment_reads_claims_as_premises_of_the_query() -> None:
+    """``--alignment cross``: the shipped cross-encoder decides whether a retrieved claim takes
+    the query's side; the word-list estimator gets both of these wrong (issue 28, item 4)."""
+    from argkb.query.alignment import CrossAlignment, choose_alignment
+
+    aligner = choose_alignment("cross", None)  # type: ignore[arg-type]  # needs no embedder
+    assert isinstance(aligner, CrossAlignment)
+    query = "Social media does more harm than good"
+    claims = ["Social media is bad for society",
+              "Social media helps people stay connected with friends and family"]  # fmt: skip
+    assert aligner(query, claims) == [1.0, 0.0]
+    assert aligner(query, []) == []

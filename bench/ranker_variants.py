@@ -70,3 +70,8 @@ def rrf(driver: Any, database: Any, embedder: Any) -> EngineRanker:
     """The default with reciprocal rank fusion of the routes (the default before the linear
     fusion, 2026-11-26 evening)."""
     return _variant(driver, database, embedder, "rrf", fusion="rrf")
+
+
+def cross_alignment(driver: Any, database: Any, embedder: Any) -> EngineRanker:
+    """The default with the stance cross-encoder as the alignment (``--alignment cross``)."""
+    return _variant(driver, database, embedder, "cross-alignment", alignment="cross")

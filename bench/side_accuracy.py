@@ -33,7 +33,8 @@ SIGIR-19 dev, the 10 biased topics
     is not judged either. One annotator's reading (see the file's header). Neutral topics
     ("death penalty") state no position and are not asked.
 
-Rankers: ``default`` (:data:`argkb.query.settings.DEFAULT`), ``hybrid`` with every claim aligned
+Rankers: ``default`` (:data:`argkb.query.settings.DEFAULT`), ``cross-alignment`` (the default
+with the stance cross-encoder as the alignment), ``hybrid`` with every claim aligned
 (``alignment="always"``), ``pfidf``, ``coreset`` (as the harness's rankers of those names), and
 the baselines ``bm25`` and ``cosine`` (:mod:`argkb.retrieve.baselines`), which place a premise by
 its data stance towards its own conclusion (asked once with stance pro, once with con). On
@@ -65,6 +66,7 @@ SIDES = ("pro", "con")
 FLIP = {"pro": "con", "con": "pro"}
 ENGINE_RANKERS: dict[str, dict[str, Any]] = {
     "default": {},  # DEFAULT itself
+    "cross-alignment": {"alignment": "cross"},  # the default with --alignment cross
     "hybrid": {"ranker": "hybrid", "alignment": "always"},
     "pfidf": {"ranker": "pfidf", "alignment": "always"},
     "coreset": {"ranker": "coreset", "alignment": "always"},

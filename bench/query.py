@@ -15,7 +15,8 @@ over premise texts returning the top k texts; it needs no embedding. The hybrid 
 with the stance-alignment model (`argkb query`'s default; it reads the claims' negation vectors
 that `argkb embed` stores) and always aligned (the evaluation harness's `hybrid`); with the
 model alignment also with the reciprocal rank fusion of the routes (``fusion="rrf"``, the
-default until 2026-11-26) beside the linear fusion.
+default until 2026-11-26) beside the linear fusion, and with the stance cross-encoder as the
+alignment (``--alignment cross``).
 Goals (issue): p50 <= 100 ms and p95 <= 300 ms for the rankers.
 """
 
@@ -135,8 +136,10 @@ def measure(
     aligned = QueryEngine(driver, asker, alignment=model_alignment(asker))
     rrf = QueryEngine(driver, asker, settings=replace(DEFAULT, fusion="rrf"),
                       alignment=model_alignment(asker))  # fmt: skip
+    cross = QueryEngine(driver, asker, settings=replace(DEFAULT, alignment="cross"))
     methods = {
         "hybrid, linear fusion, model alignment (argkb query's default)": (aligned, "hybrid"),
+        "hybrid, linear fusion, cross-encoder alignment (--alignment cross)": (cross, "hybrid"),
         "hybrid, RRF, model alignment (the default until 2026-11-26)": (rrf, "hybrid"),
         "hybrid, always aligned (the harness's hybrid)": (engine, "hybrid"),
         "pfidf": (engine, "pfidf"),

@@ -34,11 +34,11 @@ def closest_topics(
     driver: neo4j.Driver, topic: str, *, database: str | None = None, k: int = 3
 ) -> list[str]:
     """Up to ``k`` conclusions of arguments closest in words to ``topic`` (BM25 over claim
-    texts); none where the text has no searchable word or the index is missing."""
-    import neo4j.exceptions
-
+    texts); none where the text has no searchable word or the ``claim_text`` index is
+    unavailable (:func:`argkb.retrieve.routes.route_failed_for_index`); other errors raise."""
     from argkb.db import cypher
     from argkb.retrieve.lucene import lucene_query
+    from argkb.retrieve.routes import route_failed_for_index
 
     text = lucene_query(topic)
     if not text:
@@ -47,7 +47,9 @@ def closest_topics(
         columns = cypher.read_columns(
             driver, "keypoints/closest_topics", database=database, text=text, k=k
         )
-    except neo4j.exceptions.ClientError:  # no claim_text index (a graph without argkb init)
+    except Exception as err:
+        if not route_failed_for_index(err, driver, ["claim_text"], database):
+            raise
         return []
     return [str(t) for t in columns["text"]]
 

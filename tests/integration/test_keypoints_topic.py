@@ -86,3 +86,14 @@ def test_a_missing_topic_names_the_closest_conclusions(db, neo4j_uri) -> None:
     assert result.stderr.strip().splitlines() == [
         f"Error: no argument concludes 'ban fossil fuels'; closest conclusions: {TOPIC!r}"
     ]
+    # without the claim_text index (a graph never given `argkb init`) there is nothing to
+    # suggest, and the line says how to find topic texts instead
+    db.execute_query("DROP INDEX claim_text")
+    try:
+        assert closest_topics(db, "ban fossil fuels") == []
+        bare = CliRunner().invoke(main, ["keypoints", "ban fossil fuels", "--uri", neo4j_uri])
+        assert bare.stderr.strip().splitlines() == [
+            "Error: no argument concludes 'ban fossil fuels' (argkb query finds topic texts)"
+        ]
+    finally:
+        init_schema(db)

@@ -43,11 +43,7 @@ def key_point_clusters(p: Prepared, k: int) -> dict[str, Partition]:
     """The three key point partitions with ``k`` generated key points."""
     from bench.keypoint_selection import model_matrix
 
-    saved, p.k = p.k, k
-    try:
-        chosen = facility(p)
-    finally:
-        p.k = saved
+    chosen = facility(p, k=k)
     probs = model_matrix(p, chosen, p.group.arguments)  # arguments x key points
     best = probs.argmax(axis=1)
     nearest = p.sim[chosen].argmax(axis=0)

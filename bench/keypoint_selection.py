@@ -48,12 +48,14 @@ class Prepared:
 
 
 def facility(p: Prepared, red: float = generate.REDUNDANT_COSINE, *, bonus: Any = None,
-             drop: Any = None) -> list[int]:  # fmt: skip
-    """Greedy facility location; ``bonus(chosen)`` adds to the gain, ``drop(chosen, usable)``
-    removes more candidates after each pick."""
+             drop: Any = None, k: int | None = None) -> list[int]:  # fmt: skip
+    """Greedy facility location of ``k`` picks (default: the group's gold count);
+    ``bonus(chosen)`` adds to the gain, ``drop(chosen, usable)`` removes more candidates after
+    each pick."""
+    k = p.k if k is None else k
     best, usable = np.zeros(p.sim.shape[1]), p.usable.copy()
     chosen: list[int] = []
-    while len(chosen) < p.k and usable.any():
+    while len(chosen) < k and usable.any():
         gain = np.maximum(p.sim - best, 0).sum(axis=1)
         if bonus is not None:
             gain = gain + bonus(chosen)

@@ -14,6 +14,7 @@ from argkb.query.settings import AlignmentChoice
 
 if TYPE_CHECKING:
     from argkb.embed.model import Embedder
+    from argkb.stance.cross import CrossStanceModel
 
 
 class StanceAlignment(Protocol):
@@ -57,7 +58,7 @@ class CrossAlignment:
     connected" the other (docs/results/stance.md has its scores on the alignment pairs)."""
 
     def __init__(self) -> None:
-        self._model: object | None = None
+        self._model: CrossStanceModel | None = None
 
     def __call__(
         self, query: str, claims: list[str], contrast: Sequence[float | None] | None = None
@@ -68,7 +69,7 @@ class CrossAlignment:
             from argkb.stance.cross import CrossStanceModel
 
             self._model = CrossStanceModel.load()
-        p = self._model.probability([query] * len(claims), claims)  # type: ignore[attr-defined]
+        p = self._model.probability([query] * len(claims), claims)
         return [1.0 if x >= 0.5 else 0.0 for x in p]
 
 

@@ -56,6 +56,12 @@ SHIPPED = {"bm25": 0.25, "cosine": 1.0, "claim": 1.5, "support": 0.1, "length": 
            "argument": 0.25}  # fmt: skip
 
 
+def recording(study: Path, name: str) -> dict[str, Any]:
+    """The raw recording of benchmark ``name`` (``bench/study_recorder.py``): qid -> record."""
+    with (study / f"{name}.pkl").open("rb") as handle:
+        return dict(pickle.load(handle))
+
+
 def with_size(features: dict[str, Any], labels: Any) -> dict[str, Any]:
     """``features`` plus ``size``: log(1 + candidates of the premise's cluster) over the side's
     largest."""
@@ -75,8 +81,7 @@ def run_mmr(study: Path, data: Path) -> None:
     print("| benchmark | MMR 1 (none) | .9 | .8 | .7 | .5 |\n|---|---:|---:|---:|---:|---:|")
     for name in NAMES:
         pools = read_pools(study / f"{name}.pkl")
-        with (study / f"{name}.pkl").open("rb") as handle:
-            raw = pickle.load(handle)
+        raw = recording(study, name)
         vectors = {q: {s: np.asarray(r["sides"][s]["embeddings"], np.float32)
                        for s in r["sides"]} for q, r in raw.items()}  # fmt: skip
         row = [score(name, data, Replay(pools, FINE_BEST, mmr=lam, vectors=vectors))
@@ -113,8 +118,7 @@ def centroid_cosine(study: Path, pools: dict[str, Any], top: int) -> Any:
 
     values: dict[int, Any] = {}
     for name, by_query in pools.items():
-        with (study / f"{name}.pkl").open("rb") as handle:
-            raw = pickle.load(handle)
+        raw = recording(study, name)
         for qid, record in raw.items():
             sides = by_query.get(qid, {})
             scored, vectors = [], []
@@ -155,8 +159,7 @@ def meta_talk(study: Path, pools: dict[str, Any]) -> Any:
 
     values: dict[int, Any] = {}
     for name, by_query in pools.items():
-        with (study / f"{name}.pkl").open("rb") as handle:
-            raw = pickle.load(handle)
+        raw = recording(study, name)
         share: dict[str, float] = {}
         for qid, record in raw.items():
             for side, (pool, _) in by_query[qid].items():
@@ -179,8 +182,7 @@ def best_sentence(study: Path, pools: dict[str, Any]) -> Any:
 
     values: dict[int, Any] = {}
     for name, by_query in pools.items():
-        with (study / f"{name}.pkl").open("rb") as handle:
-            raw = pickle.load(handle)
+        raw = recording(study, name)
         texts = sorted({t for r in raw.values() for side in r["sides"].values()
                         for t in side["texts"]})  # fmt: skip
         sentences = {t: [tokenize(x.text) for x in split_sentences(t)] for t in texts}

@@ -21,26 +21,17 @@ import numpy as np
 
 
 def datasets(data: Path) -> dict[str, tuple[list[str], list[str], list[bool]]]:
-    """name -> (conclusions, premises, pro?)."""
-    from argkb.loaders.sigir19 import load_judgements
+    """name -> (conclusions, premises, pro?), as ``argkb eval stance`` reads them."""
     from argkb.stance.data import read_pairs
 
-    out = {}
-    argkp = [p for p in read_pairs("argkp", data / "argkp-2021") if p.split == "dev"]
-    out["ArgKP dev"] = ([p.conclusion for p in argkp], [p.premise for p in argkp],
-                        [p.pro for p in argkp])  # fmt: skip
-    seen: dict[object, tuple[str, str, bool]] = {}
-    for judgements in load_judgements(data / "webis-sigir19-dev").judgements.values():
-        for j in judgements:
-            if j.stance in ("pro", "con") and j.key not in seen:
-                seen[j.key] = (j.conclusion, j.premise, j.stance == "pro")
-    rows = list(seen.values())
-    out["SIGIR-19 dev"] = ([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
-    for name in ("microtexts-aif", "qt30-aif"):
-        pairs = read_pairs("aif", data / name)
-        out[name] = ([p.conclusion for p in pairs], [p.premise for p in pairs],
-                     [p.pro for p in pairs])  # fmt: skip
-    return out
+    sets = {
+        "ArgKP dev": [p for p in read_pairs("argkp", data / "argkp-2021") if p.split == "dev"],
+        "SIGIR-19 dev": read_pairs("sigir19", data / "webis-sigir19-dev"),
+        "microtexts-aif": read_pairs("aif", data / "microtexts-aif"),
+        "qt30-aif": read_pairs("aif", data / "qt30-aif"),
+    }
+    return {name: ([p.conclusion for p in pairs], [p.premise for p in pairs],
+                   [p.pro for p in pairs]) for name, pairs in sets.items()}  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:

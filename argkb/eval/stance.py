@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from argkb.stance.data import StancePair
-from argkb.stance.evaluate import StanceScores
+from argkb.stance.evaluate import StanceScores, topic_order
 
 if TYPE_CHECKING:
     from argkb.stance.alignment_data import AlignmentPair
@@ -55,9 +55,9 @@ class StanceReport:
                 if r.per_topic and len(r.per_topic) <= MAX_TOPIC_ROWS:
                     lines += ["", f"The cross-encoder per topic, {r.dataset} {r.split}:", "",
                               "| topic | pairs | accuracy |", "|---|---|---|"]  # fmt: skip
-                    lines += [f"| {topic} | {n} | {acc:.3f} |"
-                              for topic, (n, acc) in sorted(r.per_topic.items(),
-                                                            key=_topic_order)]  # fmt: skip
+                    for topic in sorted(r.per_topic, key=topic_order):
+                        n, acc = r.per_topic[topic]
+                        lines.append(f"| {topic} | {n} | {acc:.3f} |")
         if self.alignment:
             lines += [
                 "",
@@ -77,11 +77,6 @@ class StanceReport:
 
 MAX_TOPIC_ROWS = 30
 """Per-topic tables are printed for rows of at most this many topics (all are in --json)."""
-
-
-def _topic_order(item: tuple[str, object]) -> tuple[int, str]:
-    """Numeric topic ids (SIGIR-19 issues) in numeric order, names alphabetically."""
-    return (int(item[0]), "") if item[0].isdigit() else (0, item[0])
 
 
 def _score_table(rows: Sequence[StanceScores]) -> list[str]:

@@ -129,13 +129,15 @@ def pair_matrix(
     return pair_features(vectors[:n], vectors[n : 2 * n], vectors[2 * n :], lexical, blocks, orient)
 
 
+def topic_order(group: str) -> tuple[int, str]:
+    """The sort key of topic groups: numeric ids (SIGIR-19 issues, ArgQuality topics) in
+    numeric order, names alphabetically."""
+    return (int(group), "") if group.isdigit() else (0, group)
+
+
 def topic_folds(pairs: Sequence[StancePair], folds: int) -> list[list[int]]:
     """Indices of ``pairs`` per fold; group ``i`` (sorted) goes to fold ``i mod folds``."""
-
-    def order(group: str) -> tuple[int, str]:
-        return (int(group), "") if group.isdigit() else (0, group)
-
-    groups = sorted({p.group for p in pairs}, key=order)
+    groups = sorted({p.group for p in pairs}, key=topic_order)
     fold_of = {g: i % folds for i, g in enumerate(groups)}
     out: list[list[int]] = [[] for _ in range(folds)]
     for index, pair in enumerate(pairs):

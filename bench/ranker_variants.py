@@ -75,3 +75,18 @@ def rrf(driver: Any, database: Any, embedder: Any) -> EngineRanker:
 def cross_alignment(driver: Any, database: Any, embedder: Any) -> EngineRanker:
     """The default with the stance cross-encoder as the alignment (``--alignment cross``)."""
     return _variant(driver, database, embedder, "cross-alignment", alignment="cross")
+
+
+def cross_alignment_4(driver: Any, database: Any, embedder: Any) -> EngineRanker:
+    """``--alignment cross`` asking the cross-encoder about the 4 most credited claims only."""
+    return _variant(driver, database, embedder, "cross-4", alignment="cross", cross_claims=4)
+
+
+def cross_alignment_8(driver: Any, database: Any, embedder: Any) -> EngineRanker:
+    """``--alignment cross`` asking the cross-encoder about the 8 most credited claims only."""
+    return _variant(driver, database, embedder, "cross-8", alignment="cross", cross_claims=8)
+
+
+def cross_alignment_16(driver: Any, database: Any, embedder: Any) -> EngineRanker:
+    """``--alignment cross`` asking the cross-encoder about the 16 most credited claims only."""
+    return _variant(driver, database, embedder, "cross-16", alignment="cross", cross_claims=16)

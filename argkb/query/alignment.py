@@ -7,6 +7,8 @@ pluggable (:class:`StanceAlignment`); :func:`choose_alignment` maps the ``alignm
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -20,9 +22,10 @@ if TYPE_CHECKING:
 class StanceAlignment(Protocol):
     """P(q aligned c): the probability that query and claim take the same stance.
 
-    ``contrast``: where the engine has it, the MiniLM contrast ``cos(q, c) - cos(q, not c)`` of
-    each claim (None where not), computed on the server from the vectors ``argkb embed`` stored;
-    an estimator may use or ignore it.
+    The engine lists the claims most credited first (highest P(c|q)). ``contrast``: where the
+    engine has it, the MiniLM contrast ``cos(q, c) - cos(q, not c)`` of each claim (None where
+    not), computed on the server from the vectors ``argkb embed`` stored; an estimator may use
+    or ignore it.
     """
 
     def __call__(
@@ -37,14 +40,18 @@ def always_aligned(
     return [1.0] * len(claims)
 
 
-def choose_alignment(choice: AlignmentChoice, embedder: Embedder) -> StanceAlignment:
+def choose_alignment(
+    choice: AlignmentChoice, embedder: Embedder, cross_claims: int | None = None
+) -> StanceAlignment:
     """The estimator behind the ``alignment`` setting: ``model`` (the default: the estimator's
-    decisions), ``soft`` (its probabilities), ``cross`` (the stance cross-encoder's decisions)
-    or ``always`` (every claim aligned, Dumani et al.)."""
+    decisions), ``soft`` (its probabilities), ``cross`` (the stance cross-encoder's decisions
+    about the first ``cross_claims`` claims, the model's about the rest; None: all) or
+    ``always`` (every claim aligned, Dumani et al.)."""
     if choice == "always":
         return always_aligned
     if choice == "cross":
-        return CrossAlignment()
+        rest = model_alignment(embedder) if cross_claims is not None else None
+        return CrossAlignment(limit=cross_claims, rest=rest)
     return model_alignment(embedder, hard=choice == "model")
 
 
@@ -55,22 +62,61 @@ class CrossAlignment:
 
     It reads what the word-list estimator cannot: "Social media is bad for society" takes the
     side of "Social media does more harm than good", and "Social media helps people stay
-    connected" the other (docs/results/stance.md has its scores on the alignment pairs)."""
+    connected" the other (docs/results/stance.md has its scores on the alignment pairs).
 
-    def __init__(self) -> None:
+    ``limit``: only the first ``limit`` claims (the most credited) are asked, and ``rest``
+    answers for the others. Each pair costs about 4 ms of a 2-core CPU, and a query at 100k
+    arguments credits a median of 22 claims (docs/benchmarks.md). Decisions are kept per
+    (query, claim text) for the last ``memory`` pairs, so that :meth:`warm` can make them while
+    the engine still reads the graph, and a claim text two debates share is asked once.
+    """
+
+    def __init__(
+        self, *, limit: int | None = None, rest: StanceAlignment | None = None,
+        memory: int = 4096,
+    ) -> None:  # fmt: skip
+        if limit is not None and rest is None:
+            raise ValueError("a limit needs an estimator for the rest")
         self._model: CrossStanceModel | None = None
+        self.limit = limit
+        self.rest = rest
+        self.memory = memory
+        self._known: OrderedDict[tuple[str, str], float] = OrderedDict()
+        self._lock = threading.Lock()
 
     def __call__(
         self, query: str, claims: list[str], contrast: Sequence[float | None] | None = None
     ) -> list[float]:
-        if not claims:
-            return []
-        if self._model is None:
-            from argkb.stance.cross import CrossStanceModel
+        asked = claims if self.limit is None else claims[: self.limit]
+        decided = self.warm(query, asked)
+        start = len(asked)
+        tail = list(contrast[start:]) if contrast is not None else None
+        rest = self.rest(query, claims[start:], tail) if self.rest and claims[start:] else []
+        return [decided[claim] for claim in asked] + list(rest)
 
-            self._model = CrossStanceModel.load()
-        p = self._model.probability([query] * len(claims), claims)
-        return [1.0 if x >= 0.5 else 0.0 for x in p]
+    def warm(self, query: str, claims: list[str]) -> dict[str, float]:
+        """The decision for each of ``claims``, asking the model about those not kept yet."""
+        with self._lock:
+            known = {c: self._known[(query, c)] for c in claims if (query, c) in self._known}
+        new = sorted(set(claims) - set(known))
+        if new:
+            p = self.model().probability([query] * len(new), new)
+            decided = {c: 1.0 if x >= 0.5 else 0.0 for c, x in zip(new, p, strict=True)}
+            known |= decided
+            with self._lock:
+                self._known.update(((query, c), v) for c, v in decided.items())
+                while len(self._known) > self.memory:
+                    self._known.popitem(last=False)
+        return known
+
+    def model(self) -> CrossStanceModel:
+        """The cross-encoder, loaded on first use (once, whichever thread asks first)."""
+        with self._lock:
+            if self._model is None:
+                from argkb.stance.cross import CrossStanceModel
+
+                self._model = CrossStanceModel.load()
+            return self._model
 
 
 def model_alignment(embedder: Embedder, *, hard: bool = True) -> StanceAlignment:

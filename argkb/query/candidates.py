@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from argkb.db import cypher
-from argkb.query.alignment import StanceAlignment, always_aligned
+from argkb.query.alignment import CrossAlignment, StanceAlignment, always_aligned
 from argkb.query.settings import QuerySettings
 from argkb.retrieve.claims import RetrievedClaim, retrieve_claims
 
@@ -56,6 +56,15 @@ class EdgeColumns:
 
     def __len__(self) -> int:
         return len(self.premise)
+
+
+class AlignmentInput(NamedTuple):
+    """What an alignment estimator may read of one claim (:meth:`CandidateReader.alignment_inputs`):
+    its text, its embedding contrast (None where not stored) and its similarity to the query."""
+
+    text: str
+    contrast: float | None
+    near: float
 
 
 @dataclass
@@ -281,34 +290,59 @@ class CandidateReader:
 
     def alignment_inputs(
         self, ids: list[int], vector: NDArray[np.float32]
-    ) -> dict[int, tuple[str, float | None]]:
-        """Each claim's text and embedding contrast (None where not stored), from one read
+    ) -> dict[int, AlignmentInput]:
+        """Each claim's text, embedding contrast and nearness to the query, from one read
         (``cypher/query/alignment_inputs.cypher``)."""
         inputs = cypher.read_columns(self.driver, "query/alignment_inputs",
                                      database=self.database, ids=ids,
                                      vector=[float(x) for x in vector])  # fmt: skip
         return {
-            int(cid): (claim, value if known else None)
-            for cid, claim, value, known in zip(
-                inputs["id"], inputs["text"], inputs["contrast"], inputs["known"], strict=True
+            int(cid): AlignmentInput(claim, value if known else None, float(near))
+            for cid, claim, value, known, near in zip(
+                inputs["id"],
+                inputs["text"],
+                inputs["contrast"],
+                inputs["known"],
+                inputs["near"],
+                strict=True,
             )
         }
+
+    def alignment_ahead(
+        self, text: str, vector: NDArray[np.float32], p_cluster: dict[str, float],
+        cluster_of_claim: dict[int, str],
+    ) -> dict[int, AlignmentInput]:  # fmt: skip
+        """:meth:`alignment_inputs` of every claim of the retrieved clusters; and where the
+        estimator keeps decisions (:class:`~argkb.query.alignment.CrossAlignment`), its
+        decisions for the claims :meth:`aligned` will likely ask about, made now, while the
+        caller reads the candidate edges. Their order is guessed before the edges are known:
+        P(gamma|q) shared by every claim read of the cluster, then nearness to the query."""
+        inputs = self.alignment_inputs(sorted(cluster_of_claim), vector)
+        if isinstance(self.alignment, CrossAlignment):
+            size = Counter(cluster_of_claim.values())
+            guess = sorted(inputs, key=lambda c: (
+                -p_cluster.get(cluster_of_claim[c], 0.0) / size[cluster_of_claim[c]],
+                -inputs[c].near, c))  # fmt: skip
+            self.alignment.warm(text, [inputs[c].text for c in guess[: self.alignment.limit]])
+        return inputs
 
     def aligned(
         self,
         text: str,
         vector: NDArray[np.float32],
         candidates: Candidates,
-        inputs: dict[int, tuple[str, float | None]] | None = None,
+        inputs: dict[int, AlignmentInput] | None = None,
     ) -> NDArray[np.float64]:
         """P(q aligned c) for the claim of every candidate edge, from ``self.alignment``.
 
-        Only the claims the claim route credits (P(c|q) > 0) are asked about; the conclusions of
-        premises found directly by BM25 or vector search count as aligned, so such a premise
-        keeps the stance it has towards its own conclusion (and no estimator runs over dozens
-        of unrelated conclusions per query). ``inputs``: :meth:`alignment_inputs` of a superset
-        of those claims when the caller read them already (the hybrid reads them for every
-        claim of the retrieved claim clusters while its edges are read); else read here.
+        Only the claims the claim route credits (P(c|q) > 0) are asked about, the most credited
+        first (and of equal credit, the claims of one cluster, the nearest the query first); the
+        conclusions of premises found directly by BM25 or vector search count as aligned, so
+        such a premise keeps the stance it has towards its own conclusion (and no estimator runs
+        over dozens of unrelated conclusions per query). ``inputs``: :meth:`alignment_inputs`
+        of a superset of those claims when the caller read them already (the hybrid reads them
+        for every claim of the retrieved claim clusters while its edges are read); else read
+        here.
         """
         import numpy as np
 
@@ -316,13 +350,17 @@ class CandidateReader:
         if self.alignment is always_aligned:
             return out
         credited = candidates.p_claim > 0
-        ids = sorted(set(int(c) for c in candidates.claim[credited]))
-        if not ids:
+        mass: dict[int, float] = {}
+        claims, p_c = candidates.claim[credited].tolist(), candidates.p_claim[credited].tolist()
+        for c, p in zip(claims, p_c, strict=True):
+            mass[int(c)] = max(mass.get(int(c), 0.0), float(p))
+        if not mass:
             return out
         if inputs is None:
-            inputs = self.alignment_inputs(ids, vector)
+            inputs = self.alignment_inputs(sorted(mass), vector)
+        ids = sorted(mass, key=lambda c: (-mass[c], -inputs[c].near, c))
         asked = [inputs[c] for c in ids]
-        p = self.alignment(text, [claim for claim, _ in asked], [value for _, value in asked])
+        p = self.alignment(text, [a.text for a in asked], [a.contrast for a in asked])
         values = dict(zip(ids, p, strict=True))
         out[credited] = [values[int(c)] for c in candidates.claim[credited]]
         return out

@@ -60,7 +60,8 @@ class QueryEngine:
         names. ``counts_ttl``: see :class:`~argkb.query.candidates.CandidateReader`."""
         self.settings = settings or DEFAULT
         if alignment is None:
-            alignment = choose_alignment(self.settings.alignment, embedder)
+            alignment = choose_alignment(self.settings.alignment, embedder,
+                                         self.settings.cross_claims)  # fmt: skip
         self.reader = CandidateReader(driver, embedder, database=database, settings=self.settings,
                                       alignment=alignment, counts_ttl=counts_ttl)  # fmt: skip
         self.rankers: dict[str, Ranker] = {name: make() for name, make in RANKERS.items()}

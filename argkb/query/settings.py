@@ -46,6 +46,12 @@ class QuerySettings:
         "experiments).",
         option=True,
     )
+    cross_claims: int | None = _setting(
+        None,
+        "alignment = cross: the cross-encoder decides for this many claims, those the claim "
+        "route credits most (P(c|q)); the model estimator for the others. None: it decides "
+        "for every claim.",
+    )
     representative: Representative = _setting(
         "longest",
         "Which premise shows a cluster (best: the hybrid ranker's best-fused member).",

@@ -2,7 +2,8 @@
 // its negation have embeddings (argkb embed), the contrast cos(q, c) - cos(q, not c) with the
 // query embedding $vector, computed here so that no vector travels and nothing is embedded at
 // query time. Neo4j reports (1 + cos) / 2, hence the factor 2. One row of parallel lists;
-// `known` is false where the contrast is missing (0.0 then).
+// `known` is false where the contrast is missing (0.0 then). `near`: the claim's similarity to
+// the query (0.0 without an embedding), which orders the claims of one cluster.
 UNWIND $ids AS cid
 MATCH (c:Unit) WHERE id(c) = cid
 WITH cid, c, c.embedding IS NOT NULL AND c.negation_embedding IS NOT NULL
@@ -11,4 +12,5 @@ RETURN collect(cid) AS id, collect(coalesce(c.text, '')) AS text, collect(known)
        collect(CASE WHEN known
                     THEN 2.0 * (vector.similarity.cosine(c.embedding, $vector)
                                 - vector.similarity.cosine(c.negation_embedding, $vector))
-                    ELSE 0.0 END) AS contrast
+                    ELSE 0.0 END) AS contrast,
+       collect(coalesce(vector.similarity.cosine(c.embedding, $vector), 0.0)) AS near

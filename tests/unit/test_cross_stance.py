@@ -210,3 +210,55 @@ def test_cross_alignment_reads_claims_as_premises_of_the_query() -> None:
               "Social media helps people stay connected with friends and family"]  # fmt: skip
     assert aligner(query, claims) == [1.0, 0.0]
     assert aligner(query, []) == []
+
+
+class _CountingModel:
+    """Stands in for the cross-encoder: P(pro) .9 for claims with "bad", else .1; counts pairs."""
+
+    def __init__(self) -> None:
+        self.pairs: list[tuple[str, str]] = []
+
+    def probability(self, conclusions: list[str], premises: list[str]) -> list[float]:
+        self.pairs += list(zip(conclusions, premises, strict=True))
+        return [0.9 if "bad" in p else 0.1 for p in premises]
+
+
+def test_cross_alignment_limit_leaves_the_rest_to_the_other_estimator() -> None:
+    """``cross_claims``: the first claims (the engine lists the most credited first) go to the
+    cross-encoder, the others with their contrast to ``rest``."""
+    from argkb.query.alignment import CrossAlignment
+
+    seen: list[tuple[list[str], object]] = []
+
+    def rest(query: str, claims: list[str], contrast: object = None) -> list[float]:
+        seen.append((claims, contrast))
+        return [0.5] * len(claims)
+
+    aligner = CrossAlignment(limit=2, rest=rest)
+    model = _CountingModel()
+    aligner._model = model  # type: ignore[assignment]
+    got = aligner("q", ["a bad thing", "a good thing", "c", "d"], [0.1, 0.2, 0.3, 0.4])
+    assert got == [1.0, 0.0, 0.5, 0.5]
+    assert seen == [(["c", "d"], [0.3, 0.4])]
+    assert sorted(p for _, p in model.pairs) == ["a bad thing", "a good thing"]
+    assert aligner("q", ["only bad"]) == [1.0] and len(seen) == 1  # nothing left for rest
+    with pytest.raises(ValueError, match="estimator for the rest"):
+        CrossAlignment(limit=2)
+
+
+def test_cross_alignment_asks_each_query_and_claim_text_once() -> None:
+    """Decisions made ahead (``warm``, while the engine reads edges) are not asked again, a
+    text two claims share is asked once, and only the last ``memory`` pairs are kept."""
+    from argkb.query.alignment import CrossAlignment
+
+    aligner = CrossAlignment(memory=3)
+    model = _CountingModel()
+    aligner._model = model  # type: ignore[assignment]
+    assert aligner.warm("q", ["bad", "bad", "good"]) == {"bad": 1.0, "good": 0.0}
+    assert len(model.pairs) == 2
+    assert aligner("q", ["good", "bad", "bad"]) == [0.0, 1.0, 1.0]
+    assert len(model.pairs) == 2  # both kept from warm
+    aligner("other query", ["bad", "x"])  # two new pairs: the oldest of q's is forgotten
+    assert len(model.pairs) == 4
+    aligner("q", ["bad", "good"])
+    assert len(model.pairs) == 5  # "bad" for q asked again, "good" still kept

@@ -137,7 +137,7 @@ def side_pools(
     s = reader.settings
     # the alignment's inputs for every claim of the retrieved clusters, read meanwhile
     prefetch = (
-        reader.pool().submit(reader.alignment_inputs, sorted(claim_cluster), vector)
+        reader.pool().submit(reader.alignment_ahead, text, vector, p_cluster, claim_cluster)
         if claim_cluster and reader.alignment is not always_aligned else None
     )  # fmt: skip
     if hits is None:

@@ -137,13 +137,17 @@ def measure(
     rrf = QueryEngine(driver, asker, settings=replace(DEFAULT, fusion="rrf"),
                       alignment=model_alignment(asker))  # fmt: skip
     cross = QueryEngine(driver, asker, settings=replace(DEFAULT, alignment="cross"))
-    cross_8 = QueryEngine(driver, asker,
-                          settings=replace(DEFAULT, alignment="cross", cross_claims=8))  # fmt: skip
+    cross_8 = QueryEngine(driver, asker, settings=replace(cross.settings, cross_claims=8))
+    cross_12 = QueryEngine(driver, asker, settings=replace(cross.settings, cross_claims=12))
     methods = {
         "hybrid, linear fusion, model alignment (argkb query's default)": (aligned, "hybrid"),
         "hybrid, linear fusion, cross-encoder alignment (--alignment cross)": (cross, "hybrid"),
         "hybrid, linear fusion, cross-encoder alignment of the 8 most credited claims": (
             cross_8,
+            "hybrid",
+        ),
+        "hybrid, linear fusion, cross-encoder alignment of the 12 most credited claims": (
+            cross_12,
             "hybrid",
         ),
         "hybrid, RRF, model alignment (the default until 2026-11-26)": (rrf, "hybrid"),

@@ -87,6 +87,11 @@ def cross_alignment_8(driver: Any, database: Any, embedder: Any) -> EngineRanker
     return _variant(driver, database, embedder, "cross-8", alignment="cross", cross_claims=8)
 
 
+def cross_alignment_12(driver: Any, database: Any, embedder: Any) -> EngineRanker:
+    """``--alignment cross`` asking the cross-encoder about the 12 most credited claims only."""
+    return _variant(driver, database, embedder, "cross-12", alignment="cross", cross_claims=12)
+
+
 def cross_alignment_16(driver: Any, database: Any, embedder: Any) -> EngineRanker:
     """``--alignment cross`` asking the cross-encoder about the 16 most credited claims only."""
     return _variant(driver, database, embedder, "cross-16", alignment="cross", cross_claims=16)

@@ -26,10 +26,17 @@ from typing import Any
 class Recorder:
     name = "recorded-default"
 
-    def __init__(self, driver: Any, database: str | None, embedder: Any) -> None:
-        from argkb.eval.adapters import hybrid_aligned
+    def __init__(
+        self, driver: Any, database: str | None, embedder: Any,
+        changes: dict[str, Any] | None = None,
+    ) -> None:  # fmt: skip
+        from dataclasses import replace
 
-        self.default = hybrid_aligned(driver, database, embedder)
+        from argkb.eval.adapters import engine_ranker
+        from argkb.query.settings import DEFAULT
+
+        self.default = engine_ranker(driver, database, embedder,
+                                     replace(DEFAULT, **(changes or {})), self.name)  # fmt: skip
         self.engine = self.default.engine
         self.driver, self.database = driver, database
         self.out = Path(os.environ["ARGKB_STUDY_OUT"])
@@ -81,4 +88,10 @@ class Recorder:
 
 
 def recorder(driver: Any, database: str | None, embedder: Any) -> Recorder:
+    """Records what argkb's default (:data:`argkb.query.settings.DEFAULT`) answers with."""
     return Recorder(driver, database, embedder)
+
+
+def cross_recorder(driver: Any, database: str | None, embedder: Any) -> Recorder:
+    """Records the default with the cross-encoder alignment of the 12 most credited claims."""
+    return Recorder(driver, database, embedder, {"alignment": "cross", "cross_claims": 12})

@@ -45,7 +45,7 @@ ONNX_BACKENDS = ("onnx", "onnx-int8")
 # by an older recipe are not reused (it is part of the cache folder and of the model id).
 RECIPE = "1"
 _FILES = {"onnx": "model.onnx", "onnx-int8": "model-int8.onnx"}
-_INSTALL = "the onnx embedding backends need onnxruntime and onnx: pip install 'argkb[onnx]'"
+INSTALL_HINT = "the onnx backends need onnxruntime and onnx: pip install 'argkb[onnx]'"
 
 
 def disable_telemetry() -> None:
@@ -102,16 +102,16 @@ def ensure_model(model_path: Path, fingerprint: str, backend: str) -> Path:
     fp32 = folder / _FILES["onnx"]
     if not fp32.is_file():
         started = time.perf_counter()
-        _atomic(fp32, lambda tmp: export(model_path, tmp))
+        write_atomically(fp32, lambda tmp: export(model_path, tmp))
         logger.info("exported %s to %s in %.1f s", model_path, fp32, time.perf_counter() - started)
     if backend == "onnx-int8" and not target.is_file():
         started = time.perf_counter()
-        _atomic(target, lambda tmp: quantize(fp32, tmp))
+        write_atomically(target, lambda tmp: quantize(fp32, tmp))
         logger.info("quantised %s to %s in %.1f s", fp32, target, time.perf_counter() - started)
     return target
 
 
-def _atomic(target: Path, make: Any) -> None:
+def write_atomically(target: Path, make: Any) -> None:
     """Write ``target`` through a temporary file in its folder and one rename, so another
     process never reads half a file (two processes making it at once both write whole files)."""
     handle, name = tempfile.mkstemp(dir=target.parent, suffix=".tmp.onnx")
@@ -194,7 +194,7 @@ def quantize(fp32: Path, target: Path) -> None:
     try:
         from onnxruntime.quantization import QuantType, quantize_dynamic
     except ImportError as err:
-        raise ConfigError(_INSTALL) from err
+        raise ConfigError(INSTALL_HINT) from err
 
     # the quantiser logs a hint to pre-process the model on the root logger; tried here
     # (onnxruntime.quantization.quant_pre_process) it changed neither speed nor vectors
@@ -228,7 +228,7 @@ class OnnxEncoder:
             import onnxruntime as ort
             from tokenizers import Tokenizer
         except ImportError as err:
-            raise ConfigError(_INSTALL) from err
+            raise ConfigError(INSTALL_HINT) from err
         ort.disable_telemetry_events()
         self.path = ensure_model(model_path, fingerprint, backend)
         options = ort.SessionOptions()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from importlib.util import find_spec
 from typing import TYPE_CHECKING, Protocol
 
 from argkb.query.settings import AlignmentChoice
@@ -73,10 +74,16 @@ class CrossAlignment:
 
     def __init__(
         self, *, limit: int | None = None, rest: StanceAlignment | None = None,
-        memory: int = 4096,
+        memory: int = 4096, backend: str | None = None,
     ) -> None:  # fmt: skip
+        """``backend``: how the model runs (:meth:`CrossStanceModel.use_backend`); None: int8
+        ONNX Runtime where it is installed (about a third faster than torch for a query's
+        pairs; docs/results/stance.md), else torch."""
         if limit is not None and rest is None:
             raise ValueError("a limit needs an estimator for the rest")
+        if backend is None:
+            backend = "onnx-int8" if find_spec("onnxruntime") else "torch"
+        self.backend = backend
         self._model: CrossStanceModel | None = None
         self.limit = limit
         self.rest = rest
@@ -115,7 +122,7 @@ class CrossAlignment:
             if self._model is None:
                 from argkb.stance.cross import CrossStanceModel
 
-                self._model = CrossStanceModel.load()
+                self._model = CrossStanceModel.load().use_backend(self.backend)
             return self._model
 
 

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+    from argkb.stance.cross_onnx import OnnxCross
+
 WEIGHTS_FILE = Path(__file__).with_name("cross_model.safetensors")
 INFO_FILE = Path(__file__).with_name("cross_model.json")
 
@@ -230,6 +232,8 @@ class CrossStanceModel:
         self.device = device
         self.max_length = int(info.get("max_length", 256))
         self.long_text = "sentences"  # what ``argkb stance`` passes to the embedder (unused here)
+        self.runtime: OnnxCross | None = None  # set by :meth:`use_backend`; None: torch
+        self.files: list[Path] = []  # what the model was made of (for the ONNX cache's key)
 
     @property
     def model_id(self) -> str:
@@ -274,7 +278,27 @@ class CrossStanceModel:
             head = torch.nn.Linear(encoder.config.hidden_size, 1).to(device)
             head.weight.copy_(torch.from_numpy(tensors["head.weight"]))
             head.bias.copy_(torch.from_numpy(tensors["head.bias"]))
-        return cls(encoder, tokenizer, head, meta, device)
+        model = cls(encoder, tokenizer, head, meta, device)
+        from argkb.embed.model import default_model_path
+
+        model.files = [default_model_path() / "model.safetensors", weights, info]
+        return model
+
+    def use_backend(self, backend: str) -> CrossStanceModel:
+        """Answer with ``backend`` from now on: ``torch`` (as loaded), or ``onnx`` / ``onnx-int8``
+        (ONNX Runtime on the CPU, :mod:`argkb.stance.cross_onnx`; the graph is exported on first
+        use and cached). Returns the model."""
+        from argkb.stance.cross_onnx import BACKENDS, OnnxCross, ensure_graph, fingerprint
+
+        if backend not in BACKENDS:
+            raise ConfigError(f"unknown cross-encoder backend {backend!r} ({', '.join(BACKENDS)})")
+        if backend == "torch":
+            self.runtime = None
+            return self
+        if self.device != "cpu":
+            raise ConfigError(f"the {backend} backend runs on the CPU, not {self.device!r}")
+        self.runtime = OnnxCross(ensure_graph(self, fingerprint(self.files), backend))
+        return self
 
     def probability(
         self, conclusions: Sequence[str], premises: Sequence[str], *, batch_size: int = 64
@@ -293,6 +317,14 @@ class CrossStanceModel:
         with torch.inference_mode():
             for start in range(0, len(order), batch_size):
                 chunk = order[start : start + batch_size]
+                if self.runtime is not None:
+                    batch = self.tokenizer(
+                        [conclusions[i] for i in chunk], [premises[i] for i in chunk],
+                        truncation="only_second", max_length=self.max_length, padding=True,
+                        return_tensors="np",
+                    )  # fmt: skip
+                    out[chunk] = 1.0 / (1.0 + np.exp(-self.runtime.logits(batch)))
+                    continue
                 batch = _encode(self.tokenizer, [(conclusions[i], premises[i]) for i in chunk],
                                 self.max_length, self.device)  # fmt: skip
                 with torch.autocast("cuda", dtype=torch.bfloat16,

@@ -262,3 +262,29 @@ def test_cross_alignment_asks_each_query_and_claim_text_once() -> None:
     assert len(model.pairs) == 4
     aligner("q", ["bad", "good"])
     assert len(model.pairs) == 5  # "bad" for q asked again, "good" still kept
+
+
+def test_onnx_backends_answer_as_torch_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``use_backend``: the exported graph gives torch's probabilities (fp32) and the int8
+    graph torch's decisions on clear pairs; the export is made once per model and cached."""
+    monkeypatch.setenv("ARGKB_HOME", str(tmp_path / "home"))
+    model = CrossStanceModel.load()
+    query = "Social media does more harm than good"
+    claims = ["Social media is bad for society",
+              "Social media helps people stay connected with friends and family",
+              "Teens who spend hours on Instagram report more anxiety."]  # fmt: skip
+    reference = model.probability([query] * 3, claims)
+    fp32 = model.use_backend("onnx").probability([query] * 3, claims)
+    assert model.runtime is not None and model.runtime.path.is_relative_to(tmp_path)
+    np.testing.assert_allclose(fp32, reference, atol=1e-4)
+    int8 = model.use_backend("onnx-int8").probability([query] * 3, claims)
+    assert ((int8 >= 0.5) == (reference >= 0.5)).all()
+    made = {p: p.stat().st_mtime_ns for p in (tmp_path / "home").rglob("*.onnx")}
+    assert len(made) == 2  # model.onnx and model-int8.onnx in one folder
+    model.use_backend("onnx-int8")
+    assert {p: p.stat().st_mtime_ns for p in (tmp_path / "home").rglob("*.onnx")} == made
+    assert model.use_backend("torch").runtime is None
+    with pytest.raises(ConfigError, match="unknown cross-encoder backend"):
+        model.use_backend("tensorrt")

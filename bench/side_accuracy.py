@@ -34,7 +34,8 @@ SIGIR-19 dev, the 10 biased topics
     ("death penalty") state no position and are not asked.
 
 Rankers: ``default`` (:data:`argkb.query.settings.DEFAULT`), ``cross-alignment`` (the default
-with the stance cross-encoder as the alignment), ``hybrid`` with every claim aligned
+with ``--alignment cross``: the stance cross-encoder decides for the 12 most credited claims),
+``hybrid`` with every claim aligned
 (``alignment="always"``), ``pfidf``, ``coreset`` (as the harness's rankers of those names), and
 the baselines ``bm25`` and ``cosine`` (:mod:`argkb.retrieve.baselines`), which place a premise by
 its data stance towards its own conclusion (asked once with stance pro, once with con). On

@@ -45,6 +45,7 @@ ONNX_BACKENDS = ("onnx", "onnx-int8")
 # by an older recipe are not reused (it is part of the cache folder and of the model id).
 RECIPE = "1"
 _FILES = {"onnx": "model.onnx", "onnx-int8": "model-int8.onnx"}
+INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 INSTALL_HINT = "the onnx backends need onnxruntime and onnx: pip install 'argkb[onnx]'"
 
 
@@ -135,7 +136,6 @@ def export(model_path: Path, target: Path) -> None:
     normalisation are sentence-transformers' own: the sum of the unmasked token vectors over
     their count (at least 1e-9), divided by its L2 norm (at least 1e-12).
     """
-    import warnings
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -163,23 +163,51 @@ def export(model_path: Path, target: Path) -> None:
             mean = (tokens * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
             return torch.nn.functional.normalize(mean, p=2, dim=1)
 
+    export_module(Pooled(transformer), target, "sentence_embedding")
+
+
+def export_module(module: Any, target: Path, output: str) -> None:
+    """Export a torch module of ``input_ids``, ``attention_mask`` and ``token_type_ids`` (int64,
+    batch x sequence, both axes dynamic) with one output named ``output`` (batch first) to ONNX
+    (TorchScript exporter, opset 17)."""
+    import warnings
+
+    import torch
+
     ids = torch.ones((2, 8), dtype=torch.long)
-    axes = {"batch": 0, "sequence": 1}
-    inputs = ("input_ids", "attention_mask", "token_type_ids")
-    dynamic = {name: {v: k for k, v in axes.items()} for name in inputs}
-    dynamic["sentence_embedding"] = {0: "batch"}
+    dynamic: dict[str, dict[int, str]] = {name: {0: "batch", 1: "sequence"} for name in INPUTS}
+    dynamic[output] = {0: "batch"}
     with warnings.catch_warnings(), torch.inference_mode():
         warnings.simplefilter("ignore")  # the TorchScript exporter's deprecation notices
         torch.onnx.export(
-            Pooled(transformer),
+            module.eval(),
             (ids, torch.ones_like(ids), torch.zeros_like(ids)),
             str(target),
-            input_names=list(inputs),
-            output_names=["sentence_embedding"],
+            input_names=list(INPUTS),
+            output_names=[output],
             dynamic_axes=dynamic,
             opset_version=17,
             dynamo=False,
         )
+
+
+def cpu_session(path: Path, threads: int | None = None) -> Any:
+    """An ONNX Runtime session over ``path`` on the CPU, telemetry off."""
+    disable_telemetry()
+    try:
+        import onnxruntime as ort
+    except ImportError as err:
+        raise ConfigError(INSTALL_HINT) from err
+    ort.disable_telemetry_events()
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.intra_op_num_threads = threads or 0  # 0: ONNX Runtime's default, the cores
+    options.inter_op_num_threads = 1
+    # worker threads that sleep when idle, as OMP_WAIT_POLICY=PASSIVE does for torch: on a
+    # shared machine spinning threads take cores from everyone else (docs/benchmarks.md)
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.log_severity_level = 3
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
 def quantize(fp32: Path, target: Path) -> None:
@@ -223,25 +251,12 @@ class OnnxEncoder:
         if backend not in ONNX_BACKENDS:
             raise ConfigError(f"unknown onnx backend {backend!r} ({', '.join(ONNX_BACKENDS)})")
         self.max_seq_length, self.dimensions = read_config(model_path)
-        disable_telemetry()
         try:
-            import onnxruntime as ort
             from tokenizers import Tokenizer
         except ImportError as err:
             raise ConfigError(INSTALL_HINT) from err
-        ort.disable_telemetry_events()
         self.path = ensure_model(model_path, fingerprint, backend)
-        options = ort.SessionOptions()
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.intra_op_num_threads = threads or 0  # 0: ONNX Runtime's default, the cores
-        options.inter_op_num_threads = 1
-        # worker threads that sleep when idle, as OMP_WAIT_POLICY=PASSIVE does for torch: on a
-        # shared machine spinning threads take cores from everyone else (docs/benchmarks.md)
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        options.log_severity_level = 3
-        self.session = ort.InferenceSession(
-            str(self.path), options, providers=["CPUExecutionProvider"]
-        )
+        self.session = cpu_session(self.path, threads)
         self.tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(self.max_seq_length)

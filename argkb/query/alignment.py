@@ -18,6 +18,7 @@ from argkb.query.settings import AlignmentChoice
 if TYPE_CHECKING:
     from argkb.embed.model import Embedder
     from argkb.stance.cross import CrossStanceModel
+    from argkb.stance.cross_onnx import OnnxCross
 
 
 class StanceAlignment(Protocol):
@@ -44,15 +45,15 @@ def always_aligned(
 def choose_alignment(
     choice: AlignmentChoice, embedder: Embedder, cross_claims: int | None = None
 ) -> StanceAlignment:
-    """The estimator behind the ``alignment`` setting: ``model`` (the default: the estimator's
-    decisions), ``soft`` (its probabilities), ``cross`` (the stance cross-encoder's decisions
-    about the first ``cross_claims`` claims, the model's about the rest; None: all) or
-    ``always`` (every claim aligned, Dumani et al.)."""
+    """The estimator behind the ``alignment`` setting: ``cross`` (the default: the stance
+    cross-encoder's decisions about the first ``cross_claims`` claims, None: all, except where
+    query and claim differ in explicit negation; the word-list estimator's about the rest),
+    ``model`` (the word-list estimator's decisions), ``soft`` (its probabilities) or ``always``
+    (every claim aligned, Dumani et al.)."""
     if choice == "always":
         return always_aligned
     if choice == "cross":
-        rest = model_alignment(embedder) if cross_claims is not None else None
-        return CrossAlignment(limit=cross_claims, rest=rest)
+        return CrossAlignment(limit=cross_claims, rest=model_alignment(embedder))
     return model_alignment(embedder, hard=choice == "model")
 
 
@@ -65,9 +66,14 @@ class CrossAlignment:
     side of "Social media does more harm than good", and "Social media helps people stay
     connected" the other (docs/results/stance.md has its scores on the alignment pairs).
 
-    ``limit``: only the first ``limit`` claims (the most credited) are asked, and ``rest``
-    answers for the others. Each pair costs about 4 ms of a 2-core CPU, and a query at 100k
-    arguments credits a median of 22 claims (docs/benchmarks.md). Decisions are kept per
+    ``rest`` (the word-list estimator, as :func:`choose_alignment` builds it) answers for the
+    claims that differ from the query in explicit negation (an odd number of "not", "no",
+    "never" ... between them): the cross-encoder calls a claim on the query's topic aligned too
+    readily when the query is negated ("We should not abandon fossil fuels" and "Fossil fuels
+    should be phased out": P = .50), and negation is what the word-list estimator reads.
+    ``limit``: only the first ``limit`` claims (the most credited) go to the cross-encoder, and
+    ``rest`` answers for the others. Each pair costs 2 to 4 ms of a 2-core CPU, and a query at
+    100k arguments credits a median of 22 claims (docs/benchmarks.md). Decisions are kept per
     (query, claim text) for the last ``memory`` pairs, so that :meth:`warm` can make them while
     the engine still reads the graph, and a claim text two debates share is asked once.
     """
@@ -84,7 +90,7 @@ class CrossAlignment:
         if backend is None:
             backend = "onnx-int8" if find_spec("onnxruntime") else "torch"
         self.backend = backend
-        self._model: CrossStanceModel | None = None
+        self._model: CrossStanceModel | OnnxCross | None = None
         self.limit = limit
         self.rest = rest
         self.memory = memory
@@ -94,20 +100,37 @@ class CrossAlignment:
     def __call__(
         self, query: str, claims: list[str], contrast: Sequence[float | None] | None = None
     ) -> list[float]:
-        asked = claims if self.limit is None else claims[: self.limit]
-        decided = self.warm(query, asked)
-        start = len(asked)
-        tail = list(contrast[start:]) if contrast is not None else None
-        rest = self.rest(query, claims[start:], tail) if self.rest and claims[start:] else []
-        return [decided[claim] for claim in asked] + list(rest)
+        top = len(claims) if self.limit is None else self.limit
+        mine = [i for i, claim in enumerate(claims[:top]) if self.decides(query, claim)]
+        decided = self.warm(query, [claims[i] for i in mine])
+        out = [decided.get(claim, 0.0) for claim in claims]
+        others = sorted(set(range(len(claims))) - set(mine))
+        if others and self.rest is not None:
+            given = [contrast[i] for i in others] if contrast is not None else None
+            for i, value in zip(others, self.rest(query, [claims[i] for i in others], given),
+                                strict=True):  # fmt: skip
+                out[i] = value
+        return out
+
+    def decides(self, query: str, claim: str) -> bool:
+        """Whether the cross-encoder decides for ``claim`` (else ``rest``): always without a
+        ``rest``; else where query and claim agree in explicit negation."""
+        from argkb.negation import negation_count
+
+        return self.rest is None or negation_count(query) % 2 == negation_count(claim) % 2
 
     def warm(self, query: str, claims: list[str]) -> dict[str, float]:
-        """The decision for each of ``claims``, asking the model about those not kept yet."""
+        """The decision for each of ``claims`` the cross-encoder decides for, asking the model
+        about those not kept yet."""
+        claims = [claim for claim in claims if self.decides(query, claim)]
         with self._lock:
             known = {c: self._known[(query, c)] for c in claims if (query, c) in self._known}
         new = sorted(set(claims) - set(known))
         if new:
-            p = self.model().probability([query] * len(new), new)
+            # int8 graphs quantise activations per batch, so a pair's answer would depend on
+            # the pairs batched with it: there each pair runs on its own
+            batch = 1 if self.backend == "onnx-int8" else 64
+            p = self.model().probability([query] * len(new), new, batch_size=batch)
             decided = {c: 1.0 if x >= 0.5 else 0.0 for c, x in zip(new, p, strict=True)}
             known |= decided
             with self._lock:
@@ -116,13 +139,15 @@ class CrossAlignment:
                     self._known.popitem(last=False)
         return known
 
-    def model(self) -> CrossStanceModel:
+    def model(self) -> CrossStanceModel | OnnxCross:
         """The cross-encoder, loaded on first use (once, whichever thread asks first)."""
         with self._lock:
             if self._model is None:
                 from argkb.stance.cross import CrossStanceModel
+                from argkb.stance.cross_onnx import shipped
 
-                self._model = CrossStanceModel.load().use_backend(self.backend)
+                self._model = (CrossStanceModel.load() if self.backend == "torch"
+                               else shipped(self.backend))  # fmt: skip
             return self._model
 
 

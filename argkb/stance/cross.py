@@ -297,7 +297,8 @@ class CrossStanceModel:
             return self
         if self.device != "cpu":
             raise ConfigError(f"the {backend} backend runs on the CPU, not {self.device!r}")
-        self.runtime = OnnxCross(ensure_graph(self, fingerprint(self.files), backend))
+        graph = ensure_graph(self, fingerprint(self.files), backend)
+        self.runtime = OnnxCross(graph, self.files[0].with_name("tokenizer.json"), self.max_length)
         return self
 
     def probability(
@@ -313,18 +314,12 @@ class CrossStanceModel:
         if len(premises) != len(conclusions):
             raise ValueError("premises and conclusions must have the same length")
         out = np.zeros(len(premises), dtype=np.float64)
+        if self.runtime is not None:
+            return self.runtime.probability(conclusions, premises, batch_size=batch_size)
         order = sorted(range(len(premises)), key=lambda i: len(premises[i]) + len(conclusions[i]))
         with torch.inference_mode():
             for start in range(0, len(order), batch_size):
                 chunk = order[start : start + batch_size]
-                if self.runtime is not None:
-                    batch = self.tokenizer(
-                        [conclusions[i] for i in chunk], [premises[i] for i in chunk],
-                        truncation="only_second", max_length=self.max_length, padding=True,
-                        return_tensors="np",
-                    )  # fmt: skip
-                    out[chunk] = 1.0 / (1.0 + np.exp(-self.runtime.logits(batch)))
-                    continue
                 batch = _encode(self.tokenizer, [(conclusions[i], premises[i]) for i in chunk],
                                 self.max_length, self.device)  # fmt: skip
                 with torch.autocast("cuda", dtype=torch.bfloat16,

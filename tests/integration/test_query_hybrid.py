@@ -173,31 +173,39 @@ def test_query_opposing_the_demo_claim_puts_its_reasons_on_the_con_side(wide_db)
     assert {m["stance_source"] for m in members} == {"data"}
 
 
-def test_cross_alignment_puts_the_good_sides_of_social_media_on_the_con_side(wide_db) -> None:
-    """Issue 28, item 4: "Social media does more harm than good" listed two premises about
-    staying in touch as PRO: one argues against "Social media is bad for society", the other for
-    "Social media helps people stay connected", and the word-list alignment judged the first
-    claim opposed to the query and the second aligned. With ``--alignment cross`` both land on
-    the con side."""
+def _cli_sides(*args: str) -> dict[str, set[str]]:
+    """The member texts on each side of ``argkb query ARGS --json``."""
     import json
 
     from click.testing import CliRunner
 
     from argkb.cli import main
 
-    args = ["query", "Social media does more harm than good", "--k", "20", "--json"]
-    out = CliRunner().invoke(main, [*args, "--alignment", "cross"])
+    out = CliRunner().invoke(main, ["query", *args, "--json"])
     assert out.exit_code == 0, out.output
     result = json.loads(out.output)
-    sides = {
+    return {
         side: {m["text"] for c in result[side] for m in c["members"]} for side in ("pro", "con")
     }
+
+
+def test_cross_alignment_puts_the_good_sides_of_social_media_on_the_con_side(wide_db) -> None:
+    """Issue 28, item 4: "Social media does more harm than good" listed two premises about
+    staying in touch as PRO: one argues against "Social media is bad for society", the other for
+    "Social media helps people stay connected", and the word-list alignment (the default) judged
+    the first claim opposed to the query and the second aligned. With ``--alignment cross`` both
+    land on the con side; and "We should not abandon fossil fuels" still puts the reasons for
+    abandoning them on the con side (its claims differ from it in negation: the model decides)."""
+    sides = _cli_sides("Social media does more harm than good", "--k", "20", "--alignment", "cross")
     for text in ("Platforms make it easy to stay connected with people you would otherwise "
                  "lose contact with.",
                  "Thanks to social networks, I can talk to relatives on the other side of the "
                  "world every day."):  # fmt: skip
         assert text in sides["con"]
         assert text not in sides["pro"]
+    sides = _cli_sides("We should not abandon fossil fuels", "--k", "10", "--alignment", "cross")
+    assert "Burning fossil fuels drives climate change." in sides["con"]
+    assert "Abandoning fossil fuels would put millions of workers out of a job." in sides["pro"]
 
 
 def test_stored_negation_vectors_give_the_aligner_its_contrast(wide_db, embedder) -> None:

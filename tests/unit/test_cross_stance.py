@@ -218,7 +218,10 @@ class _CountingModel:
     def __init__(self) -> None:
         self.pairs: list[tuple[str, str]] = []
 
-    def probability(self, conclusions: list[str], premises: list[str]) -> list[float]:
+    def probability(
+        self, conclusions: list[str], premises: list[str], *, batch_size: int = 64
+    ) -> list[float]:
+        self.batch_size = batch_size
         self.pairs += list(zip(conclusions, premises, strict=True))
         return [0.9 if "bad" in p else 0.1 for p in premises]
 
@@ -234,14 +237,21 @@ def test_cross_alignment_limit_leaves_the_rest_to_the_other_estimator() -> None:
         seen.append((claims, contrast))
         return [0.5] * len(claims)
 
-    aligner = CrossAlignment(limit=2, rest=rest)
+    aligner = CrossAlignment(limit=2, rest=rest, backend="onnx-int8")
     model = _CountingModel()
     aligner._model = model  # type: ignore[assignment]
     got = aligner("q", ["a bad thing", "a good thing", "c", "d"], [0.1, 0.2, 0.3, 0.4])
     assert got == [1.0, 0.0, 0.5, 0.5]
     assert seen == [(["c", "d"], [0.3, 0.4])]
     assert sorted(p for _, p in model.pairs) == ["a bad thing", "a good thing"]
+    # int8 quantises activations per batch: each pair alone, so no answer depends on the others
+    assert model.batch_size == 1
     assert aligner("q", ["only bad"]) == [1.0] and len(seen) == 1  # nothing left for rest
+    # a claim that differs from the query in explicit negation goes to rest, whatever its rank
+    asked = len(model.pairs)
+    assert aligner("we should act", ["we should not act", "bad idea"], [0.5, 0.6]) == [0.5, 1.0]
+    assert seen[-1] == (["we should not act"], [0.5]) and len(model.pairs) == asked + 1
+    assert aligner("we should not act", ["it is not bad"]) == [1.0]  # two negations: cross
     with pytest.raises(ValueError, match="estimator for the rest"):
         CrossAlignment(limit=2)
 
@@ -251,7 +261,7 @@ def test_cross_alignment_asks_each_query_and_claim_text_once() -> None:
     text two claims share is asked once, and only the last ``memory`` pairs are kept."""
     from argkb.query.alignment import CrossAlignment
 
-    aligner = CrossAlignment(memory=3)
+    aligner = CrossAlignment(memory=3, backend="torch")
     model = _CountingModel()
     aligner._model = model  # type: ignore[assignment]
     assert aligner.warm("q", ["bad", "bad", "good"]) == {"bad": 1.0, "good": 0.0}
@@ -262,6 +272,7 @@ def test_cross_alignment_asks_each_query_and_claim_text_once() -> None:
     assert len(model.pairs) == 4
     aligner("q", ["bad", "good"])
     assert len(model.pairs) == 5  # "bad" for q asked again, "good" still kept
+    assert model.batch_size == 64  # torch answers a batch as each pair alone
 
 
 def test_onnx_backends_answer_as_torch_does(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +24,7 @@ class AlignmentScores:
     accuracy: float
     macro_f1: float
     auc: float | None  # P(an aligned pair scores above an opposed one); None with one class
+    estimator: str = "model"  # the `alignment` setting whose estimator was scored
 
 
 @dataclass
@@ -61,16 +62,18 @@ class StanceReport:
         if self.alignment:
             lines += [
                 "",
-                "Stance alignment P(q aligned c) >= 0.5 (weights fitted on ArgKP train topics):",
+                "Stance alignment P(q aligned c) >= 0.5, as `argkb query --alignment` decides it "
+                "(model: weights fitted on ArgKP train topics; cross: the cross-encoder, decisions "
+                "only, so its AUC ranks ties):",
                 "",
-                "| pairs | n | aligned share | accuracy | macro-F1 | AUC |",
-                "|---|---|---|---|---|---|",
+                "| estimator | pairs | n | aligned share | accuracy | macro-F1 | AUC |",
+                "|---|---|---|---|---|---|---|",
             ]
             for a in self.alignment:
                 auc = "" if a.auc is None else f"{a.auc:.3f}"
                 lines.append(
-                    f"| {a.kind} | {a.pairs} | {a.aligned_share:.3f} | {a.accuracy:.3f} "
-                    f"| {a.macro_f1:.3f} | {auc} |"
+                    f"| {a.estimator} | {a.kind} | {a.pairs} | {a.aligned_share:.3f} "
+                    f"| {a.accuracy:.3f} | {a.macro_f1:.3f} | {auc} |"
                 )
         return "\n".join(lines)
 
@@ -101,7 +104,8 @@ def evaluate_all(
     echo: Callable[[str], None] | None = None,
 ) -> StanceReport:
     """Held-out stance scores of every dataset given, the shipped model on ArgKP dev, and the
-    alignment estimator on the alignment pairs of ArgKP dev and ArgQuality topics."""
+    alignment estimators (``model`` and ``cross``) on the alignment pairs of ArgKP dev and
+    ArgQuality topics."""
 
     from argkb.embed.model import Embedder
     from argkb.stance.data import read_pairs
@@ -129,6 +133,13 @@ def evaluate_all(
         )  # fmt: skip
     report.cross = cross_scores(pairs, echo)
     report.alignment = alignment_scores(embedder, sources)
+    if report.alignment:
+        from argkb.query.alignment import choose_alignment
+        from argkb.query.settings import DEFAULT
+
+        cross = choose_alignment("cross", embedder, DEFAULT.cross_claims)
+        rows = alignment_scores(embedder, sources, aligner=cross)
+        report.alignment += [replace(row, estimator="cross") for row in rows]
     return report
 
 

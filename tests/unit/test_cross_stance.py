@@ -196,6 +196,11 @@ def test_eval_stance_reports_the_cross_encoder() -> None:
     recorded = cross["argquality"]  # from the shipped model's record, not these 4 pairs
     assert "recorded at training" in recorded["split"] and recorded["pairs"] == 1610
     assert "aif" not in cross  # no AIF maps given
+    # the alignment pairs, scored for both estimators `argkb query --alignment` offers
+    rows = json.loads(out.output)["alignment"]
+    assert {row["estimator"] for row in rows} == {"model", "cross"}
+    kinds = {row["kind"] for row in rows if row["estimator"] == "cross"}
+    assert kinds == {row["kind"] for row in rows if row["estimator"] == "model"} and kinds
 
 
 def test_cross_alignment_reads_claims_as_premises_of_the_query() -> None:

@@ -28,8 +28,9 @@ class Recorder:
 
     def __init__(
         self, driver: Any, database: str | None, embedder: Any,
-        changes: dict[str, Any] | None = None,
+        changes: dict[str, Any] | None = None, name: str | None = None,
     ) -> None:  # fmt: skip
+        self.name = name or self.name
         from dataclasses import replace
 
         from argkb.eval.adapters import engine_ranker
@@ -94,4 +95,5 @@ def recorder(driver: Any, database: str | None, embedder: Any) -> Recorder:
 
 def cross_recorder(driver: Any, database: str | None, embedder: Any) -> Recorder:
     """Records the default with the cross-encoder alignment of the 12 most credited claims."""
-    return Recorder(driver, database, embedder, {"alignment": "cross", "cross_claims": 12})
+    return Recorder(driver, database, embedder, {"alignment": "cross", "cross_claims": 12},
+                    "recorded-cross-alignment")  # fmt: skip

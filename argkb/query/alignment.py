@@ -7,13 +7,17 @@ pluggable (:class:`StanceAlignment`); :func:`choose_alignment` maps the ``alignm
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from importlib.util import find_spec
 from typing import TYPE_CHECKING, Protocol
 
+from argkb.errors import ConfigError
 from argkb.query.settings import AlignmentChoice
+
+logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from argkb.embed.model import Embedder
@@ -74,28 +78,39 @@ class CrossAlignment:
     ``limit``: only the first ``limit`` claims (the most credited) go to the cross-encoder, and
     ``rest`` answers for the others. Each pair costs 2 to 4 ms of a 2-core CPU, and a query at
     100k arguments credits a median of 22 claims (docs/benchmarks.md). Decisions are kept per
-    (query, claim text) for the last ``memory`` pairs, so that :meth:`warm` can make them while
-    the engine still reads the graph, and a claim text two debates share is asked once.
+    (query, claim text) for the ``memory`` pairs decided last, so that :meth:`warm` can make them
+    while the engine still reads the graph, and a claim text two debates share is asked once
+    (and answered alike wherever it is listed). A query longer than ``MAX_QUERY_WORDS`` words
+    is left to ``rest`` (the pair would not fit the model's 256 word pieces).
     """
+
+    MAX_QUERY_WORDS = 100
 
     def __init__(
         self, *, limit: int | None = None, rest: StanceAlignment | None = None,
         memory: int = 4096, backend: str | None = None,
     ) -> None:  # fmt: skip
         """``backend``: how the model runs (:meth:`CrossStanceModel.use_backend`); None: int8
-        ONNX Runtime where it is installed (about a third faster than torch for a query's
-        pairs; docs/results/stance.md), else torch."""
+        ONNX Runtime where onnxruntime and onnx are installed (a query's pairs took 87 ms at
+        p50 against 104 ms with torch at 100k arguments; docs/results/query-latency.md), else
+        torch. An ONNX backend that cannot load falls back to torch with a warning."""
+        from argkb.stance.cross_onnx import BACKENDS
+
         if limit is not None and rest is None:
             raise ValueError("a limit needs an estimator for the rest")
         if backend is None:
-            backend = "onnx-int8" if find_spec("onnxruntime") else "torch"
+            onnx = find_spec("onnxruntime") is not None and find_spec("onnx") is not None
+            backend = "onnx-int8" if onnx else "torch"
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown cross-encoder backend {backend!r} ({', '.join(BACKENDS)})")
         self.backend = backend
         self._model: CrossStanceModel | OnnxCross | None = None
         self.limit = limit
         self.rest = rest
         self.memory = memory
         self._known: OrderedDict[tuple[str, str], float] = OrderedDict()
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the kept decisions
+        self._load_lock = threading.Lock()  # the first load (slow): lookups need not wait
 
     def __call__(
         self, query: str, claims: list[str], contrast: Sequence[float | None] | None = None
@@ -104,7 +119,7 @@ class CrossAlignment:
         mine = [i for i, claim in enumerate(claims[:top]) if self.decides(query, claim)]
         decided = self.warm(query, [claims[i] for i in mine])
         out = [decided.get(claim, 0.0) for claim in claims]
-        others = sorted(set(range(len(claims))) - set(mine))
+        others = [i for i, claim in enumerate(claims) if claim not in decided]
         if others and self.rest is not None:
             given = [contrast[i] for i in others] if contrast is not None else None
             for i, value in zip(others, self.rest(query, [claims[i] for i in others], given),
@@ -114,10 +129,14 @@ class CrossAlignment:
 
     def decides(self, query: str, claim: str) -> bool:
         """Whether the cross-encoder decides for ``claim`` (else ``rest``): always without a
-        ``rest``; else where query and claim agree in explicit negation."""
+        ``rest``; else where query and claim agree in explicit negation and the query is not
+        too long for the model."""
         from argkb.negation import negation_count
 
-        return self.rest is None or negation_count(query) % 2 == negation_count(claim) % 2
+        if self.rest is None:
+            return True
+        short = len(query.split()) <= self.MAX_QUERY_WORDS
+        return short and negation_count(query) % 2 == negation_count(claim) % 2
 
     def warm(self, query: str, claims: list[str]) -> dict[str, float]:
         """The decision for each of ``claims`` the cross-encoder decides for, asking the model
@@ -141,13 +160,20 @@ class CrossAlignment:
 
     def model(self) -> CrossStanceModel | OnnxCross:
         """The cross-encoder, loaded on first use (once, whichever thread asks first)."""
-        with self._lock:
+        with self._load_lock:
             if self._model is None:
                 from argkb.stance.cross import CrossStanceModel
                 from argkb.stance.cross_onnx import shipped
 
-                self._model = (CrossStanceModel.load() if self.backend == "torch"
-                               else shipped(self.backend))  # fmt: skip
+                if self.backend != "torch":
+                    try:
+                        self._model = shipped(self.backend)
+                    except (ConfigError, ImportError) as err:
+                        logger.warning("cross-encoder on %s unavailable (%s); using torch",
+                                       self.backend, err)  # fmt: skip
+                        self.backend = "torch"
+                if self._model is None:
+                    self._model = CrossStanceModel.load()
             return self._model
 
 

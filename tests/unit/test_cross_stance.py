@@ -177,9 +177,13 @@ def test_shipped_files_and_errors(tmp_path: Path) -> None:
         load_model("cross", bad)
 
 
-def test_eval_stance_reports_the_cross_encoder() -> None:
+def test_eval_stance_reports_the_cross_encoder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`argkb eval stance --json` on the fixtures: the cross-encoder's rows beside the linear."""
     import json
+
+    monkeypatch.setenv("ARGKB_HOME", str(tmp_path / "home"))  # an ONNX export lands here
 
     from click.testing import CliRunner
 
@@ -203,10 +207,14 @@ def test_eval_stance_reports_the_cross_encoder() -> None:
     assert kinds == {row["kind"] for row in rows if row["estimator"] == "model"} and kinds
 
 
-def test_cross_alignment_reads_claims_as_premises_of_the_query() -> None:
+def test_cross_alignment_reads_claims_as_premises_of_the_query(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``--alignment cross``: the shipped cross-encoder decides whether a retrieved claim takes
     the query's side; the word-list estimator gets both of these wrong (issue 28, item 4)."""
     from argkb.query.alignment import CrossAlignment, choose_alignment
+
+    monkeypatch.setenv("ARGKB_HOME", str(tmp_path / "home"))  # an ONNX export lands here
 
     aligner = choose_alignment("cross", None)  # type: ignore[arg-type]  # needs no embedder
     assert isinstance(aligner, CrossAlignment)
@@ -257,6 +265,13 @@ def test_cross_alignment_limit_leaves_the_rest_to_the_other_estimator() -> None:
     assert aligner("we should act", ["we should not act", "bad idea"], [0.5, 0.6]) == [0.5, 1.0]
     assert seen[-1] == (["we should not act"], [0.5]) and len(model.pairs) == asked + 1
     assert aligner("we should not act", ["it is not bad"]) == [1.0]  # two negations: cross
+    # a text listed twice, once within the limit and once past it, is answered alike
+    assert aligner("q", ["x", "y", "bad", "bad"]) == [0.0, 0.0, 0.5, 0.5]
+    assert aligner("q", ["bad", "y", "bad"]) == [1.0, 0.0, 1.0]
+    # a query too long for the model's 256 word pieces is left to rest
+    assert aligner(" ".join(["word"] * 101), ["bad"]) == [0.5]
+    with pytest.raises(ValueError, match="unknown cross-encoder backend"):
+        CrossAlignment(backend="onnx_int8")
     with pytest.raises(ValueError, match="estimator for the rest"):
         CrossAlignment(limit=2)
 
@@ -285,6 +300,8 @@ def test_onnx_backends_answer_as_torch_does(
 ) -> None:
     """``use_backend``: the exported graph gives torch's probabilities (fp32) and the int8
     graph torch's decisions on clear pairs; the export is made once per model and cached."""
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("onnx")
     monkeypatch.setenv("ARGKB_HOME", str(tmp_path / "home"))
     model = CrossStanceModel.load()
     query = "Social media does more harm than good"
@@ -304,3 +321,20 @@ def test_onnx_backends_answer_as_torch_does(
     assert model.use_backend("torch").runtime is None
     with pytest.raises(ConfigError, match="unknown cross-encoder backend"):
         model.use_backend("tensorrt")
+
+
+def test_cross_alignment_falls_back_to_torch_when_onnx_cannot_load(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An ONNX backend that cannot load (no onnx to export with, a broken install) leaves the
+    query to torch instead of failing it."""
+    from argkb.query.alignment import CrossAlignment
+
+    def broken(backend: str) -> None:
+        raise ConfigError("the onnx backends need onnxruntime and onnx")
+
+    monkeypatch.setattr("argkb.stance.cross_onnx.shipped", broken)
+    aligner = CrossAlignment(backend="onnx-int8")
+    assert isinstance(aligner.model(), CrossStanceModel) and aligner.backend == "torch"
+    assert aligner("Social media does more harm than good",
+                   ["Social media is bad for society"]) == [1.0]  # fmt: skip

@@ -115,9 +115,7 @@ class CrossAlignment:
     def __call__(
         self, query: str, claims: list[str], contrast: Sequence[float | None] | None = None
     ) -> list[float]:
-        top = len(claims) if self.limit is None else self.limit
-        mine = [i for i, claim in enumerate(claims[:top]) if self.decides(query, claim)]
-        decided = self.warm(query, [claims[i] for i in mine])
+        decided = self.warm(query, claims if self.limit is None else claims[: self.limit])
         out = [decided.get(claim, 0.0) for claim in claims]
         others = [i for i, claim in enumerate(claims) if claim not in decided]
         if others and self.rest is not None:

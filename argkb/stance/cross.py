@@ -220,6 +220,14 @@ def _attach(encoder: Any, config: CrossConfig, device: str) -> list[Any]:
     return adapters
 
 
+def source_files(weights: Path, info: Path) -> list[Path]:
+    """What a model is made of, base weights first: the packaged MiniLM's weights, the
+    adapters and their configuration (the key of its cached ONNX graphs)."""
+    from argkb.embed.model import default_model_path
+
+    return [default_model_path() / "model.safetensors", weights, info]
+
+
 class CrossStanceModel:
     """A trained cross-encoder: P(pro) of a premise towards its conclusion."""
 
@@ -279,9 +287,7 @@ class CrossStanceModel:
             head.weight.copy_(torch.from_numpy(tensors["head.weight"]))
             head.bias.copy_(torch.from_numpy(tensors["head.bias"]))
         model = cls(encoder, tokenizer, head, meta, device)
-        from argkb.embed.model import default_model_path
-
-        model.files = [default_model_path() / "model.safetensors", weights, info]
+        model.files = source_files(weights, info)
         return model
 
     def use_backend(self, backend: str) -> CrossStanceModel:
@@ -313,9 +319,9 @@ class CrossStanceModel:
         torch = _torch()
         if len(premises) != len(conclusions):
             raise ValueError("premises and conclusions must have the same length")
-        out = np.zeros(len(premises), dtype=np.float64)
         if self.runtime is not None:
             return self.runtime.probability(conclusions, premises, batch_size=batch_size)
+        out = np.zeros(len(premises), dtype=np.float64)
         order = sorted(range(len(premises)), key=lambda i: len(premises[i]) + len(conclusions[i]))
         with torch.inference_mode():
             for start in range(0, len(order), batch_size):

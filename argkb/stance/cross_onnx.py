@@ -152,12 +152,11 @@ def shipped(backend: str, weights: Path | None = None, info: Path | None = None)
     """A cross-encoder (default: the shipped one) on ONNX Runtime. torch and transformers load
     only to export a graph that is not cached yet; after that a process needs neither (loading
     the model through torch took 5.8 s of a 2-core CPU, this about 0.3 s)."""
-    from argkb.embed.model import default_model_path
-    from argkb.stance.cross import INFO_FILE, WEIGHTS_FILE
+    from argkb.stance.cross import INFO_FILE, WEIGHTS_FILE, source_files
 
     weights, info = weights or WEIGHTS_FILE, info or INFO_FILE
-    folder = default_model_path()
-    key = fingerprint([folder / "model.safetensors", weights, info])
+    files = source_files(weights, info)
+    key = fingerprint(files)
     path = graph_file(key, backend)
     if not path.is_file():
         from argkb.stance.cross import CrossStanceModel
@@ -167,4 +166,4 @@ def shipped(backend: str, weights: Path | None = None, info: Path | None = None)
         max_length = int(json.loads(info.read_text(encoding="utf-8")).get("max_length", 256))
     except (OSError, ValueError) as err:
         raise ConfigError(f"{info}: not a cross-encoder stance model ({err!r})") from err
-    return OnnxCross(path, folder / "tokenizer.json", max_length)
+    return OnnxCross(path, files[0].with_name("tokenizer.json"), max_length)

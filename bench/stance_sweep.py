@@ -5,21 +5,25 @@
         --variant base='{}' --variant augq='{"augment_questions": true}' --out sweep.json
 
 A variant is a name and a JSON object of :class:`argkb.stance.cross.CrossConfig` fields, plus
-``quality_repeat`` (how many times each ArgQuality training pair is shown; 1 by default). Each
-variant is trained six times, as in ``bench/train_cross_stance.py``: once per ArgQuality
-leave-topics-out fold (trained on ArgKP train and the other four folds) and once on ArgKP train
-and all of ArgQuality (the *final* model, scored on ArgKP dev and, when the pairs have them, on
-the AIF maps; never trained on either). The trainings run in parallel worker processes, which
-share one GPU well: MiniLM at batch 32 leaves most of an H100 idle.
+``quality_repeat`` (how many times each ArgQuality training pair is shown; 1 by default) and
+``train_sets`` (the datasets it trains on: ``argkp`` = ArgKP train, ``argquality``, ``aif``,
+``sigir19``; ArgKP train and ArgQuality by default). ``--folds-over D`` (``argquality`` by
+default) names the dataset whose five topic-disjoint folds give the held-out estimate: a variant
+that trains on D is trained once per fold (on its other sets and the other four folds of D). Each
+variant is also trained once on all its sets: the *final* model, scored on ArgKP dev and on every
+dataset it never trained on (ArgQuality, the AIF maps, SIGIR-19 dev, when the pairs have them).
+A variant that does not train on D gets D's row from its final model. The trainings run in
+parallel worker processes, which share one GPU well: MiniLM at batch 32 leaves most of an H100
+idle. As each training ends, ``<out>.partial.json`` gets its probabilities.
 
-The output JSON has, per variant, the ArgQuality score over all folds with per-topic accuracy,
-the final model's ArgKP dev and AIF scores, and the held-out probabilities; ``--save-models DIR``
-also writes each variant's final model there (``<variant>.safetensors`` / ``<variant>.json``).
+The output JSON has, per variant, the held-out score on D with per-topic accuracy, the final
+model's scores, and the held-out probabilities; ``--save-models DIR`` also writes each variant's
+final model there (``<variant>.safetensors`` / ``<variant>.json``).
 
 ``--combine A.json B.json ...`` reads earlier outputs (one variant each, say, run one after the
 other) and writes one report from them, nested estimate included.
 
-``--nested`` adds the *nested* ArgQuality estimate: for each fold, the variant with the best
+``--nested`` adds the *nested* estimate on D: for each fold, the variant with the best
 accuracy on the other four folds is taken and scored on this fold, so no fold's score helped
 choose the variant it is scored with (the cost of having looked at several variants).
 """
@@ -32,7 +36,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import fields
 from multiprocessing import get_context
 from pathlib import Path
@@ -40,7 +44,9 @@ from typing import Any
 
 from bench.train_cross_stance import read_pairs, rounded, scores
 
-SCRIPT_OPTIONS = ("quality_repeat",)
+SCRIPT_OPTIONS = ("quality_repeat", "train_sets")
+FOLDABLE = ("argquality", "aif", "sigir19")  # datasets that can be trained on or held out
+DEFAULT_TRAIN = ("argkp", "argquality")
 # one training: variant options, training pairs, test lists, device, where to save it (or None)
 Job = tuple[dict[str, Any], list[Any], list[list[Any]], str, str | None]
 
@@ -52,7 +58,17 @@ def config_of(options: dict[str, Any]) -> Any:
     unknown = set(options) - known - set(SCRIPT_OPTIONS)
     if unknown:
         raise SystemExit(f"unknown variant options: {', '.join(sorted(unknown))}")
+    train_sets(options)
     return CrossConfig(**{k: v for k, v in options.items() if k in known})
+
+
+def train_sets(options: dict[str, Any]) -> list[str]:
+    """The datasets a variant trains on (``argkp`` is ArgKP train); checked."""
+    chosen = list(options.get("train_sets", DEFAULT_TRAIN))
+    unknown = set(chosen) - {"argkp", *FOLDABLE}
+    if unknown:
+        raise SystemExit(f"unknown train_sets: {', '.join(sorted(unknown))}")
+    return chosen
 
 
 def job(args: Job) -> Any:
@@ -86,12 +102,12 @@ def per_topic(pairs: Sequence[Any], prob: Sequence[float]) -> dict[str, float]:
     return {g: sum(v) / len(v) for g, v in sorted(groups.items())}
 
 
-def nested(quality: list[Any], folds: list[list[int]], probs: dict[str, Any]) -> dict[str, Any]:
+def nested(pairs: list[Any], folds: list[list[int]], probs: dict[str, Any]) -> dict[str, Any]:
     """Per fold, the variant best on the other folds, scored on this fold."""
     import numpy as np
 
-    y = np.asarray([p.pro for p in quality])
-    chosen, right = [], np.zeros(len(quality), dtype=bool)
+    y = np.asarray([p.pro for p in pairs])
+    chosen, right = [], np.zeros(len(pairs), dtype=bool)
     for k, fold in enumerate(folds):
         others = [i for j, f in enumerate(folds) if j != k for i in f]
         best = max(probs, key=lambda v: float(((probs[v][others] >= 0.5) == y[others]).mean()))
@@ -106,17 +122,19 @@ def combine(pairs_file: Path, parts: list[Path], out: Path) -> int:
 
     from argkb.stance.evaluate import topic_folds
 
-    quality = [p for p in read_pairs(pairs_file) if p.dataset == "argquality"]
     report: dict[str, Any] = {"variants": {}, "results": {}}
+    over = "argquality"
     for part in parts:
         loaded = json.loads(part.read_text(encoding="utf-8"))
+        over = loaded.get("folds_over", over)
         report["variants"].update(loaded["variants"])
         report["results"].update(loaded["results"])
-    probs = {v: np.asarray(r["argquality"]["p_pro"]) for v, r in report["results"].items()}
-    report["nested_argquality"] = nested(quality, topic_folds(quality, 5), probs)
+    held = [p for p in read_pairs(pairs_file) if p.dataset == over]
+    probs = {v: np.asarray(r[over]["p_pro"]) for v, r in report["results"].items()}
+    report[f"nested_{over}"] = nested(held, topic_folds(held, 5), probs)
     for name, row in report["results"].items():
         print(name, {d: round(r["accuracy"], 4) for d, r in row.items() if isinstance(r, dict)})
-    print("nested", report["nested_argquality"])
+    print("nested", report[f"nested_{over}"])
     out.write_text(json.dumps(report), encoding="utf-8")
     return 0
 
@@ -126,6 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pairs", type=Path, required=True, help="from --export-pairs")
     parser.add_argument("--variant", action="append", default=[], help="NAME=JSON")
     parser.add_argument("--combine", type=Path, nargs="+", help="merge these outputs")
+    held_out = "the dataset whose topic folds give the held-out estimate"
+    parser.add_argument("--folds-over", choices=FOLDABLE, default="argquality", help=held_out)
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--limit", type=int, help="at most this many pairs per list (a dry run)")
@@ -135,57 +155,103 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def final_tests(options: dict[str, Any]) -> list[str]:
+    """The lists a variant's final model is scored on: ArgKP dev and every set it never saw."""
+    trained = train_sets(options)
+    return ["kp_dev"] + [d for d in FOLDABLE if d not in trained]
+
+
 def plan(
     args: argparse.Namespace,
     variants: dict[str, dict[str, Any]],
     splits: dict[str, list[Any]],
     folds: list[list[int]],
 ) -> tuple[list[Job], list[tuple[str, int | str]]]:
-    """Per variant, one training per ArgQuality fold and the final one; the jobs and their keys
-    (variant, fold number or ``"final"``)."""
-    kp_train, quality = splits["kp_train"], splits["quality"]
+    """Per variant, one training per fold of ``--folds-over`` (when the variant trains on that
+    dataset) and the final one; the jobs and their keys (variant, fold number or ``"final"``)."""
+    over = args.folds_over
     jobs: list[Job] = []
     keys: list[tuple[str, int | str]] = []
     for name, options in variants.items():
-        for k, fold in enumerate(folds):
-            held = set(fold)
-            train = kp_train + [p for i, p in enumerate(quality) if i not in held]
-            jobs.append((options, train, [[quality[i] for i in fold]], args.device, None))
-            keys.append((name, k))
+        trained = train_sets(options)
+        rest = [p for d in trained if d != over for p in splits[d]]
+        if over in trained:
+            for k, fold in enumerate(folds):
+                held = set(fold)
+                train = rest + [p for i, p in enumerate(splits[over]) if i not in held]
+                jobs.append((options, train, [[splits[over][i] for i in fold]], args.device, None))
+                keys.append((name, k))
         save = str(args.save_models / name) if args.save_models else None
-        jobs.append((options, kp_train + quality, [splits["kp_dev"], splits["aif"]],
-                     args.device, save))  # fmt: skip
+        train = [p for d in trained for p in splits[d]]
+        tests = [splits[d] for d in final_tests(options)]
+        jobs.append((options, train, tests, args.device, save))
         keys.append((name, "final"))
     return jobs, keys
 
 
-def variant_row(
-    name: str, results: dict[Any, Any], splits: dict[str, list[Any]], folds: list[list[int]]
-) -> tuple[dict[str, Any], Any]:
-    """One variant's report row and its held-out ArgQuality probabilities (all folds)."""
+def score_row(pairs: Sequence[Any], prob: Any) -> dict[str, Any]:
     import numpy as np
 
-    quality, kp_dev, aif = splits["quality"], splits["kp_dev"], splits["aif"]
-    prob = np.zeros(len(quality))
-    for k, fold in enumerate(folds):
-        prob[fold] = results[(name, k)][0][0]
-    (dev_prob, aif_prob), seconds = results[(name, "final")]
-    row = {
-        "argquality": {
-            **scores(quality, prob),
-            "per_topic": per_topic(quality, prob.tolist()),
-            "p_pro": prob.round(4).tolist(),
-        },
-        "argkp_dev": {
-            **scores(kp_dev, dev_prob),
-            "per_topic": per_topic(kp_dev, dev_prob),
-            "p_pro": np.round(dev_prob, 4).tolist(),
-        },
-        "train_seconds": round(seconds, 1),
+    return {
+        **scores(list(pairs), prob),
+        "per_topic": per_topic(pairs, list(prob)),
+        "p_pro": np.round(np.asarray(prob), 4).tolist(),
     }
-    if aif:
-        row["aif"] = {**scores(aif, aif_prob), "p_pro": np.round(aif_prob, 4).tolist()}
-    return row, prob
+
+
+def variant_row(
+    name: str,
+    results: dict[Any, Any],
+    splits: dict[str, list[Any]],
+    folds: list[list[int]],
+    over: str,
+    options: dict[str, Any],
+) -> tuple[dict[str, Any], Any]:
+    """One variant's report row and its held-out probabilities on ``over`` (all folds)."""
+    import numpy as np
+
+    final, seconds = results[(name, "final")]
+    row: dict[str, Any] = {}
+    for dataset, prob in zip(final_tests(options), final, strict=True):
+        if splits[dataset]:
+            row["argkp_dev" if dataset == "kp_dev" else dataset] = score_row(splits[dataset], prob)
+    held = np.zeros(len(splits[over]))
+    if over in train_sets(options):
+        for k, fold in enumerate(folds):
+            held[fold] = results[(name, k)][0][0]
+        row[over] = score_row(splits[over], held)
+    else:
+        held = np.asarray(row[over]["p_pro"]) if over in row else held
+    row["train_seconds"] = round(seconds, 1)
+    return row, held
+
+
+def read_splits(path: Path, limit: int | None) -> dict[str, list[Any]]:
+    """The pairs per training or test list: ArgKP train and dev, and the other datasets."""
+    pairs = read_pairs(path)
+    splits = {
+        "argkp": [p for p in pairs if p.dataset == "argkp" and p.split == "train"],
+        "kp_dev": [p for p in pairs if p.dataset == "argkp" and p.split == "dev"],
+        **{d: [p for p in pairs if p.dataset == d] for d in FOLDABLE},
+    }
+    return {k: v[:limit] for k, v in splits.items()} if limit else splits
+
+
+def run_jobs(args: argparse.Namespace, jobs: list[Job], keys: list[Any]) -> dict[Any, Any]:
+    """Run the trainings; as each ends, ``<out>.partial.json`` gets its probabilities, so a run
+    stopped early (a lent GPU's time is short) keeps what it finished."""
+    partial = args.out.with_suffix(".partial.json")
+    results: dict[Any, Any] = {}
+    started = time.perf_counter()
+    with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
+        running = {pool.submit(job, j): key for j, key in zip(jobs, keys, strict=True)}
+        for done in as_completed(running):
+            results[running[done]] = done.result()
+            print(f"{running[done]} done at {time.perf_counter() - started:.0f} s",
+                  file=sys.stderr, flush=True)  # fmt: skip
+            partial.write_text(json.dumps([[list(k), v] for k, v in results.items()]))
+    print(f"{len(jobs)} trainings in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return results
 
 
 def main() -> int:
@@ -201,35 +267,25 @@ def main() -> int:
         name, _, text = spec.partition("=")
         variants[name] = json.loads(text or "{}")
         config_of(variants[name])  # fail before any training
-    pairs = read_pairs(args.pairs)
-    splits = {
-        "kp_train": [p for p in pairs if p.dataset == "argkp" and p.split == "train"],
-        "kp_dev": [p for p in pairs if p.dataset == "argkp" and p.split == "dev"],
-        "quality": [p for p in pairs if p.dataset == "argquality"],
-        "aif": [p for p in pairs if p.dataset == "aif"],
-    }
-    if args.limit:
-        splits = {k: v[: args.limit] for k, v in splits.items()}
-    quality = splits["quality"]
-    folds = topic_folds(quality, 5)
+    splits = read_splits(args.pairs, args.limit)
+    over = args.folds_over
+    folds = topic_folds(splits[over], 5)
     if args.save_models:
         args.save_models.mkdir(parents=True, exist_ok=True)
     jobs, keys = plan(args, variants, splits, folds)
-    started = time.perf_counter()
-    with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
-        results = dict(zip(keys, pool.map(job, jobs), strict=True))
-    print(f"{len(jobs)} trainings in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    report: dict[str, Any] = {"variants": variants, "folds": len(folds), "results": {}}
-    quality_probs = {}
-    for name in variants:
-        row, quality_probs[name] = variant_row(name, results, splits, folds)
+    results = run_jobs(args, jobs, keys)
+    report: dict[str, Any] = {"variants": variants, "folds_over": over, "folds": len(folds),
+                              "results": {}}  # fmt: skip
+    held_probs = {}
+    for name, options in variants.items():
+        row, held_probs[name] = variant_row(name, results, splits, folds, over, options)
         report["results"][name] = row
         summary = {d: rounded({m: v for m, v in r.items() if m != "per_topic"})
                    for d, r in row.items() if isinstance(r, dict)}  # fmt: skip
         print(name, json.dumps(summary))
     if args.nested and len(variants) > 1:
-        report["nested_argquality"] = nested(quality, folds, quality_probs)
-        print("nested", report["nested_argquality"])
+        report[f"nested_{over}"] = nested(splits[over], folds, held_probs)
+        print("nested", report[f"nested_{over}"])
     args.out.write_text(json.dumps(report), encoding="utf-8")
     return 0
 

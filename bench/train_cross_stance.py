@@ -2,6 +2,7 @@
 
     python -m bench train_cross_stance --data ../shared/data [--device cuda] [--write]
     python -m bench train_cross_stance --data ../shared/data --export-pairs pairs.jsonl
+        (every labelled pair: ArgKP, ArgQuality, the AIF maps and SIGIR-19 dev)
     python -m bench train_cross_stance --pairs pairs.jsonl --device cuda --out-dir DIR
 
 The recipe is :mod:`argkb.stance.cross` with its default :class:`CrossConfig`. Splits are the
@@ -32,10 +33,12 @@ from typing import Any
 
 
 def export(data: Path, out: Path) -> None:
+    from argkb.stance.data import read_pairs as read_dataset
     from bench.train_stance import read_all  # the linear model's reader: same pairs
 
+    pairs = read_all(data) + read_dataset("sigir19", data / "webis-sigir19-dev")
     with out.open("w", encoding="utf-8") as f:
-        for p in read_all(data):
+        for p in pairs:
             f.write(json.dumps(asdict(p)) + "\n")
 
 

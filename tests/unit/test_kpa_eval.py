@@ -207,3 +207,22 @@ def test_shipped_cross_encoder_scores_same_stance_pairs(data: Path) -> None:
     assert all(0 < p < 1 for row in scores.values() for p in row.values())
     # "Traffic accidents kill many people" is about danger, not health
     assert scores["arg_1_2"]["kp_1_2"] > scores["arg_1_2"]["kp_1_1"]
+
+
+def test_cross_matcher_training_writes_to_out_dir(tmp_path: Path) -> None:
+    from argkb.keypoints.train import main as train_main
+    from argkb.stance.cross import CrossStanceModel
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "arguments_train.csv").write_text(ARGUMENTS)
+    (data / "key_points_train.csv").write_text(KEY_POINTS)
+    (data / "labels_train.csv").write_text(LABELS)
+    out = tmp_path / "model"
+    argv = ["--data", str(data), "--cross", "--pairs", "0", "--epochs", "1", "--seed", "3"]
+    assert train_main([*argv, "--out-dir", str(out)]) == 0
+    info = json.loads((out / "cross_match.json").read_text())
+    assert (info["seed"], info["epochs"], info["trained_on"]["pairs"]) == (3, 1, 9)
+    model = CrossStanceModel.load(out / "cross_match.safetensors", out / "cross_match.json")
+    (p,) = model.probability(["Cars are dangerous"], ["Traffic accidents kill many people"])
+    assert 0 < p < 1

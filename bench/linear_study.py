@@ -255,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\n| benchmark | fitted without it | score | recorded default | BM25 | cosine "
           "| vs BM25 W/T/L, diff [95% CI] | vs cosine |")  # fmt: skip
     print("|---|---|---:|---:|---:|---:|---|---|")
-    fits = {}
+    fits: dict[str, dict[str, Any]] = {}
     for n in names:
         train = [m for m in names if spec(m)[1] != spec(n)[1]]
         best = max(settings, key=lambda s: group_mean(table, train, s))

@@ -25,11 +25,11 @@ bootstrap interval). The setting fitted on all benchmarks is printed last: it is
 default, to be scored on the benchmarks kept outside the repository.
 
 ``--by-winner`` adds, per benchmark, the held-out setting's queries split by which baseline
-scores higher on them (cosine-favoured, BM25-favoured): the mean of each ranker on each part and
-the held-out setting's wins/ties/losses against that part's better baseline. The split is chosen
-by the baselines' own scores, so the part's winner is favoured by it; a fused ranker that still
-beats it there is robust to which baseline a collection favours (the SIGIR-19 issues kept
-outside the repository favour cosine, .725 against BM25's .660).
+scores higher on them (cosine-favoured; BM25-favoured, ties included): the mean of each ranker
+on each part and the held-out setting's wins/ties/losses against that part's better baseline.
+The split is chosen by the baselines' own scores, so the part's winner is favoured by it; a
+fused ranker that still beats it there is robust to which baseline a collection favours (the
+SIGIR-19 issues kept outside the repository favour cosine, .725 against BM25's .660).
 """
 
 from __future__ import annotations

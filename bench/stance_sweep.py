@@ -124,11 +124,15 @@ def combine(pairs_file: Path, parts: list[Path], out: Path) -> int:
 
     report: dict[str, Any] = {"variants": {}, "results": {}}
     over = "argquality"
+    seen = set()
     for part in parts:
         loaded = json.loads(part.read_text(encoding="utf-8"))
-        over = loaded.get("folds_over", over)
+        over = loaded.get("folds_over", "argquality")
+        seen.add(over)
         report["variants"].update(loaded["variants"])
         report["results"].update(loaded["results"])
+    if len(seen) > 1:
+        raise SystemExit(f"the parts were folded over different datasets: {sorted(seen)}")
     held = [p for p in read_pairs(pairs_file) if p.dataset == over]
     probs = {v: np.asarray(r[over]["p_pro"]) for v, r in report["results"].items()}
     report[f"nested_{over}"] = nested(held, topic_folds(held, 5), probs)
@@ -245,11 +249,19 @@ def run_jobs(args: argparse.Namespace, jobs: list[Job], keys: list[Any]) -> dict
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
         running = {pool.submit(job, j): key for j, key in zip(jobs, keys, strict=True)}
+        failed = []
         for done in as_completed(running):
-            results[running[done]] = done.result()
+            try:
+                results[running[done]] = done.result()
+            except Exception as err:  # keep what the other trainings finish
+                failed.append(f"{running[done]}: {err}")
+                continue
             print(f"{running[done]} done at {time.perf_counter() - started:.0f} s",
                   file=sys.stderr, flush=True)  # fmt: skip
             partial.write_text(json.dumps([[list(k), v] for k, v in results.items()]))
+    if failed:
+        raise SystemExit(f"{len(failed)} trainings failed (the others are in {partial}): "
+                         + "; ".join(failed))  # fmt: skip
     print(f"{len(jobs)} trainings in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     return results
 

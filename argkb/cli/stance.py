@@ -105,15 +105,24 @@ def stance_cmd(
 @click.option("--argquality", type=click.Path(exists=True), help="Webis-ArgQuality-20 folder.")
 @click.option("--aif", multiple=True, type=click.Path(exists=True), help="AIF maps (repeatable).")
 @click.option("--folds", type=int, default=5, show_default=True, help="Leave-topics-out folds.")
+@click.option(
+    "--side-accuracy",
+    is_flag=True,
+    help="Also load ArgKP dev and SIGIR-19 dev into the database (as argkb eval argkp / sigir19 "
+    "do) and score the side of argkb query's answers: default, bm25, cosine.",
+)
+@connection_options
 @json_option
 @handle_errors
 def eval_stance_cmd(
+    conn: Connection,
     data: str | None,
     argkp: str | None,
     sigir19: str | None,
     argquality: str | None,
     aif: tuple[str, ...],
     folds: int,
+    side_accuracy: bool,
     as_json: bool,
 ) -> None:
     """Stance accuracy and macro-F1 on held-out topics, against the majority class.
@@ -124,6 +133,11 @@ def eval_stance_cmd(
     cross-encoder is scored on what it never saw (ArgKP dev, AIF, SIGIR-19), with per-topic
     accuracy; every accuracy has a 95 % interval (bootstrap over topics). The alignment
     estimator is scored on negation/paraphrase pairs of the ArgKP dev and ArgQuality topics.
+
+    --side-accuracy also asks argkb query's default, BM25 and cosine the ArgKP dev topics and
+    the SIGIR-19 dev biased topics in the connected database (loading them, idempotently, as
+    argkb eval argkp and sigir19 do) and reports the share of returned premises on their gold
+    side (docs/evaluation.md).
     """
     from argkb.errors import ConfigError
     from argkb.eval.stance import evaluate_all
@@ -142,7 +156,21 @@ def eval_stance_cmd(
     sources["aif"] += [Path(p) for p in aif]
     if not any(sources.values()):
         raise ConfigError("give --data or at least one of --argkp, --argquality, --aif, --sigir19")
-    report = evaluate_all(sources, folds=folds, echo=None if as_json else echo_err)
+    side = None
+    if side_accuracy:  # the input read and the server reached before the long stance run
+        from argkb.eval.side_accuracy import plan
+
+        if not sources["argkp"] and not sources["sigir19"]:
+            raise ConfigError("--side-accuracy needs ArgKP-2021 or SIGIR-19 data (--data, "
+                              "--argkp, --sigir19)")  # fmt: skip
+        side = plan(sources)
+        conn.driver()  # opening verifies the connection
+    echo = None if as_json else echo_err
+    report = evaluate_all(sources, folds=folds, echo=echo)
+    if side is not None:
+        from argkb.eval.side_accuracy import evaluate as side_evaluate
+
+        report.side = side_evaluate(conn.driver(), side, database=conn.database, echo=echo)
     if as_json:
         click.echo(to_json(report))
         return

@@ -11,6 +11,7 @@ from argkb.stance.data import StancePair
 from argkb.stance.evaluate import StanceScores, topic_order
 
 if TYPE_CHECKING:
+    from argkb.eval.side_accuracy import Row
     from argkb.stance.alignment_data import AlignmentPair
 
 
@@ -34,6 +35,9 @@ class StanceReport:
     shipped_argkp_dev: StanceScores | None = None
     cross: list[StanceScores] = field(default_factory=list)  # the shipped cross-encoder
     alignment: list[AlignmentScores] = field(default_factory=list)
+    side: list[Row] = field(
+        default_factory=list
+    )  # side accuracy of query answers (--side-accuracy)
 
     def markdown(self) -> str:
         lines = [
@@ -75,6 +79,12 @@ class StanceReport:
                     f"| {a.estimator} | {a.kind} | {a.pairs} | {a.aligned_share:.3f} "
                     f"| {a.accuracy:.3f} | {a.macro_f1:.3f} | {auc} |"
                 )
+        if self.side:
+            from argkb.eval.side_accuracy import K, table
+
+            lines += ["", f"Side accuracy of query answers (`--stance both`, {K} clusters a side; "
+                      "premises on the side their gold stance says, of those judged; interval: "
+                      "95 %, bootstrap over topics):", "", table(self.side)]  # fmt: skip
         return "\n".join(lines)
 
 

@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--out-dir", help="write the cross-encoder here, not into the package")
     args = parser.parse_args(argv)
+    if args.pairs < 0 or args.epochs < 1:
+        parser.error("--pairs must be 0 (all) or more, --epochs 1 or more")
     if args.cross:
         return train_cross(args)
 

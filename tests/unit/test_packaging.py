@@ -44,13 +44,13 @@ def test_argument_prior_and_docker_env_template_are_package_data() -> None:
 
 
 def test_every_model_file_beside_the_code_is_package_data() -> None:
-    """A model file (.json, .npz, .safetensors) in an argkb package ships in the wheel, so that
-    an installed argkb loads it as the checkout does."""
+    """A model or data file (.json, .npz, .safetensors, .tsv) in an argkb package ships in the
+    wheel, so that an installed argkb loads it as the checkout does."""
     config = tomllib.loads((REPO / "pyproject.toml").read_text())
     data = config["tool"]["setuptools"]["package-data"]
     missing = []
     for path in (REPO / "argkb").rglob("*"):
-        if path.suffix in (".json", ".npz", ".safetensors") and "static" not in path.parts:
+        if path.suffix in (".json", ".npz", ".safetensors", ".tsv") and "static" not in path.parts:
             package = ".".join(path.parent.relative_to(REPO).parts)
             if path.name not in data.get(package, []):
                 missing.append(f"{package}: {path.name}")

@@ -1,10 +1,10 @@
-"""The pure scoring of bench/side_accuracy.py on fabricated answers, counted by hand."""
+"""The pure scoring of argkb.eval.side_accuracy on fabricated answers, counted by hand."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench.side_accuracy import (
+from argkb.eval.side_accuracy import (
     Counts,
     Placed,
     bootstrap,
@@ -104,3 +104,27 @@ def test_the_label_file_reads_and_covers_ten_biased_topics() -> None:
     assert {topic for topic, _ in relations} == {1, 3, 5, 7, 9, 11, 13, 15, 17, 19}
     assert set(relations.values()) == {"same", "opposite", "unrelated"}
     assert all(aid.startswith("sigir19:") for _, aid in relations)
+
+
+def test_side_accuracy_needs_a_benchmark_with_sides() -> None:
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    args = ["eval", "stance", "--argquality", str(fixtures / "argquality"), "--side-accuracy"]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code != 0
+    assert out.output.strip().splitlines()[-1].endswith("(--data, --argkp, --sigir19)")
+    assert "Traceback" not in out.output
+
+
+def test_an_incomplete_argkp_split_fails_before_anything_is_loaded(tmp_path) -> None:
+    from argkb.errors import LoadError
+    from argkb.eval.side_accuracy import plan
+
+    (tmp_path / "arguments_dev.csv").write_text("arg_id,argument,topic,stance\n")
+    with pytest.raises(LoadError, match="incomplete"):
+        plan({"argkp": [tmp_path]})

@@ -40,6 +40,13 @@ _MATCHER_HELP = (
     type=click.Path(exists=True, dir_okay=False),
     help="A shared-task predictions file, JSON {arg_id: {kp_id: score}} (repeatable).",
 )
+@click.option(
+    "--cross-model",
+    type=click.Path(exists=True, file_okay=False),
+    help="Score cross and ensemble with the cross-encoder in this folder (cross_match.safetensors "
+    "and .json, as python -m argkb.keypoints.train --cross --out-dir writes them) instead of "
+    "the shipped one.",
+)
 @click.option("--groups", is_flag=True, help="Also print the AP of each topic and stance.")
 @click.option(
     "--coverage",
@@ -54,6 +61,7 @@ def eval_kpa_cmd(
     split: str,
     matchers: tuple[str, ...],
     predictions: tuple[str, ...],
+    cross_model: str | None,
     groups: bool,
     coverage: bool,
     as_json: bool,
@@ -65,9 +73,11 @@ def eval_kpa_cmd(
     from argkb.keypoints.evaluate import load_predictions, load_split, split_ids, track1
     from argkb.keypoints.match import Matcher, Task
 
+    if cross_model is not None:
+        _check_cross_model(cross_model)
     loaded = load_split(data, split)
     arguments, key_points, labels = split_ids(loaded)
-    matcher = Matcher(Task.from_split(loaded))
+    matcher = Matcher(Task.from_split(loaded), cross_model=cross_model)
     rows: list[dict[str, Any]] = []
     names = list(matchers) if matchers else ([] if predictions else list(MATCHERS))
     runs: list[tuple[str, Any]] = [(name, lambda n=name: matcher.scores(n)) for name in names]
@@ -175,3 +185,16 @@ def _print_coverage(coverage_rows: list[dict[str, Any]], arguments_matched: Any)
             f"{row['share_by_label']:>9.3f} {row['share_by_model']:>9.3f}"
         )
     click.echo(f"arguments matched to a generated key point (k = gold): {arguments_matched:.3f}")
+
+
+def _check_cross_model(folder: str) -> None:
+    """One line naming the folder and the missing files, before anything is scored."""
+    from pathlib import Path
+
+    from argkb.errors import ConfigError
+    from argkb.keypoints.match import CROSS_INFO, CROSS_WEIGHTS
+
+    missing = [f.name for f in (CROSS_WEIGHTS, CROSS_INFO) if not (Path(folder) / f.name).is_file()]
+    if missing:
+        raise ConfigError(f"{folder}: no {' or '.join(missing)} (python -m argkb.keypoints.train "
+                          "--cross --out-dir writes them)")  # fmt: skip

@@ -160,8 +160,13 @@ class Matcher:
     """Scores of :data:`MATCHERS` for one task; the embeddings are computed once, on first use
     (default embedder: all-MiniLM-L6-v2, offline)."""
 
-    def __init__(self, task: Task, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self, task: Task, embedder: Embedder | None = None, *, cross_model: str | None = None
+    ) -> None:
+        """``cross_model``: a folder with ``cross_match.safetensors`` and ``.json`` to answer
+        ``cross`` (and ``ensemble``) with instead of the shipped model."""
         self.task = task
+        self.cross_model = cross_model
         self._embedder = embedder
         self._vectors: dict[str, NDArray[np.float32]] | None = None
         self._done: dict[str, Scores] = {}
@@ -199,7 +204,10 @@ class Matcher:
 
             return model_scores(self.task, self.vectors())
         if matcher == "cross":
-            return cross_scores(self.task)
+            if self.cross_model is None:
+                return cross_scores(self.task)
+            folder = Path(self.cross_model)
+            return cross_scores(self.task, folder / CROSS_WEIGHTS.name, folder / CROSS_INFO.name)
         from argkb.errors import EvaluationError
 
         raise EvaluationError(f"unknown matcher {matcher!r} (known: {', '.join(MATCHERS)})")
@@ -209,11 +217,11 @@ CROSS_WEIGHTS = Path(__file__).with_name("cross_match.safetensors")
 CROSS_INFO = Path(__file__).with_name("cross_match.json")
 
 
-def cross_scores(task: Task) -> Scores:
-    """P(match) of every (argument, key point) pair from the cross-encoder."""
+def cross_scores(task: Task, weights: Path = CROSS_WEIGHTS, info: Path = CROSS_INFO) -> Scores:
+    """P(match) of every (argument, key point) pair from the cross-encoder (default: shipped)."""
     from argkb.stance.cross import CrossStanceModel
 
-    model = CrossStanceModel.load(CROSS_WEIGHTS, CROSS_INFO)
+    model = CrossStanceModel.load(weights, info)
     pairs = [(a, k) for g in task.groups for a in g.arguments for k in g.key_points]
     probs = model.probability([k for _, (_, k) in pairs], [a for (_, a), _ in pairs])
     out: Scores = {arg_id: {} for g in task.groups for arg_id, _ in g.arguments}

@@ -226,3 +226,19 @@ def test_cross_matcher_training_writes_to_out_dir(tmp_path: Path) -> None:
     model = CrossStanceModel.load(out / "cross_match.safetensors", out / "cross_match.json")
     (p,) = model.probability(["Cars are dangerous"], ["Traffic accidents kill many people"])
     assert 0 < p < 1
+    # argkb eval kpa scores it in place of the shipped model
+    for split in ("arguments", "key_points", "labels"):
+        (data / f"{split}_dev.csv").write_text((data / f"{split}_train.csv").read_text())
+    args = ["eval", "kpa", "--data", str(data), "--matcher", "cross", "--json"]
+    shipped = CliRunner().invoke(main, args)
+    mine = CliRunner().invoke(main, [*args, "--cross-model", str(out)])
+    assert shipped.exit_code == 0 and mine.exit_code == 0, mine.output
+    assert json.loads(mine.stdout)["results"][0]["matcher"] == "cross"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    bad = CliRunner().invoke(main, [*args, "--cross-model", str(empty)])
+    assert bad.exit_code != 0 and "Traceback" not in bad.output
+    assert bad.output.strip().splitlines() == [
+        f"Error: {empty}: no cross_match.safetensors or cross_match.json "
+        "(python -m argkb.keypoints.train --cross --out-dir writes them)"
+    ]

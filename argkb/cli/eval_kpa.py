@@ -189,12 +189,10 @@ def _print_coverage(coverage_rows: list[dict[str, Any]], arguments_matched: Any)
 
 def _check_cross_model(folder: str) -> None:
     """One line naming the folder and the missing files, before anything is scored."""
-    from pathlib import Path
-
     from argkb.errors import ConfigError
-    from argkb.keypoints.match import CROSS_INFO, CROSS_WEIGHTS
+    from argkb.keypoints.match import cross_files
 
-    missing = [f.name for f in (CROSS_WEIGHTS, CROSS_INFO) if not (Path(folder) / f.name).is_file()]
+    missing = [f.name for f in cross_files(folder) if not f.is_file()]
     if missing:
         raise ConfigError(f"{folder}: no {' or '.join(missing)} (python -m argkb.keypoints.train "
                           "--cross --out-dir writes them)")  # fmt: skip

@@ -346,30 +346,25 @@ def score_benchmark(
 # -- the connected database ---------------------------------------------------------------------
 
 
-@dataclass
-class Plan:
-    """The benchmarks to score, read and checked before anything is loaded: per benchmark its
-    name, topics, collection and the function that loads it."""
-
-    benchmarks: list[tuple[str, list[Topic], str, Callable[[Any, str | None], object]]]
+# a benchmark to score: its name, topics, collection and the function that loads it
+Planned = tuple[str, list[Topic], str, Callable[[Any, str | None], object]]
 
 
-def plan(sources: Mapping[str, Sequence[Path]]) -> Plan:
+def plan(sources: Mapping[str, Sequence[Path]]) -> list[Planned]:
     """ArgKP dev (``sources["argkp"]``: ArgKP-2021 folders) and the SIGIR-19 dev biased topics
     (``sources["sigir19"]``), each folder once; every file is read and checked here, so bad
     input fails before the database changes."""
     from argkb.eval.argkp import collection, split_files
     from argkb.eval.sigir19 import COLLECTION
 
-    out = Plan([])
+    out: list[Planned] = []
     for root in dict.fromkeys(Path(p).resolve() for p in sources.get("argkp", ())):
         split_files(root, "dev")  # all three files, as the load demands them
-        topics = argkp_topics(root)
-        out.benchmarks.append(("argkp-dev", topics, collection("dev"), _argkp_loader(root)))
+        out.append(("argkp-dev", argkp_topics(root), collection("dev"), _argkp_loader(root)))
     relations = read_relations() if sources.get("sigir19") else {}
     for root in dict.fromkeys(Path(p).resolve() for p in sources.get("sigir19", ())):
         topics = sigir19_topics(root, relations)
-        out.benchmarks.append(("sigir19-dev", topics, COLLECTION, _sigir19_loader(root)))
+        out.append(("sigir19-dev", topics, COLLECTION, _sigir19_loader(root)))
     return out
 
 
@@ -387,7 +382,7 @@ def _sigir19_loader(root: Path) -> Callable[[Any, str | None], object]:
 
 def evaluate(
     driver: Any,
-    chosen: Plan,
+    chosen: Sequence[Planned],
     *,
     database: str | None = None,
     echo: Callable[[str], object] | None = None,
@@ -401,10 +396,10 @@ def evaluate(
     from argkb.embed.store import embed_collection
     from argkb.eval.adapters import ensure_clusters, ensure_stance
 
-    if not chosen.benchmarks:
+    if not chosen:
         return []
     embedder, query_embedder = Embedder(), Embedder.for_queries()
-    for name, _, coll, load in chosen.benchmarks:
+    for name, _, coll, load in chosen:
         if echo:
             echo(f"side accuracy: loading and embedding {name}")
         load(driver, database)
@@ -412,5 +407,5 @@ def evaluate(
     ensure_clusters(driver, database)
     ensure_stance(driver, database)
     answer = answerers(driver, embedder, query_embedder, database=database)
-    return [row for name, topics, coll, _ in chosen.benchmarks
+    return [row for name, topics, coll, _ in chosen
             for row in score_benchmark(name, topics, answer, coll, echo)]  # fmt: skip

@@ -35,9 +35,8 @@ class StanceReport:
     shipped_argkp_dev: StanceScores | None = None
     cross: list[StanceScores] = field(default_factory=list)  # the shipped cross-encoder
     alignment: list[AlignmentScores] = field(default_factory=list)
-    side: list[Row] = field(
-        default_factory=list
-    )  # side accuracy of query answers (--side-accuracy)
+    # the side accuracy of query answers (--side-accuracy)
+    side: list[Row] = field(default_factory=list)
 
     def markdown(self) -> str:
         lines = [

@@ -204,10 +204,7 @@ class Matcher:
 
             return model_scores(self.task, self.vectors())
         if matcher == "cross":
-            if self.cross_model is None:
-                return cross_scores(self.task)
-            folder = Path(self.cross_model)
-            return cross_scores(self.task, folder / CROSS_WEIGHTS.name, folder / CROSS_INFO.name)
+            return cross_scores(self.task, *cross_files(self.cross_model))
         from argkb.errors import EvaluationError
 
         raise EvaluationError(f"unknown matcher {matcher!r} (known: {', '.join(MATCHERS)})")
@@ -215,6 +212,13 @@ class Matcher:
 
 CROSS_WEIGHTS = Path(__file__).with_name("cross_match.safetensors")
 CROSS_INFO = Path(__file__).with_name("cross_match.json")
+
+
+def cross_files(folder: str | None = None) -> tuple[Path, Path]:
+    """The cross-encoder's weights and configuration in ``folder`` (None: the shipped ones)."""
+    if folder is None:
+        return CROSS_WEIGHTS, CROSS_INFO
+    return Path(folder) / CROSS_WEIGHTS.name, Path(folder) / CROSS_INFO.name
 
 
 def cross_scores(task: Task, weights: Path = CROSS_WEIGHTS, info: Path = CROSS_INFO) -> Scores:

@@ -49,11 +49,11 @@ def always_aligned(
 def choose_alignment(
     choice: AlignmentChoice, embedder: Embedder, cross_claims: int | None = None
 ) -> StanceAlignment:
-    """The estimator behind the ``alignment`` setting: ``cross`` (the default: the stance
-    cross-encoder's decisions about the first ``cross_claims`` claims, None: all, except where
-    query and claim differ in explicit negation; the word-list estimator's about the rest),
-    ``model`` (the word-list estimator's decisions), ``soft`` (its probabilities) or ``always``
-    (every claim aligned, Dumani et al.)."""
+    """The estimator behind the ``alignment`` setting: ``model`` (the default: the word-list
+    estimator's decisions), ``soft`` (its probabilities), ``cross`` (the stance cross-encoder's
+    decisions about the first ``cross_claims`` claims, None: all, except where query and claim
+    differ in explicit negation; the word-list estimator's about the rest) or ``always`` (every
+    claim aligned, Dumani et al.)."""
     if choice == "always":
         return always_aligned
     if choice == "cross":
@@ -144,10 +144,11 @@ class CrossAlignment:
             known = {c: self._known[(query, c)] for c in claims if (query, c) in self._known}
         new = sorted(set(claims) - set(known))
         if new:
+            model = self.model()  # first: a backend that cannot load falls back to torch
             # int8 graphs quantise activations per batch, so a pair's answer would depend on
             # the pairs batched with it: there each pair runs on its own
             batch = 1 if self.backend == "onnx-int8" else 64
-            p = self.model().probability([query] * len(new), new, batch_size=batch)
+            p = model.probability([query] * len(new), new, batch_size=batch)
             decided = {c: 1.0 if x >= 0.5 else 0.0 for c, x in zip(new, p, strict=True)}
             known |= decided
             with self._lock:

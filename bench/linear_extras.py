@@ -1,8 +1,9 @@
 """Additions to the linear fusion that were measured and not adopted: MMR, prevalence, sentences,
-pseudo-relevance feedback, pairwise learning to rank, debate meta-talk.
+pseudo-relevance feedback, pairwise learning to rank, debate meta-talk, the best sentence's
+cosine, claim-premise products, a judged-quality prior.
 
     python -m bench linear_extras --study /tmp/study --data ../shared/data \\
-        [--only mmr|size|sentence|prf|ltr|meta] [--top 5]
+        [--only mmr|size|sentence|prf|ltr|meta|maxsent|product|quality] [--top 5]
 
 On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
 
@@ -29,6 +30,12 @@ On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
   issue (:data:`META_TALK`: rounds, acceptance, thanks, votes, the opponent, rebuttals), at
   weight 0 to -1.5 with BM25 at 0 or .25 and the prior at .25 to 1, and each benchmark's
   leave-one-out choice.
+* ``maxsent``: the cosine of the candidate's best sentence (:func:`best_sentence_cosine`) beside
+  the mean-of-sentences cosine, at 0 to 2 with BM25 at 0 or .25 and cosine at .5 or 1;
+* ``product``: ``claim`` times ``cosine`` and ``claim`` times ``bm25`` (the claim route's credit
+  only where the premise matches too), each at 0 to 3 with BM25 at 0 to .5 and claim 1 or 1.5;
+* ``quality``: a prior of judged quality (:func:`quality_prior`, the argument prior's folds) at
+  0 to 2 with BM25 at 0 or .25 and the argument prior at 0 to .5.
 
 docs/results/answer-quality.md reports both ("What this shows").
 """
@@ -208,6 +215,128 @@ def best_sentence(study: Path, pools: dict[str, Any]) -> Any:
     return lambda features, pool: {**features, "sentence": values[id(pool)]}
 
 
+def run_maxsent(study: Path, data: Path) -> None:
+    grid = list(itertools.product((0.0, 0.25), (0.5, 1.0), (0.0, 0.25, 0.5, 1.0, 1.5, 2.0)))
+    _extra_feature(study, data, "maxsent", lambda pools: best_sentence_cosine(study, pools),
+                   ("bm25", "cosine", "maxsent"), grid, (0.25, 1.0))  # fmt: skip
+
+
+def best_sentence_cosine(study: Path, pools: dict[str, Any]) -> Any:
+    """``maxsent``: each candidate's best sentence by cosine to the query (argkb's splitter, the
+    default model, each sentence embedded alone), where ``cosine`` compares the query with the
+    mean of the sentences' vectors (``argkb embed --long-text sentences``): one sentence on the
+    query's issue in a long post counts in full."""
+    from argkb.embed.model import Embedder
+    from argkb.sentences.split import split_sentences
+
+    embedder = Embedder()
+    values: dict[int, Any] = {}
+    for name, by_query in pools.items():
+        raw = recording(study, name)
+        texts = sorted({t for r in raw.values() for side in r["sides"].values()
+                        for t in side["texts"]})  # fmt: skip
+        parts = {t: [x.text for x in split_sentences(t) or []] or [t] for t in texts}
+        every = sorted({x for ps in parts.values() for x in ps})
+        vectors = dict(zip(every, embedder.embed(every), strict=True))
+        for qid, record in raw.items():
+            query = np.asarray(record["vector"], np.float32)
+            best = {t: max(float(vectors[x] @ query) for x in parts[t])
+                    for s in record["sides"].values() for t in s["texts"]}  # fmt: skip
+            for side, (pool, _) in by_query[qid].items():
+                values[id(pool)] = np.asarray([best[t] for t in record["sides"][side]["texts"]])
+    return lambda features, pool: {**features, "maxsent": values[id(pool)]}
+
+
+def run_product(study: Path, data: Path) -> None:
+    """``claim_cosine`` and ``claim_bm25``: the claim route's credit only where the premise
+    matches the query too (products of the features), each at 0 to 3 beside BM25 and claim."""
+    grid = list(itertools.product((0.0, 0.25, 0.5), (1.0, 1.5), (0.0, 0.5, 1.0, 2.0, 3.0)))
+    for feature, other in (("claim_cosine", "cosine"), ("claim_bm25", "bm25")):
+
+        def product(pools: Any, o: str = other, f: str = feature) -> Any:
+            return lambda x, pool: {**x, f: x["claim"] * x[o]}
+
+        _extra_feature(study, data, feature, product, ("bm25", "claim", feature), grid,
+                       (0.25, 1.5))  # fmt: skip
+
+
+def run_quality(study: Path, data: Path) -> None:
+    grid = list(itertools.product((0.0, 0.25), (0.0, 0.25, 0.5),
+                                  (0.0, 0.25, 0.5, 1.0, 1.5, 2.0)))  # fmt: skip
+    _extra_feature(study, data, "quality", lambda pools: quality_prior(study, data, pools),
+                   ("bm25", "argument", "quality"), grid, (0.25, 0.25))  # fmt: skip
+
+
+def judged_quality(data: Path) -> tuple[list[str], Any, list[str]]:
+    """Texts, judged quality and topic groups of ArgQuality ("Combined Quality") and SIGIR-19
+    dev (mean of logical, rhetorical and dialectical quality), each z-scored in its dataset; a
+    text judged spam or not an argument gets half a deviation below the dataset's lowest."""
+    import csv
+
+    from argkb.eval.sigir19 import topic_issues
+
+    def z(values: list[float], bad: list[bool]) -> Any:
+        v, b = np.asarray(values), np.asarray(bad)
+        good = v[~b]
+        out = (v - good.mean()) / good.std()
+        out[b] = (good.min() - good.mean()) / good.std() - 0.5
+        return out
+
+    aq = list(csv.DictReader((data / "webis-argquality-20" / "webis-argquality20-arguments.csv")
+                             .open(encoding="utf-8")))  # fmt: skip
+    s19 = list(
+        csv.DictReader((data / "webis-sigir19-dev" / "arguments.csv").open(encoding="utf-8"))
+    )
+    issues = topic_issues(data / "webis-sigir19-dev")
+    dims = ("Logical Quality", "Rhetorical Quality", "Dialectical Quality")
+    s19_quality = [float(np.mean([float(r[d]) for d in dims])) for r in s19]
+    aq_quality = [float(r["Combined Quality"]) for r in aq]
+    texts = [r["Premise"] for r in aq] + [r["Premise"] for r in s19]
+    labels = np.concatenate([z(aq_quality, [q <= -3.9 for q in aq_quality]),
+                             z(s19_quality, [q < 0 for q in s19_quality])])  # fmt: skip
+    groups = [f"argquality:{r['Topic ID']}" for r in aq] + [
+        f"sigir19:{issues.get(str(int(r['Topic ID'])), r['Topic ID'])}" for r in s19
+    ]
+    return texts, labels, groups
+
+
+def quality_prior(study: Path, data: Path, pools: dict[str, Any]) -> Any:
+    """``quality``: a ridge regression (alpha 10) from a text's vector and log length to its
+    judged quality (:func:`judged_quality`), as a probability (logistic of the prediction);
+    each query's model never saw a topic group that shares a text with its candidates (the
+    argument prior's folds, ``linear_study``)."""
+    from sklearn.linear_model import Ridge
+
+    from argkb.embed.model import Embedder
+    from argkb.loaders.records import text_key
+    from bench.ranker_study import prior_features
+
+    texts, labels, groups = judged_quality(data)
+    x = prior_features(np.asarray(Embedder().embed(texts), np.float32),
+                       np.asarray([len(t.split()) for t in texts], float))  # fmt: skip
+    keys = [text_key(t) for t in texts]
+    by_group: dict[str, set[str]] = {}
+    for key, group in zip(keys, groups, strict=True):
+        by_group.setdefault(group, set()).add(key)
+    models: dict[frozenset[str], Any] = {}
+    values: dict[int, Any] = {}
+    for name, by_query in pools.items():
+        for qid, record in recording(study, name).items():
+            candidates = {text_key(t) for s in record["sides"].values() for t in s["texts"]}
+            excluded = frozenset(set().union(*(g for g in by_group.values() if g & candidates)))
+            if excluded not in models:
+                keep = np.asarray([k not in excluded for k in keys])
+                models[excluded] = Ridge(alpha=10.0).fit(x[keep], labels[keep])
+            for side, (pool, _) in by_query[qid].items():
+                raw = record["sides"][side]
+                own = prior_features(
+                    np.asarray(raw["embeddings"], np.float32),
+                    np.asarray([len(t.split()) for t in raw["texts"]], float),
+                )
+                values[id(pool)] = 1.0 / (1.0 + np.exp(-models[excluded].predict(own)))
+    return lambda features, pool: {**features, "quality": values[id(pool)]}
+
+
 def _extra_feature(
     study: Path,
     data: Path,
@@ -314,7 +443,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", type=Path, required=True, help="the recordings' folder")
     parser.add_argument("--data", type=Path, required=True, help="../shared/data")
-    parser.add_argument("--only", choices=["mmr", "size", "sentence", "prf", "ltr", "meta"])
+    parser.add_argument(
+        "--only",
+        choices=["mmr", "size", "sentence", "prf", "ltr", "meta", "maxsent", "product", "quality"],
+    )
     parser.add_argument("--top", type=int, default=5, help="prf: pseudo-relevant candidates")
     args = parser.parse_args(argv)
     if args.only in (None, "mmr"):
@@ -327,6 +459,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         run_prf(args.study, args.data, args.top)
     if args.only in (None, "ltr"):
         run_ltr(args.study, args.data)
+    if args.only in (None, "maxsent"):
+        run_maxsent(args.study, args.data)
+    if args.only in (None, "product"):
+        run_product(args.study, args.data)
+    if args.only in (None, "quality"):
+        run_quality(args.study, args.data)
     if args.only in (None, "meta"):
         run_meta(args.study, args.data)
     return 0

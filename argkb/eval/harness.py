@@ -49,6 +49,9 @@ for a run without clusters, all documents):
 
 ``ndcg@k``   standard nDCG, graded qrels as gains, ``1/log2(i+1)``; ideal = all judged grades.
 ``p@k``      precision, relevant = grade > 0, denominator k.
+``ndcg'@k``  nDCG of the condensed list (the shown documents that are judged for the query,
+             Sakai 2007), only where the benchmark's judgements were pooled from other systems
+             (SIGIR-19): an unjudged document is left out instead of counting as irrelevant.
 ``task_b@k`` simplified alpha-nDCG: only a ground-truth cluster's first document gains
              ``rel(cluster)``; the paper's discount (rank 1 and 2 undiscounted).
 ``mndcg@k``  the same gains with the standard discount (Fromm et al.'s modified nDCG).
@@ -269,6 +272,8 @@ class Benchmark:
     doc_ids: dict[str, dict[str, str]]
     fallback_doc_ids: dict[str, str]
     notes: dict[str, Any] = field(default_factory=dict)
+    # judgements pooled from other systems' results: also score nDCG of the condensed lists
+    condensed: bool = False
 
     def to_documents(self, qid: str, ranking: Ranking) -> Ranking:
         """``ranking`` (unit ids) in document ids, without repeats."""
@@ -344,6 +349,7 @@ def evaluate(
                     ks=ks,
                     clustering=True,
                     relevant_from=relevant_from,
+                    condensed=benchmark.condensed,
                 )
             )
         if not runs:

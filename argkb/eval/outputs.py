@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 _HEADERS = {
     "ndcg": "nDCG",
+    "ndcg'": "nDCG'",
     "p": "P",
     "task_b": "TaskB",
     "mndcg": "mnDCG",
@@ -37,7 +38,7 @@ _PARTITION_HEADERS = ("ARI", "NMI", "B3-P", "B3-R", "B3-F1", "coverage")
 def ranking_metrics(ks: Sequence[int] = KS) -> list[str]:
     """Metric names in table order."""
     names: list[str] = []
-    for family in ("ndcg", "p", "task_b", "mndcg"):
+    for family in ("ndcg", "ndcg'", "p", "task_b", "mndcg"):
         names.extend(f"{family}@{k}" for k in ks)
     for k in ks:  # Task A as in Table 2 of Dumani et al.: average, minimum, maximum per cutoff
         names.extend(f"task_a_{aggregate}@{k}" for aggregate in ("avg", "min", "max"))

@@ -47,6 +47,7 @@ def score_ranking(
     task_a: bool = False,
     clustering: bool = False,
     relevant_from: float | None = None,
+    condensed: bool = False,
 ) -> dict[str, float]:
     """Every metric of one query's ranking (document ids as in ``judged``); see module doc.
 
@@ -67,6 +68,9 @@ def score_ranking(
     relevant_from : float, optional
         The grade from which a document counts as relevant for P@k (default: any grade > 0).
         The graded metrics (nDCG, Task A/B, mnDCG) keep the grades as gains.
+    condensed : bool
+        Also score ``ndcg'@k``: nDCG of the *condensed list*, the shown documents that are in
+        ``judged`` (Sakai, SIGIR 2007), for judgements that were pooled from other systems.
     """
     from argkb.eval.metrics import (
         modified_ndcg_at_k,
@@ -85,6 +89,10 @@ def score_ranking(
     for k in ks:
         scores[f"ndcg@{k}"] = ndcg_at_k(grades, ideal, k)
         scores[f"p@{k}"] = precision_at_k(flags, k)
+    if condensed:
+        judged_grades = [max(0.0, float(judged[doc])) for doc in shown if doc in judged]
+        for k in ks:
+            scores[f"ndcg'@{k}"] = ndcg_at_k(judged_grades, ideal, k)
     if clusters is None:
         return scores
     premise_cluster, relevance = _truth_clusters(judged, clusters)
@@ -154,10 +162,12 @@ def score_run(
     ks: Sequence[int] = KS,
     clustering: bool = False,
     relevant_from: float | None = None,
+    condensed: bool = False,
 ) -> RunScores:
     """Score ``run`` on the queries ``qids`` (default: every query in the qrels).
 
-    ``relevant_from``: the grade from which a document is relevant for P@k (default > 0).
+    ``relevant_from``: the grade from which a document is relevant for P@k (default > 0);
+    ``condensed``: also nDCG of the condensed lists (:func:`score_ranking`).
     A query without a relevant judged document is skipped; a query the run lacks scores 0; run
     queries that are not in ``qids`` are ignored (listed in ``unknown``).
     Task A is scored when ``run.clustered`` and ground-truth clusters are given; the partition
@@ -185,6 +195,7 @@ def score_run(
             task_a=run.clustered,
             clustering=clustering and run.clustered,
             relevant_from=relevant_from,
+            condensed=condensed,
         )
     unknown = sorted(set(run.rankings) - set(wanted))
     return RunScores(

@@ -42,6 +42,11 @@ def test_sigir19_harness_loads_each_argument_once_and_scores_bm25(db, tmp_path: 
     rank = ranked.index("sigir19:201:4") + 1
     assert all(doc.startswith("sigir19:") for doc in ranked)  # unit ids mapped to argument ids
     assert bm25.scores.per_query["4"]["ndcg@10"] == pytest.approx(1 / math.log2(rank + 1))
+    # the condensed list of topic 4 holds only its judged argument: nDCG' = 1 wherever it was
+    assert bm25.scores.per_query["4"]["ndcg'@10"] == pytest.approx(1.0)
+    for scores in bm25.scores.per_query.values():  # leaving documents out never lowers it
+        assert scores["ndcg'@10"] >= scores["ndcg@10"] - 1e-12
+    assert "| nDCG'@10 |" in report.table
     results = json.loads(Path(report.files["results_json"]).read_text())
     assert results["notes"]["issues"] == {"2": "2", "4": "4", "12": "2", "14": "4"}
     assert "sigir19:201:4" in (out / "qrels.txt").read_text()

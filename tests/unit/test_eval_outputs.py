@@ -40,3 +40,12 @@ def test_task_b_is_primary_where_there_are_clusters_and_no_baseline_means_no_row
     assert paired_rows(clustered)[0]["wins"] == 1
     assert paired_rows([_run("default", {"1": 0.5})]) == []
     assert "baselines" not in markdown_tables([_run("default", {"1": 0.5})])
+
+
+def test_condensed_ndcg_gets_its_column_after_ndcg_and_is_never_primary() -> None:
+    both = RunScores("default", False, {"1": {"ndcg@10": 0.5, "ndcg'@10": 0.8}},
+                     {"ndcg@10": 0.5, "ndcg'@10": 0.8})  # fmt: skip
+    table = markdown_tables([both])
+    assert table.splitlines()[0] == "| system | nDCG@10 | nDCG'@10 | queries |"
+    assert "| default | 0.5000 | 0.8000 | 1 |" in table
+    assert primary_metric([both]) == "ndcg@10"

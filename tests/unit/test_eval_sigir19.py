@@ -78,3 +78,26 @@ def test_ndcg_of_a_run_by_hand_and_per_issue() -> None:
     assert by_issue == pytest.approx({"2": (scores.per_query["2"]["ndcg@10"] + 1.0) / 2, "4": 0})
     empty = RunScores("x", False, {}, {})
     assert per_issue(empty, bench.notes["issues"]) == {}
+
+
+def test_condensed_ndcg_leaves_out_documents_not_judged_for_the_query() -> None:
+    """nDCG' scores the ranking without the documents that are not judged for the query (here
+    the argument judged only for the issue's other topic, and an unknown one); nDCG counts
+    them as irrelevant. Only the SIGIR-19 benchmark asks for it."""
+    bench = build_benchmark(load_judgements(FIXTURE))
+    assert bench.condensed
+    run = Run("hand")
+    # topic 2: the other topic's argument, an unknown one, the grade-1 then the grade-3 one
+    run.rankings["2"] = Ranking.from_ids(
+        ["sigir19:103:1", "nowhere", "sigir19:102:3", "sigir19:101:1"]
+    )
+    scores = score_run(run, bench.qrels, qids=["2"], condensed=bench.condensed).per_query["2"]
+    ideal = 3 + 1 / math.log2(3)
+    assert scores["ndcg'@10"] == pytest.approx((1 + 3 / math.log2(3)) / ideal)
+    assert scores["ndcg@10"] == pytest.approx((1 / math.log2(4) + 3 / math.log2(5)) / ideal)
+    # a judged irrelevant document stays in the condensed list and takes its place
+    run.rankings["2"] = Ranking.from_ids(["sigir19:101:2", "sigir19:101:1"])
+    scores = score_run(run, bench.qrels, qids=["2"], condensed=True).per_query["2"]
+    assert scores["ndcg'@10"] == pytest.approx(scores["ndcg@10"])
+    assert scores["ndcg'@10"] == pytest.approx((3 / math.log2(3)) / ideal)
+    assert "ndcg'@10" not in score_run(run, bench.qrels, qids=["2"]).per_query["2"]

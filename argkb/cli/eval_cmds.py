@@ -308,22 +308,28 @@ def sigir19_cmd(conn: Connection, data: str, topic_kind: str, args: HarnessArgs)
     and the neutral topic of one issue together). Depth 100 unless --depth. See
     docs/eval/harness.md.
     """
-    from argkb.eval.sigir19 import per_issue, run_sigir19, topic_issues
+    from argkb.eval.sigir19 import build_benchmark, per_issue, run_sigir19, top_places, topic_issues
     from argkb.loaders.sigir19 import load_judgements
 
-    issues = topic_issues(load_judgements(data))  # bad files fail before connecting
+    judgements = load_judgements(data)  # bad files fail before connecting
+    issues = topic_issues(judgements)
     report = harness_report(run_sigir19, conn, args, data, topics=topic_kind)
     asked = {q for r in report.results for q in r.scores.per_query} | set(
         q for r in report.results for q in r.scores.skipped
     )
     issues = {qid: issue for qid, issue in issues.items() if qid in asked}
     by_issue = {r.name: per_issue(r.scores, issues) for r in report.results}
+    qrels = build_benchmark(judgements, topic_kind).qrels  # type: ignore[arg-type]
+    places = {r.name: top_places(r.run, qrels, issues, r.scores.per_query) for r in report.results}
     if args.as_json:
-        click.echo(to_json({**report.to_json(), "issues": issues, "ndcg@10_by_issue": by_issue}))
+        click.echo(to_json({**report.to_json(), "issues": issues, "ndcg@10_by_issue": by_issue,
+                            "top10_places": places}))  # fmt: skip
         return
     _report(report, False)
     click.echo()
     click.echo(_issue_table(issues, by_issue))
+    click.echo()
+    click.echo(_places_table(places))
 
 
 def _issue_table(issues: dict[str, str], by_issue: dict[str, dict[str, float]]) -> str:
@@ -340,6 +346,22 @@ def _issue_table(issues: dict[str, str], by_issue: dict[str, dict[str, float]]) 
         cells = [f"{by_issue[n][issue]:.3f}" if issue in by_issue[n] else "-" for n in names]
         lines.append(f"| {'+'.join(qids)} | " + " | ".join(cells) + " |")
     return "nDCG@10 by issue\n" + "\n".join(lines)
+
+
+def _places_table(places: dict[str, dict[str, int]]) -> str:
+    """What the top ten places of each system hold, over all queries (a random baseline: its
+    first seed)."""
+    from argkb.eval.sigir19 import PLACES
+
+    lines = [
+        "Top-10 places by what the study judged (an argument judged only for the issue's other "
+        "query counts 0 in nDCG; nDCG' leaves it out)",
+        "| system | relevant | judged not relevant | judged for the other query only | unjudged |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, counts in places.items():
+        lines.append(f"| {name} | " + " | ".join(str(counts[p]) for p in PLACES) + " |")
+    return "\n".join(lines)
 
 
 @eval_group.command("dataset")

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -45,7 +45,7 @@ from argkb.eval.harness import (
     prepare_schema,
     run_dataset,
 )
-from argkb.eval.trec import Qrels, Query
+from argkb.eval.trec import Qrels, Query, Run
 
 if TYPE_CHECKING:
     import neo4j
@@ -56,12 +56,14 @@ if TYPE_CHECKING:
 __all__ = [
     "BASELINES",
     "COLLECTION",
+    "PLACES",
     "build_benchmark",
     "corpus_files",
     "gain",
     "load_sigir19",
     "per_issue",
     "run_sigir19",
+    "top_places",
     "topic_issues",
 ]
 
@@ -97,6 +99,31 @@ def per_issue(
         if metric in per_query:
             values[issues.get(qid, qid)].append(per_query[metric])
     return {issue: sum(v) / len(v) for issue, v in sorted(values.items(), key=_by_number)}
+
+
+PLACES = ("relevant", "judged_not_relevant", "other_query_of_issue", "unjudged")
+"""What a place in a top ten holds (:func:`top_places`)."""
+
+
+def top_places(
+    run: Run, qrels: Qrels, issues: Mapping[str, str], qids: Iterable[str], k: int = 10
+) -> dict[str, int]:
+    """The top-``k`` places of ``run`` over the queries ``qids``, counted by what the study
+    judged each document for the query: relevant (gain >= 1), judged not relevant, judged only
+    for the issue's other query (unjudged here, so 0 in nDCG), or unjudged for the issue."""
+    counts = dict.fromkeys(PLACES, 0)
+    for qid in qids:
+        judged = qrels.get(qid, {})
+        issue = issues.get(qid, qid)
+        other = {doc for q, grades in qrels.items()
+                 if q != qid and issues.get(q, q) == issue for doc in grades}  # fmt: skip
+        ranking = run.rankings.get(qid)
+        for doc in ranking.deduplicated().representatives[:k] if ranking else ():
+            if doc in judged:
+                counts["relevant" if judged[doc] > 0 else "judged_not_relevant"] += 1
+            else:
+                counts["other_query_of_issue" if doc in other else "unjudged"] += 1
+    return counts
 
 
 def _by_number(item: tuple[str, Any]) -> tuple[int, str]:

@@ -62,9 +62,15 @@ def test_eval_sigir19_command_json_with_issues(db, tmp_path: Path) -> None:
     per_query = payload["systems"][0]["per_query"]
     expected = (per_query["2"]["ndcg@10"] + per_query["12"]["ndcg@10"]) / 2
     assert payload["ndcg@10_by_issue"]["bm25"]["2"] == pytest.approx(expected)
+    places = payload["top10_places"]["bm25"]
+    # its relevant places are P@10's hits (relevant: gain >= 1), summed over the queries
+    hits = sum(round(10 * scores["p@10"]) for scores in per_query.values())
+    assert places["relevant"] == hits >= 1
+    assert sum(places.values()) <= 10 * len(per_query)
     result = CliRunner().invoke(
         _main(), [*args, "--topics", "neutral", "--out", str(tmp_path / "b")]
     )
     assert result.exit_code == 0, result.output
     assert "nDCG@10 by issue" in result.output and "| 12 |" in result.output
+    assert "| bm25 | " in result.output.split("Top-10 places")[1]
     assert "| 2+12 |" not in result.output

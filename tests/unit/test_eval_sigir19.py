@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from argkb.eval.scoring import RunScores, score_run
-from argkb.eval.sigir19 import build_benchmark, gain, per_issue, topic_issues
+from argkb.eval.sigir19 import build_benchmark, gain, per_issue, top_places, topic_issues
 from argkb.eval.trec import Ranking, Run
 from argkb.loaders.records import text_key
 from argkb.loaders.sigir19 import load_judgements
@@ -101,3 +101,22 @@ def test_condensed_ndcg_leaves_out_documents_not_judged_for_the_query() -> None:
     assert scores["ndcg'@10"] == pytest.approx(scores["ndcg@10"])
     assert scores["ndcg'@10"] == pytest.approx((3 / math.log2(3)) / ideal)
     assert "ndcg'@10" not in score_run(run, bench.qrels, qids=["2"]).per_query["2"]
+
+
+def test_top_places_say_what_the_study_judged_each_shown_argument_for() -> None:
+    bench = build_benchmark(load_judgements(FIXTURE))
+    issues = bench.notes["issues"]
+    run = Run("hand")
+    # topic 2: relevant, judged not relevant, judged only for topic 12 (same issue), judged
+    # only for topic 4 (another issue), then a relevant one beyond k = 4
+    run.rankings["2"] = Ranking.from_ids(
+        ["sigir19:101:1", "sigir19:101:2", "sigir19:103:1", "sigir19:201:4", "sigir19:102:3"]
+    )
+    assert top_places(run, bench.qrels, issues, ["2"], k=4) == {
+        "relevant": 1,
+        "judged_not_relevant": 1,
+        "other_query_of_issue": 1,
+        "unjudged": 1,
+    }
+    counts = top_places(run, bench.qrels, issues, ["2", "12"], k=10)  # 12 has no ranking
+    assert counts["relevant"] == 2 and sum(counts.values()) == 5

@@ -305,8 +305,10 @@ def sigir19_cmd(conn: Connection, data: str, topic_kind: str, args: HarnessArgs)
     Loads the corpus (idempotent), embeds its units when a ranker needs vectors, and scores
     nDCG@5/10 and P@5/10 (gain = relevance - 1, at least 0) for argkb's default ranker (or each
     --ranker) next to the baselines bm25, cosine and random, then nDCG@10 per issue (the biased
-    and the neutral topic of one issue together). Depth 100 unless --depth. See
-    docs/eval/harness.md.
+    and the neutral topic of one issue together). Depth 100 unless --depth. The study judged
+    what its engine found for each query's words, so it also scores nDCG' (the condensed list:
+    arguments not judged for the query left out) and counts what each top ten holds by those
+    judgements. See docs/eval/harness.md.
     """
     from argkb.eval.sigir19 import build_benchmark, per_issue, run_sigir19, top_places, topic_issues
     from argkb.loaders.sigir19 import load_judgements

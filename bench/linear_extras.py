@@ -440,33 +440,20 @@ def _group_mean(table: dict[str, dict[Any, float]], names: list[str], key: Any) 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    runs: dict[str, Any] = {
+        "mmr": run_mmr, "size": run_size, "sentence": run_sentence,
+        "prf": lambda study, data: run_prf(study, data, args.top), "ltr": run_ltr,
+        "maxsent": run_maxsent, "product": run_product, "quality": run_quality, "meta": run_meta,
+    }  # fmt: skip
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", type=Path, required=True, help="the recordings' folder")
     parser.add_argument("--data", type=Path, required=True, help="../shared/data")
-    parser.add_argument(
-        "--only",
-        choices=["mmr", "size", "sentence", "prf", "ltr", "meta", "maxsent", "product", "quality"],
-    )
+    parser.add_argument("--only", choices=list(runs))
     parser.add_argument("--top", type=int, default=5, help="prf: pseudo-relevant candidates")
     args = parser.parse_args(argv)
-    if args.only in (None, "mmr"):
-        run_mmr(args.study, args.data)
-    if args.only in (None, "size"):
-        run_size(args.study, args.data)
-    if args.only in (None, "sentence"):
-        run_sentence(args.study, args.data)
-    if args.only in (None, "prf"):
-        run_prf(args.study, args.data, args.top)
-    if args.only in (None, "ltr"):
-        run_ltr(args.study, args.data)
-    if args.only in (None, "maxsent"):
-        run_maxsent(args.study, args.data)
-    if args.only in (None, "product"):
-        run_product(args.study, args.data)
-    if args.only in (None, "quality"):
-        run_quality(args.study, args.data)
-    if args.only in (None, "meta"):
-        run_meta(args.study, args.data)
+    for name, run in runs.items():
+        if args.only in (None, name):
+            run(args.study, args.data)
     return 0
 
 

@@ -441,9 +441,9 @@ def _group_mean(table: dict[str, dict[Any, float]], names: list[str], key: Any) 
 
 def main(argv: Sequence[str] | None = None) -> int:
     runs: dict[str, Any] = {
-        "mmr": run_mmr, "size": run_size, "sentence": run_sentence,
-        "prf": lambda study, data: run_prf(study, data, args.top), "ltr": run_ltr,
-        "maxsent": run_maxsent, "product": run_product, "quality": run_quality, "meta": run_meta,
+        "mmr": run_mmr, "size": run_size, "sentence": run_sentence, "prf": run_prf,
+        "ltr": run_ltr, "maxsent": run_maxsent, "product": run_product, "quality": run_quality,
+        "meta": run_meta,
     }  # fmt: skip
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", type=Path, required=True, help="the recordings' folder")
@@ -453,7 +453,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for name, run in runs.items():
         if args.only in (None, name):
-            run(args.study, args.data)
+            run(args.study, args.data, *([args.top] if name == "prf" else []))
     return 0
 
 

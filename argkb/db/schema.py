@@ -21,6 +21,7 @@ SERVER_FEATURES: tuple[tuple[tuple[int, int], str], ...] = (
 )
 MIN_SERVER = max(version for version, _ in SERVER_FEATURES)
 VECTOR_INDEXES = ("claim_embedding", "premise_embedding")
+AWAIT_SECONDS = 24 * 3600  # the longest init_schema waits for indexes it created to populate
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,10 @@ def init_schema(
 ) -> SchemaReport:
     """Run every statement of ``cypher/schema.cypher``; idempotent.
 
-    An existing vector index built for another dimension is reported, not silently kept.
+    When it created an index, it returns once every index is online: a query does without an
+    index that is still populating (:func:`argkb.retrieve.routes.indexes_ready`), so indexes
+    recreated over a loaded graph would otherwise answer with a note for a while. An existing
+    vector index built for another dimension is reported, not silently kept.
     """
     server_info(driver, database)
     created = 0
@@ -135,6 +139,10 @@ def init_schema(
         )
         counters = summary.counters
         created += counters.indexes_added + counters.constraints_added
+    if created:
+        driver.execute_query(
+            "CALL db.awaitIndexes($seconds)", {"seconds": AWAIT_SECONDS}, database_=database
+        )
     found = indexes(driver, database)
     for index in found:
         if index["name"] in VECTOR_INDEXES:

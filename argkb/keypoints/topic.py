@@ -35,13 +35,14 @@ def closest_topics(
 ) -> list[str]:
     """Up to ``k`` conclusions of arguments closest in words to ``topic`` (BM25 over claim
     texts); none where the text has no searchable word or the ``claim_text`` index is
-    unavailable (:func:`argkb.retrieve.routes.route_failed_for_index`); other errors raise."""
+    populating or unavailable (:func:`argkb.retrieve.routes.route_failed_for_index`); other
+    errors raise."""
     from argkb.db import cypher
     from argkb.retrieve.lucene import lucene_query
-    from argkb.retrieve.routes import route_failed_for_index
+    from argkb.retrieve.routes import indexes_ready, route_failed_for_index
 
     text = lucene_query(topic)
-    if not text:
+    if not text or not indexes_ready(driver, ["claim_text"], database):
         return []
     try:
         columns = cypher.read_columns(

@@ -42,14 +42,17 @@ def _both_routes(
     driver: neo4j.Driver, escaped: str, vector: list[float], pool: int, database: str | None
 ) -> tuple[dict[int, float], dict[int, float]] | None:
     """Cosine and BM25 hits of both claim routes in one query (``claims_routes``); None when
-    an index is unavailable (the caller then asks each route on its own)."""
-    from argkb.retrieve.routes import route_failed_for_index
+    an index is unavailable or still populating (the caller then asks each route on its own)."""
+    from argkb.retrieve.routes import indexes_ready, route_failed_for_index
 
+    indexes = ["claim_embedding", "claim_text"]
+    if not indexes_ready(driver, indexes, database):
+        return None
     try:
         columns = cypher.read_columns(driver, "query/claims_routes", database=database, k=pool,
                                       text=escaped, vector=vector)  # fmt: skip
     except Exception as err:
-        if not route_failed_for_index(err, driver, ["claim_embedding", "claim_text"], database):
+        if not route_failed_for_index(err, driver, indexes, database):
             raise
         return None
     hits = zip(columns["vector_id"], columns["vector_score"], strict=True)

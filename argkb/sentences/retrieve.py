@@ -189,18 +189,21 @@ def rank_sentences(
     lucene = lucene_query(query)
     if not lucene.strip():
         return []
-    from argkb.retrieve.routes import route_failed_for_index
+    from argkb.retrieve.routes import indexes_ready, route_failed_for_index
 
+    missing = SentencesMissing(
+        "the graph has no sentence index (sentence_text) online: run 'argkb sentences' "
+        "(or 'argkb update') first, or wait until a load has rebuilt it"
+    )
+    if not indexes_ready(driver, ["sentence_text"], database):
+        raise missing
     try:
         hits = cypher.read(driver, "sentences/fulltext", database=database, query=lucene,
                            limit=k if model == "bm25" else max(k, depth))  # fmt: skip
     except Exception as err:
         if not route_failed_for_index(err, driver, ["sentence_text"], database):
             raise
-        raise SentencesMissing(
-            "the graph has no sentence index (sentence_text) online: run 'argkb sentences' "
-            "(or 'argkb update') first"
-        ) from err
+        raise missing from err
     found = [RankedSentence(h["uid"], h["text"], h["premise"], int(h["position"]),
                             float(h["score"])) for h in hits]  # fmt: skip
     if model == "bm25" or not found:

@@ -440,3 +440,41 @@ def test_the_default_reads_the_prior_and_explains_every_weighted_feature(wide_db
     assert result.pro and result.con
     for cluster in result.pro + result.con:
         assert set(cluster.explain["routes"]) == weighted
+
+
+def test_a_route_does_not_wait_for_an_index_that_is_still_populating(wide_db) -> None:
+    """``db.index.fulltext.queryNodes`` waits until a populating index is online (minutes after
+    a large bulk load; the driver drops a connection silent for 120 s): a route asks the index's
+    state first and answers without it, with its note, while the index is still populating."""
+    from argkb.retrieve.routes import unless_index_missing
+
+    def read() -> dict[int, float]:
+        records = wide_db.execute_query(
+            "CALL db.index.fulltext.queryNodes('populating_probe', 'probe') YIELD node, score "
+            "RETURN id(node) AS id, score LIMIT 5"
+        ).records
+        return {r["id"]: r["score"] for r in records}
+
+    with wide_db.session() as session:
+        session.run(
+            "UNWIND range(1, 400000) AS i CREATE (:PopulatingProbe {text: 'probe number ' "
+            "+ toString(i) + ' of an index that takes a while to populate'})"
+        ).consume()
+    wide_db.execute_query(
+        "CREATE FULLTEXT INDEX populating_probe FOR (n:PopulatingProbe) ON EACH [n.text]"
+    )
+    notes: list[str] = []
+    try:
+        found = unless_index_missing(read, "populating_probe", notes, wide_db, None)
+        [state] = wide_db.execute_query(
+            "SHOW INDEXES YIELD name, state WHERE name = 'populating_probe' RETURN state"
+        ).records
+        assert state["state"] == "POPULATING"  # the route did not wait for it
+        assert found == {} and len(notes) == 1 and "populating_probe" in notes[0]
+    finally:
+        wide_db.execute_query("DROP INDEX populating_probe IF EXISTS")
+        with wide_db.session() as session:
+            session.run(
+                "MATCH (n:PopulatingProbe) CALL (n) { DETACH DELETE n } "
+                "IN TRANSACTIONS OF 50000 ROWS"
+            ).consume()

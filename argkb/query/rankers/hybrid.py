@@ -62,12 +62,14 @@ def direct_hits(
     """BM25 and vector-index hits over premises (of ``collection`` only, when given); a missing
     index leaves its route empty and adds a note to ``notes``."""
     from argkb.retrieve.lucene import lucene_query
-    from argkb.retrieve.routes import route_failed_for_index, unless_index_missing
+    from argkb.retrieve.routes import indexes_ready, route_failed_for_index, unless_index_missing
 
     s = reader.settings
     widen = 1 if collection is None else s.collection_widen
     terms = lucene_query(text)
-    if terms and s.bm25_depth > 0 and s.vector_depth > 0:  # both routes in one query
+    both = ["premise_text", "premise_embedding"]
+    combined = bool(terms) and s.bm25_depth > 0 and s.vector_depth > 0
+    if combined and indexes_ready(reader.driver, both, reader.database):  # one query for both
         try:
             columns = cypher.read_columns(
                 reader.driver, "query/premises_routes", database=reader.database, text=terms,
@@ -76,7 +78,6 @@ def direct_hits(
                 vector=[float(x) for x in vector],
             )  # fmt: skip
         except Exception as err:
-            both = ["premise_text", "premise_embedding"]
             if not route_failed_for_index(err, reader.driver, both, reader.database):
                 raise
         else:

@@ -28,7 +28,11 @@ if TYPE_CHECKING:
 @json_option
 @handle_errors
 def init_cmd(conn: Connection, dimensions: int, as_json: bool) -> None:
-    """Create constraints, full-text and vector indexes (idempotent)."""
+    """Create constraints, full-text and vector indexes (idempotent).
+
+    Returns once the indexes it created are online: over a loaded graph (recreating an index a
+    killed bulk load left dropped) their population can take minutes, and a query does without
+    an index until it is online."""
     from argkb.db.schema import init_schema
 
     report = init_schema(conn.driver(), conn.database, dimensions=dimensions)

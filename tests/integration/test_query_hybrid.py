@@ -478,3 +478,16 @@ def test_a_route_does_not_wait_for_an_index_that_is_still_populating(wide_db) ->
                 "MATCH (n:PopulatingProbe) CALL (n) { DETACH DELETE n } "
                 "IN TRANSACTIONS OF 50000 ROWS"
             ).consume()
+
+
+def test_an_index_state_that_cannot_be_read_does_not_keep_a_route_from_its_index(wide_db) -> None:
+    """Where Neo4j refuses ``SHOW INDEXES`` (a user without the privilege; here a database it
+    does not have), the check cannot tell and lets the read decide, as before the check."""
+    from neo4j.exceptions import ClientError
+
+    from argkb.retrieve.routes import indexes_online, indexes_ready
+
+    with pytest.raises(ClientError):
+        indexes_online(wide_db, ["premise_text"], "no-such-database")
+    assert indexes_ready(wide_db, ["premise_text"], "no-such-database")
+    assert not indexes_ready(wide_db, ["no_such_index"], None)

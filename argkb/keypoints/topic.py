@@ -35,22 +35,22 @@ def closest_topics(
 ) -> list[str]:
     """Up to ``k`` conclusions of arguments closest in words to ``topic`` (BM25 over claim
     texts); none where the text has no searchable word or the ``claim_text`` index is
-    populating or unavailable (:func:`argkb.retrieve.routes.route_failed_for_index`); other
-    errors raise."""
+    populating or unavailable (:func:`argkb.retrieve.routes.read_if_available`); other errors
+    raise."""
     from argkb.db import cypher
     from argkb.retrieve.lucene import lucene_query
-    from argkb.retrieve.routes import indexes_ready, route_failed_for_index
+    from argkb.retrieve.routes import read_if_available
 
     text = lucene_query(topic)
-    if not text or not indexes_ready(driver, ["claim_text"], database):
+    if not text:
         return []
-    try:
-        columns = cypher.read_columns(
+    columns = read_if_available(
+        lambda: cypher.read_columns(
             driver, "keypoints/closest_topics", database=database, text=text, k=k
-        )
-    except Exception as err:
-        if not route_failed_for_index(err, driver, ["claim_text"], database):
-            raise
+        ),
+        driver, ["claim_text"], database,
+    )  # fmt: skip
+    if columns is None:
         return []
     return [str(t) for t in columns["text"]]
 

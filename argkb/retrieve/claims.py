@@ -43,17 +43,14 @@ def _both_routes(
 ) -> tuple[dict[int, float], dict[int, float]] | None:
     """Cosine and BM25 hits of both claim routes in one query (``claims_routes``); None when
     an index is unavailable or still populating (the caller then asks each route on its own)."""
-    from argkb.retrieve.routes import indexes_ready, route_failed_for_index
+    from argkb.retrieve.routes import read_if_available
 
-    indexes = ["claim_embedding", "claim_text"]
-    if not indexes_ready(driver, indexes, database):
-        return None
-    try:
-        columns = cypher.read_columns(driver, "query/claims_routes", database=database, k=pool,
-                                      text=escaped, vector=vector)  # fmt: skip
-    except Exception as err:
-        if not route_failed_for_index(err, driver, indexes, database):
-            raise
+    columns = read_if_available(
+        lambda: cypher.read_columns(driver, "query/claims_routes", database=database, k=pool,
+                                    text=escaped, vector=vector),
+        driver, ["claim_embedding", "claim_text"], database,
+    )  # fmt: skip
+    if columns is None:
         return None
     hits = zip(columns["vector_id"], columns["vector_score"], strict=True)
     cosine = {cid: 2.0 * float(score) - 1.0 for cid, score in hits}

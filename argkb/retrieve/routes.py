@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from argkb.db import cypher
 
 if TYPE_CHECKING:
     import neo4j
 
+T = TypeVar("T")
 _UNAVAILABLE = ("no such", "populating", "not online", "failed state")
 TRUST_ONLINE_SECONDS = 5.0
 # (driver, database, index names) -> when they were last seen online (time.monotonic)
@@ -107,6 +108,22 @@ def route_failed_for_index(
     return unavailable
 
 
+def read_if_available(
+    read: Callable[[], T], driver: neo4j.Driver, names: Sequence[str], database: str | None
+) -> T | None:
+    """``read()``, or None when one of the indexes ``names`` it reads is still populating
+    (:func:`indexes_ready`) or unavailable (:func:`route_failed_for_index`); any other error
+    raises. Every route that reads an index goes through here."""
+    if not indexes_ready(driver, names, database):
+        return None
+    try:
+        return read()
+    except Exception as err:
+        if not route_failed_for_index(err, driver, names, database):
+            raise
+        return None
+
+
 def unless_index_missing(
     read: Callable[[], dict[int, float]],
     index: str,
@@ -115,14 +132,10 @@ def unless_index_missing(
     database: str | None,
 ) -> dict[int, float]:
     """A route's scores ``read()``; none, with a note in ``notes``, when the index ``index`` it
-    reads is still populating (:func:`indexes_ready`) or unavailable
-    (:func:`route_failed_for_index`)."""
-    if indexes_ready(driver, [index], database):
-        try:
-            return read()
-        except Exception as err:
-            if not route_failed_for_index(err, driver, [index], database):
-                raise
+    reads is still populating or unavailable (:func:`read_if_available`)."""
+    found = read_if_available(read, driver, [index], database)
+    if found is not None:
+        return found
     note = (
         f"the index {index} is missing or still being built, so this answer does without "
         "it; 'argkb status' shows the indexes and 'argkb init' recreates missing ones"

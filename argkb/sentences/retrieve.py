@@ -189,21 +189,18 @@ def rank_sentences(
     lucene = lucene_query(query)
     if not lucene.strip():
         return []
-    from argkb.retrieve.routes import indexes_ready, route_failed_for_index
+    from argkb.retrieve.routes import read_if_available
 
-    missing = SentencesMissing(
-        "the graph has no sentence index (sentence_text) online: run 'argkb sentences' "
-        "(or 'argkb update') first, or wait until a load has rebuilt it"
-    )
-    if not indexes_ready(driver, ["sentence_text"], database):
-        raise missing
-    try:
-        hits = cypher.read(driver, "sentences/fulltext", database=database, query=lucene,
-                           limit=k if model == "bm25" else max(k, depth))  # fmt: skip
-    except Exception as err:
-        if not route_failed_for_index(err, driver, ["sentence_text"], database):
-            raise
-        raise missing from err
+    hits = read_if_available(
+        lambda: cypher.read(driver, "sentences/fulltext", database=database, query=lucene,
+                            limit=k if model == "bm25" else max(k, depth)),
+        driver, ["sentence_text"], database,
+    )  # fmt: skip
+    if hits is None:
+        raise SentencesMissing(
+            "the graph has no sentence index (sentence_text) online: run 'argkb sentences' "
+            "(or 'argkb update') first, or wait until a load has rebuilt it"
+        )
     found = [RankedSentence(h["uid"], h["text"], h["premise"], int(h["position"]),
                             float(h["score"])) for h in hits]  # fmt: skip
     if model == "bm25" or not found:

@@ -62,25 +62,22 @@ def direct_hits(
     """BM25 and vector-index hits over premises (of ``collection`` only, when given); a missing
     index leaves its route empty and adds a note to ``notes``."""
     from argkb.retrieve.lucene import lucene_query
-    from argkb.retrieve.routes import indexes_ready, route_failed_for_index, unless_index_missing
+    from argkb.retrieve.routes import read_if_available, unless_index_missing
 
     s = reader.settings
     widen = 1 if collection is None else s.collection_widen
     terms = lucene_query(text)
-    both = ["premise_text", "premise_embedding"]
-    combined = bool(terms) and s.bm25_depth > 0 and s.vector_depth > 0
-    if combined and indexes_ready(reader.driver, both, reader.database):  # one query for both
-        try:
-            columns = cypher.read_columns(
+    if terms and s.bm25_depth > 0 and s.vector_depth > 0:  # both routes in one query
+        columns = read_if_available(
+            lambda: cypher.read_columns(
                 reader.driver, "query/premises_routes", database=reader.database, text=terms,
                 bm25_k=s.bm25_depth, bm25_fetch=s.bm25_depth * widen, vector_k=s.vector_depth,
                 vector_fetch=s.vector_depth * widen, collection=collection,
                 vector=[float(x) for x in vector],
-            )  # fmt: skip
-        except Exception as err:
-            if not route_failed_for_index(err, reader.driver, both, reader.database):
-                raise
-        else:
+            ),
+            reader.driver, ["premise_text", "premise_embedding"], reader.database,
+        )  # fmt: skip
+        if columns is not None:
             return DirectHits(
                 dict(zip(columns["bm25_id"], map(float, columns["bm25_score"]), strict=True)),
                 {p: 2.0 * float(v) - 1.0

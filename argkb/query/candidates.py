@@ -30,6 +30,15 @@ if TYPE_CHECKING:
     from argkb.retrieve.pfidf import EdgeTerms
 
 
+def own_cluster(unit: int) -> str:
+    """The cluster name of an unclustered unit (internal id ``unit``): a cluster of its own,
+    named so that it cannot be taken for a stored cluster's ``cid`` (``claim:N`` /
+    ``premise:N``). Before 2026-11-27 an unclustered claim was named ``claim:<id>``, which
+    merged it into the stored claim cluster of that number whenever the two met in one answer,
+    so scores depended on the ids a load gave the nodes."""
+    return f"unit:{unit}"
+
+
 @dataclass(frozen=True)
 class EdgeColumns:
     """Candidate edges premise -> claim as the edge queries answer them: parallel lists, one
@@ -176,7 +185,7 @@ class CandidateReader:
         if rows is None:
             rows = self.cluster_rows(claims, vector)
         for row in rows:
-            name = row["cluster"] or f"claim:{row['claim']}"
+            name = row["cluster"] or own_cluster(row["claim"])
             p_cluster[name] += claim_p[row["claim"]]
             for member in row["members"]:
                 cluster_of_claim[member] = name
@@ -231,12 +240,13 @@ class CandidateReader:
         # premise clusters; an unclustered premise is a cluster of its own
         names: dict[str, int] = {}
         labels = [
-            names.setdefault(edges.cluster[i] or f"unit:{edges.premise[i]}", len(names))
+            names.setdefault(edges.cluster[i] or own_cluster(edges.premise[i]), len(names))
             for i in kept
         ]
         gammas: dict[str, int] = {}
         claim_clusters = [
-            gammas.setdefault(cluster_of_claim.get(c, f"claim:{c}"), len(gammas)) for c in claims
+            gammas.setdefault(cluster_of_claim.get(c) or own_cluster(c), len(gammas))
+            for c in claims
         ]
 
         def frequencies(values: list[float]) -> NDArray[np.float64]:

@@ -308,32 +308,23 @@ def quality_prior(study: Path, data: Path, pools: dict[str, Any]) -> Any:
     from sklearn.linear_model import Ridge
 
     from argkb.embed.model import Embedder
-    from argkb.loaders.records import text_key
-    from bench.ranker_study import prior_features
+    from bench.ranker_study import GroupFolds, prior_features
 
     texts, labels, groups = judged_quality(data)
     x = prior_features(np.asarray(Embedder().embed(texts), np.float32),
                        np.asarray([len(t.split()) for t in texts], float))  # fmt: skip
-    keys = [text_key(t) for t in texts]
-    by_group: dict[str, set[str]] = {}
-    for key, group in zip(keys, groups, strict=True):
-        by_group.setdefault(group, set()).add(key)
-    models: dict[frozenset[str], Any] = {}
+    folds = GroupFolds(texts, groups, lambda keep: Ridge(alpha=10.0).fit(x[keep], labels[keep]))
     values: dict[int, Any] = {}
     for name, by_query in pools.items():
         for qid, record in recording(study, name).items():
-            candidates = {text_key(t) for s in record["sides"].values() for t in s["texts"]}
-            excluded = frozenset(set().union(*(g for g in by_group.values() if g & candidates)))
-            if excluded not in models:
-                keep = np.asarray([k not in excluded for k in keys])
-                models[excluded] = Ridge(alpha=10.0).fit(x[keep], labels[keep])
+            model = folds.model_for(t for s in record["sides"].values() for t in s["texts"])
             for side, (pool, _) in by_query[qid].items():
                 raw = record["sides"][side]
                 own = prior_features(
                     np.asarray(raw["embeddings"], np.float32),
                     np.asarray([len(t.split()) for t in raw["texts"]], float),
                 )
-                values[id(pool)] = 1.0 / (1.0 + np.exp(-models[excluded].predict(own)))
+                values[id(pool)] = 1.0 / (1.0 + np.exp(-model.predict(own)))
     return lambda features, pool: {**features, "quality": values[id(pool)]}
 
 

@@ -23,7 +23,7 @@ import itertools
 import json
 import pickle
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -391,36 +391,47 @@ def _wtl(mine: dict[str, float], base: dict[str, dict[str, float]]) -> str:
     return ", ".join(parts)
 
 
+class GroupFolds:
+    """Models fitted without the labelled topic groups that share a text with a query's
+    candidates: ``fit(keep)`` fits one on the rows where the mask ``keep`` is true; a model is
+    fitted once per set of groups left out."""
+
+    def __init__(self, texts: Sequence[str], groups: Sequence[str], fit: Any) -> None:
+        from argkb.loaders.records import text_key
+
+        self.keys = [text_key(t) for t in texts]
+        self.by_group: dict[str, set[str]] = {}
+        for key, group in zip(self.keys, groups, strict=True):
+            self.by_group.setdefault(group, set()).add(key)
+        self.fit = fit
+        self.models: dict[frozenset[str], Any] = {}
+
+    def model_for(self, candidate_texts: Iterable[str]) -> Any:
+        from argkb.loaders.records import text_key
+
+        candidates = {text_key(t) for t in candidate_texts}
+        excluded = frozenset(set().union(*(g for g in self.by_group.values() if g & candidates)))
+        if excluded not in self.models:
+            self.models[excluded] = self.fit(np.asarray([k not in excluded for k in self.keys]))
+        return self.models[excluded]
+
+
 def assign_priors(pools: dict[str, dict[str, QueryPools]], data: Path) -> None:
     """Each candidate's argumentativeness prior, from a model that never saw the query's topic
     group (module docstring)."""
     from argkb.embed.model import Embedder
-    from argkb.loaders.records import text_key
 
     labelled = labelled_arguments(data)
-    embedder = Embedder()
-    vectors = np.asarray(embedder.embed(labelled.texts), np.float32)
+    vectors = np.asarray(Embedder().embed(labelled.texts), np.float32)
     words = np.asarray([len(t.split()) for t in labelled.texts], float)
-    keys = [text_key(t) for t in labelled.texts]
-    cache: dict[frozenset[str], Any] = {}
 
-    def model_without(excluded: set[str]) -> Any:
-        """A prior trained without the rows whose text is one of ``excluded`` (keys)."""
-        keep = np.asarray([key not in excluded for key in keys])
-        tag = frozenset(excluded)
-        if tag not in cache:
-            cache[tag] = fit_prior(vectors[keep], words[keep], labelled.labels[keep])
-        return cache[tag]
+    def fit(keep: np.ndarray) -> Any:
+        return fit_prior(vectors[keep], words[keep], labelled.labels[keep])
 
-    by_group: dict[str, set[str]] = {}
-    for key, group in zip(keys, labelled.groups, strict=True):
-        by_group.setdefault(group, set()).add(key)
+    folds = GroupFolds(labelled.texts, labelled.groups, fit)
     for _name, queries in pools.items():
         for qp in queries.values():
-            candidate_keys = {text_key(t) for s in qp.sides.values() for t in s.texts}
-            # leave out every labelled group that shares a text with this query's candidates
-            excluded = set().union(*(g for g in by_group.values() if g & candidate_keys))
-            model = model_without(excluded)
+            model = folds.model_for(t for s in qp.sides.values() for t in s.texts)
             for side in qp.sides.values():
                 feats = prior_features(side.vectors, side.words)
                 side.argument = model.predict_proba(feats)[:, 1]

@@ -132,7 +132,9 @@ def training_pairs(
 
     unseen = _held_out_texts(data, held_out)
     shuffle = random.Random(0)
-    queries, premises, labels = [], [], []
+    queries: list[str] = []
+    premises: list[str] = []
+    labels: list[bool] = []
     counts: dict[str, int] = {}
     for source in SETS:
         if source == held_out or source in without:

@@ -310,19 +310,19 @@ def sigir19_cmd(conn: Connection, data: str, topic_kind: str, args: HarnessArgs)
     arguments not judged for the query left out) and counts what each top ten holds by those
     judgements. See docs/eval/harness.md.
     """
-    from argkb.eval.sigir19 import build_benchmark, per_issue, run_sigir19, top_places, topic_issues
+    from argkb.eval.sigir19 import per_issue, run_sigir19, top_places, topic_issues
     from argkb.loaders.sigir19 import load_judgements
 
-    judgements = load_judgements(data)  # bad files fail before connecting
-    issues = topic_issues(judgements)
+    issues = topic_issues(load_judgements(data))  # bad files fail before connecting
     report = harness_report(run_sigir19, conn, args, data, topics=topic_kind)
     asked = {q for r in report.results for q in r.scores.per_query} | set(
         q for r in report.results for q in r.scores.skipped
     )
     issues = {qid: issue for qid, issue in issues.items() if qid in asked}
     by_issue = {r.name: per_issue(r.scores, issues) for r in report.results}
-    qrels = build_benchmark(judgements, topic_kind).qrels  # type: ignore[arg-type]
-    places = {r.name: top_places(r.run, qrels, issues, r.scores.per_query) for r in report.results}
+    places = {
+        r.name: top_places(r.run, report.qrels, issues, r.scores.per_query) for r in report.results
+    }
     if args.as_json:
         click.echo(to_json({**report.to_json(), "issues": issues, "ndcg@10_by_issue": by_issue,
                             "top10_places": places}))  # fmt: skip

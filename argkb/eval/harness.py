@@ -391,6 +391,7 @@ class HarnessReport:
     files: dict[str, str]
     load: dict[str, Any]
     embedded: int
+    qrels: Qrels  # the benchmark's judgements, for reports that read them (not in the JSON)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -561,4 +562,5 @@ def run_benchmark(
     }
     files = write_outputs(out, benchmark, results, table=table, extra=extra)
     logger.info("%s: results written to %s", benchmark.name, out)
-    return HarnessReport(benchmark.name, table, results, seconds, files, dict(load or {}), embedded)
+    return HarnessReport(benchmark.name, table, results, seconds, files, dict(load or {}), embedded,
+                         benchmark.qrels)  # fmt: skip

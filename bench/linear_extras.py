@@ -32,8 +32,9 @@ On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
   leave-one-out choice.
 * ``maxsent``: the cosine of the candidate's best sentence (:func:`best_sentence_cosine`) beside
   the mean-of-sentences cosine, at 0 to 2 with BM25 at 0 or .25 and cosine at .5 or 1;
-* ``product``: ``claim`` times ``cosine`` and ``claim`` times ``bm25`` (the claim route's credit
-  only where the premise matches too), each at 0 to 3 with BM25 at 0 to .5 and claim 1 or 1.5;
+* ``product``: ``claim`` times ``cosine``, ``bm25`` or ``argument`` (the claim route's credit
+  only where the premise matches too, or is argumentative), each at 0 to 3 with BM25 at 0 to .5
+  and claim 1 or 1.5;
 * ``quality``: a prior of judged quality (:func:`quality_prior`, the argument prior's folds) at
   0 to 2 with BM25 at 0 or .25 and the argument prior at 0 to .5.
 
@@ -249,9 +250,11 @@ def best_sentence_cosine(study: Path, pools: dict[str, Any]) -> Any:
 
 def run_product(study: Path, data: Path) -> None:
     """``claim_cosine`` and ``claim_bm25``: the claim route's credit only where the premise
-    matches the query too (products of the features), each at 0 to 3 beside BM25 and claim."""
+    matches the query too; ``claim_argument``: only where the premise is argumentative
+    (products of the features), each at 0 to 3 beside BM25 and claim."""
     grid = list(itertools.product((0.0, 0.25, 0.5), (1.0, 1.5), (0.0, 0.5, 1.0, 2.0, 3.0)))
-    for feature, other in (("claim_cosine", "cosine"), ("claim_bm25", "bm25")):
+    for feature, other in (("claim_cosine", "cosine"), ("claim_bm25", "bm25"),
+                           ("claim_argument", "argument")):  # fmt: skip
 
         def product(pools: Any, o: str = other, f: str = feature) -> Any:
             return lambda x, pool: {**x, f: x["claim"] * x[o]}

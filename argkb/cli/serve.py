@@ -56,8 +56,9 @@ def serve_cmd(
 ) -> None:
     """Serve the query engine and the graph over HTTP (JSON API, OpenAPI at /openapi.json).
 
-    Loads the embedding model once, then answers GET /api/v1/query and the browse endpoints
-    until stopped with Ctrl-C. Listens on 127.0.0.1 unless --allow-remote is given.
+    Loads the embedding model once and answers one query to warm Neo4j's indexes and query
+    plans, then answers GET /api/v1/query and the browse endpoints until stopped with Ctrl-C.
+    Listens on 127.0.0.1 unless --allow-remote is given.
     """
     if not is_loopback(host):
         if not allow_remote:
@@ -74,7 +75,7 @@ def serve_cmd(
     from argkb.db.connect import open_driver
     from argkb.embed.model import Embedder
     from argkb.query.settings import DEFAULT
-    from argkb.serve.app import create_app
+    from argkb.serve.app import create_app, warm_up
     from argkb.serve.protocol import server_config
 
     target = conn.target()
@@ -87,7 +88,7 @@ def serve_cmd(
         connection_acquisition_timeout=timeout,
     )
     embedder = Embedder.for_queries(cache=False)  # one-off texts: no disk cache shared by threads
-    echo_err(f"loading the embedding model {embedder.model_path.name} ...")
+    echo_err(f"loading the embedding model ({embedder.model_path}) ...")
     _ = embedder.model
     app = create_app(
         driver,
@@ -97,6 +98,7 @@ def serve_cmd(
         timeout=timeout,
         settings=dataclasses.replace(DEFAULT, alignment=alignment),
     )
+    echo_err(warm_up(app))
     echo_err(f"argkb serve on http://{host}:{port} (OpenAPI at /openapi.json; Ctrl-C stops)")
     server = uvicorn.Server(server_config(app, host=host, port=port))
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down already

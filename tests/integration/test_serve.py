@@ -430,6 +430,7 @@ def test_argkb_serve_answers_json_to_any_request(neo4j_uri, demo_db, tmp_path) -
                 assert server.poll() is None, (tmp_path / "serve.log").read_text()
                 time.sleep(0.2)
         assert status == 200
+        assert "warmed up in" in (tmp_path / "serve.log").read_text()
 
         def get(q_bytes: int) -> tuple[int, dict[str, str], dict[str, Any]]:
             status, headers, body = _socket_get(port, b"/api/v1/query?q=" + b"x" * q_bytes)
@@ -454,6 +455,21 @@ def test_argkb_serve_answers_json_to_any_request(neo4j_uri, demo_db, tmp_path) -
         server.terminate()
         server.wait(timeout=30)
         log.close()
+
+
+def test_the_warm_up_answers_or_says_why_not(demo_db, query_embedder) -> None:
+    """``argkb serve`` answers queries once before listening (argkb.serve.app.warm_up); where
+    the database cannot answer, it says so in one line and serving goes on."""
+    from argkb.query.alignment import model_alignment
+    from argkb.serve.app import create_app, warm_up
+
+    app = create_app(demo_db, query_embedder, alignment=model_alignment(query_embedder))
+    assert warm_up(app).startswith("indexes and query plans warmed up in ")
+    missing = create_app(demo_db, query_embedder, database="nosuchdatabase",
+                         alignment=model_alignment(query_embedder))  # fmt: skip
+    said = warm_up(missing)
+    assert said.startswith("warm-up query failed, serving anyway: ") and "\n" not in said
+    assert "nosuchdatabase" in said or "Neo4j" in said
 
 
 def test_database_calls_time_out_as_504(demo_db, query_embedder) -> None:

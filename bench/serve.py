@@ -3,6 +3,7 @@
 
     python -m bench serve [--workdir /tmp/argkb-bench-query] [--queries 200] [--clients 1,4,16]
                           [--cli-queries 10]
+    python -m bench serve --cold [--workdir /tmp/argkb-bench-query] [--queries 20]
 
 Needs the graph bench/query.py builds (run it first; both reuse --workdir). Starts `argkb serve`
 as a subprocess on a free loopback port against that instance, warms it up, then for each client
@@ -12,6 +13,10 @@ times every request end to end. The baseline runs `argkb query TEXT --json` in a
 per query, as a script calling the CLI would (model load included each time). Both use
 argkb's defaults (hybrid ranker, model stance alignment). Goal (issue 14): p95 <= 300 ms at 4
 clients.
+
+``--cold``: the first --queries requests (one client) right after a restart of Neo4j, with
+`argkb serve --no-warm-up` (the baseline) and with its default warm-up, each on a freshly
+restarted server; and how long each took to start answering.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 
 def wait_healthy(port: int, proc: subprocess.Popen[bytes], timeout: float = 300.0) -> None:
@@ -98,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--cli-queries", type=int, default=10)
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--cold", action="store_true", help="first requests after a restart")
     parser.add_argument("--heap", default="4g")
     parser.add_argument("--pagecache", default="4g")
     return parser
@@ -107,13 +114,13 @@ Row = tuple[str, list[float], float]  # method, seconds per query, queries per s
 
 
 @contextmanager
-def serving(argkb: list[str], env: dict[str, str]) -> Iterator[int]:
+def serving(argkb: list[str], env: dict[str, str], *options: str) -> Iterator[int]:
     """``argkb serve`` on a free loopback port, answering; its port. Stopped on the way out."""
     from argkb.db.server import free_port
 
     port = free_port()
     serve = subprocess.Popen(
-        [*argkb, "serve", "--port", str(port)], env=env, stderr=subprocess.DEVNULL
+        [*argkb, "serve", "--port", str(port), *options], env=env, stderr=subprocess.DEVNULL
     )
     try:
         wait_healthy(port, serve)
@@ -170,6 +177,36 @@ def print_table(rows: list[Row]) -> None:
         )
 
 
+def environment(inst: Any) -> dict[str, str]:
+    """What an ``argkb`` subprocess needs to reach the benchmark's instance."""
+    env = dict(os.environ, NEO4J_URI=inst.uri, HF_HUB_OFFLINE="1")
+    auth = inst.server.config.auth()
+    if auth is not None:
+        env["NEO4J_USERNAME"], env["NEO4J_PASSWORD"] = auth
+    return env
+
+
+def measure_cold(args: argparse.Namespace, inst: Any, argkb: list[str], texts: list[str]) -> Any:
+    """``--cold``: per variant, restart Neo4j, start serve, time its start and its first
+    requests; the instance left running (the caller stops it)."""
+    from bench import common
+
+    print("| serve | seconds to answering | first request ms | requests 2 to n: p50 ms | max ms |")
+    print("|---|---:|---:|---:|---:|")
+    for index, (name, option) in enumerate([("--no-warm-up (baseline)", "--no-warm-up"),
+                                            ("warm-up (default)", "--warm-up")]):  # fmt: skip
+        inst.stop()
+        inst = common.reuse_instance(inst.home, heap=args.heap, pagecache=args.pagecache)
+        clock = time.perf_counter()
+        with serving(argkb, environment(inst), option) as port:
+            started = time.perf_counter() - clock
+            batch = texts[index * args.queries : (index + 1) * args.queries]
+            ms = [v * 1000 for v in run_clients(port, batch, 1, args.k)[0]]
+        print(f"| {name} | {started:.1f} | {ms[0]:.0f} | {common.percentile(ms[1:], 50):.0f} | "
+              f"{max(ms[1:]):.0f} |", flush=True)  # fmt: skip
+    return inst
+
+
 def main() -> int:
     args = build_parser().parse_args()
 
@@ -179,11 +216,18 @@ def main() -> int:
     if not (folder / "data").exists():
         raise SystemExit(f"no benchmark graph in {folder}: run bench/query.py first")
     inst = common.reuse_instance(folder, heap=args.heap, pagecache=args.pagecache)
-    env = dict(os.environ, NEO4J_URI=inst.uri, HF_HUB_OFFLINE="1")
-    auth = inst.server.config.auth()
-    if auth is not None:
-        env["NEO4J_USERNAME"], env["NEO4J_PASSWORD"] = auth
+    env = environment(inst)
     argkb = [str(Path(sys.executable).with_name("argkb"))]  # the venv's console script
+    if args.cold:
+        with inst.driver() as drv:
+            texts = common.benchmark_queries(drv, 2 * args.queries, args.seed + 2)
+        try:
+            inst = measure_cold(args, inst, argkb, texts)
+        finally:
+            inst.stop()
+        print(f"\n{args.queries} requests per variant, k={args.k}, the bench/query.py graph in "
+              f"{args.workdir}; load average {os.getloadavg()[0]:.1f} after")  # fmt: skip
+        return 0
     try:
         with inst.driver() as drv:
             texts = common.benchmark_queries(

@@ -43,6 +43,13 @@ __all__ = ["is_loopback", "serve_cmd"]
     show_default=True,
     help="Seconds each database call may take.",
 )
+@click.option(
+    "--warm-up/--no-warm-up",
+    default=True,
+    show_default=True,
+    help="Answer a few queries before listening, so that the first requests after a Neo4j "
+    "restart are not slow (seconds more at start).",
+)
 @setting_option("alignment")
 @handle_errors
 def serve_cmd(
@@ -52,6 +59,7 @@ def serve_cmd(
     allow_remote: bool,
     token: str | None,
     timeout: float,
+    warm_up: bool,
     alignment: AlignmentChoice,
 ) -> None:
     """Serve the query engine and the graph over HTTP (JSON API, OpenAPI at /openapi.json).
@@ -75,7 +83,8 @@ def serve_cmd(
     from argkb.db.connect import open_driver
     from argkb.embed.model import Embedder
     from argkb.query.settings import DEFAULT
-    from argkb.serve.app import create_app, warm_up
+    from argkb.serve.app import create_app
+    from argkb.serve.app import warm_up as answer_warm_up_queries
     from argkb.serve.protocol import server_config
 
     target = conn.target()
@@ -98,7 +107,8 @@ def serve_cmd(
         timeout=timeout,
         settings=dataclasses.replace(DEFAULT, alignment=alignment),
     )
-    echo_err(warm_up(app))
+    if warm_up:
+        echo_err(answer_warm_up_queries(app))
     echo_err(f"argkb serve on http://{host}:{port} (OpenAPI at /openapi.json; Ctrl-C stops)")
     server = uvicorn.Server(server_config(app, host=host, port=port))
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down already

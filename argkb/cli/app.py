@@ -24,6 +24,14 @@ if TYPE_CHECKING:
     import neo4j
 
 
+def one_line(text: str, width: int) -> str:
+    """``text`` on one line (runs of whitespace as one space), cut after a whole word to at
+    most ``width`` characters, with " ..." where it was cut."""
+    import textwrap
+
+    return textwrap.shorten(text, width, placeholder=" ...")
+
+
 def echo_err(message: str) -> None:
     click.echo(message, err=True)
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import click
 
-from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
+from argkb.cli.app import (
+    Connection,
+    connection_options,
+    handle_errors,
+    json_option,
+    main,
+    one_line,
+    to_json,
+)
 
 
 @main.command("keypoints")
@@ -57,4 +65,4 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
             click.echo(f"  {row['prevalence']:>4}  {row['key_point']}")
             for example in row["examples"]:
                 source = f" [{example['sources'][0]}]" if example["sources"] else ""
-                click.echo(f"          e.g. {example['text'][:90]}{source}")
+                click.echo(f"          e.g. {one_line(example['text'], 90)}{source}")

@@ -20,6 +20,7 @@ from argkb.cli.app import (
     json_option,
     main,
     one_blas_thread,
+    one_line,
     to_json,
 )
 from argkb.query.settings import (
@@ -61,7 +62,7 @@ def _member_line(member: Member) -> str:
     """A premise as a person reads it: its text (shortened), where it comes from (the source's
     title, else its id) and who said its stance (the data, or argkb stance's model)."""
     shown = " ".join(getattr(member, "snippet", None) or [member.text])  # the snippet, if asked
-    text = textwrap.shorten(" ".join(shown.split()), TEXT_WIDTH, placeholder=" ...")
+    text = one_line(shown, TEXT_WIDTH)
     names = [source.title or source.sid for source in member.sources]
     where = names[0] if names else "no source"
     if len(names) > 1:
@@ -298,7 +299,7 @@ def show_pairs(
         where = f"unit {pair.unit}; {stance}"
         if pair.arguments:
             first = pair.arguments[0]
-            conclusion = textwrap.shorten(first.conclusion or first.aid, 50, placeholder=" ...")
+            conclusion = one_line(first.conclusion or first.aid, 50)
             more = f" (+{len(pair.arguments) - 1} more)" if len(pair.arguments) > 1 else ""
             where += f"; premise of '{conclusion}'{more}"
         click.echo(f"\n{pair.rank:>3}. [{pair.score:.3f}] {where}")

@@ -60,6 +60,15 @@ def test_keypoints_command(db, neo4j_uri) -> None:
     n = printed["stances"]["pro"]["premises"]
     assert shown.stderr.splitlines() == [f"pro: {n:,} premises; choosing key points ..."]
     assert shown.stdout.startswith(f"{TOPIC}: {printed['premises']} premises")
+    # examples are cut at a word, within 90 characters, and say so
+    rows = printed["stances"]["pro"]["key_points"]
+    examples = [" ".join(e["text"].split()) for row in rows for e in row["examples"]]
+    lines = [line.split("e.g. ", 1)[1] for line in shown.stdout.splitlines() if "e.g. " in line]
+    assert len(lines) == len(examples) > 0
+    for line, full in zip(lines, examples, strict=True):
+        text = line[: line.rfind(" [")] if line.endswith("]") else line
+        assert len(text) <= 90
+        assert text == full or (text.endswith(" ...") and full.startswith(text[:-4] + " "))
     missing = CliRunner().invoke(main, ["keypoints", "no such topic", "--uri", neo4j_uri])
     assert missing.exit_code != 0
     assert missing.stderr.strip().splitlines() == [

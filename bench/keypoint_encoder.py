@@ -100,7 +100,7 @@ def train_encoder(pairs: list[tuple[str, str, str]], device: str, epochs: int = 
     """The base encoder with adapters fitted on ``pairs`` (module docstring)."""
     import torch
 
-    from argkb.stance.cross import CrossConfig, _attach, _base
+    from argkb.stance.cross import CrossConfig, _attach, _base, warm_then_decay
 
     torch.manual_seed(seed)
     rng = random.Random(seed)
@@ -110,11 +110,7 @@ def train_encoder(pairs: list[tuple[str, str, str]], device: str, epochs: int = 
     adapters = _attach(encoder, CrossConfig(), device)
     trainable = [w for a in adapters for w in (a.a, a.b)]
     optimiser = torch.optim.AdamW(trainable, lr=5e-4, weight_decay=0.01)
-    steps = epochs * math.ceil(len(pairs) / 64)
-    warm = max(steps // 10, 1)
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimiser, lambda s: min((s + 1) / warm, max(0.0, (steps - s) / max(steps - warm, 1)))
-    )
+    schedule = warm_then_decay(optimiser, epochs * math.ceil(len(pairs) / 64))
     encoder.train()
     for _ in range(epochs):
         for batch in batches(list(pairs), 64, rng):

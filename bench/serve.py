@@ -186,25 +186,28 @@ def environment(inst: Any) -> dict[str, str]:
     return env
 
 
-def measure_cold(args: argparse.Namespace, inst: Any, argkb: list[str], texts: list[str]) -> Any:
+def measure_cold(args: argparse.Namespace, inst: Any, argkb: list[str], texts: list[str]) -> None:
     """``--cold``: per variant, restart Neo4j, start serve, time its start and its first
-    requests; the instance left running (the caller stops it)."""
+    requests; the instance is stopped on the way out, whichever restart it is."""
     from bench import common
 
     print("| serve | seconds to answering | first request ms | requests 2 to n: p50 ms | max ms |")
     print("|---|---:|---:|---:|---:|")
-    for index, (name, option) in enumerate([("--no-warm-up (baseline)", "--no-warm-up"),
-                                            ("warm-up (default)", "--warm-up")]):  # fmt: skip
+    try:
+        for index, (name, option) in enumerate([("--no-warm-up (baseline)", "--no-warm-up"),
+                                                ("warm-up (default)", "--warm-up")]):  # fmt: skip
+            inst.stop()
+            inst = common.reuse_instance(inst.home, heap=args.heap, pagecache=args.pagecache)
+            clock = time.perf_counter()
+            with serving(argkb, environment(inst), option) as port:
+                started = time.perf_counter() - clock
+                batch = texts[index * args.queries : (index + 1) * args.queries]
+                ms = [v * 1000 for v in run_clients(port, batch, 1, args.k)[0]]
+            p50 = common.percentile(ms[1:], 50)
+            print(f"| {name} | {started:.1f} | {ms[0]:.0f} | {p50:.0f} | {max(ms[1:]):.0f} |",
+                  flush=True)  # fmt: skip
+    finally:
         inst.stop()
-        inst = common.reuse_instance(inst.home, heap=args.heap, pagecache=args.pagecache)
-        clock = time.perf_counter()
-        with serving(argkb, environment(inst), option) as port:
-            started = time.perf_counter() - clock
-            batch = texts[index * args.queries : (index + 1) * args.queries]
-            ms = [v * 1000 for v in run_clients(port, batch, 1, args.k)[0]]
-        print(f"| {name} | {started:.1f} | {ms[0]:.0f} | {common.percentile(ms[1:], 50):.0f} | "
-              f"{max(ms[1:]):.0f} |", flush=True)  # fmt: skip
-    return inst
 
 
 def main() -> int:
@@ -221,10 +224,7 @@ def main() -> int:
     if args.cold:
         with inst.driver() as drv:
             texts = common.benchmark_queries(drv, 2 * args.queries, args.seed + 2)
-        try:
-            inst = measure_cold(args, inst, argkb, texts)
-        finally:
-            inst.stop()
+        measure_cold(args, inst, argkb, texts)
         print(f"\n{args.queries} requests per variant, k={args.k}, the bench/query.py graph in "
               f"{args.workdir}; load average {os.getloadavg()[0]:.1f} after")  # fmt: skip
         return 0

@@ -64,8 +64,9 @@ def serve_cmd(
 ) -> None:
     """Serve the query engine and the graph over HTTP (JSON API, OpenAPI at /openapi.json).
 
-    Loads the embedding model once and answers one query to warm Neo4j's indexes and query
-    plans, then answers GET /api/v1/query and the browse endpoints until stopped with Ctrl-C.
+    Loads the embedding model once and, unless --no-warm-up, answers a few queries itself to
+    warm Neo4j's indexes and query plans; then answers GET /api/v1/query and the browse
+    endpoints until stopped with Ctrl-C.
     Listens on 127.0.0.1 unless --allow-remote is given.
     """
     if not is_loopback(host):

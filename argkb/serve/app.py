@@ -71,10 +71,8 @@ def warm_up(app: FastAPI) -> str:
     try:
         for text in WARM_UP_QUERIES:
             app.state.engine.query(text, k=1)
-    except ArgKBError as err:
-        return f"warm-up query failed, serving anyway: {err}"
-    except Exception as err:  # a driver error, said in one line; anything else is a bug
-        known = translate(err, "the warm-up query")
+    except Exception as err:  # argkb's or the driver's error, said in one line; else a bug
+        known = err if isinstance(err, ArgKBError) else translate(err, "the warm-up query")
         if known is None:
             raise
         return f"warm-up query failed, serving anyway: {known}"

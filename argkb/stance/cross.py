@@ -158,11 +158,7 @@ def train(
     trainable = [w for a in adapters for w in (a.a, a.b)] + list(head.parameters())
     optimiser = torch.optim.AdamW(trainable, lr=config.learning_rate,
                                   weight_decay=config.weight_decay)  # fmt: skip
-    steps = config.epochs * math.ceil(len(items) / config.batch_size)
-    warm = max(steps // 10, 1)
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimiser, lambda s: min((s + 1) / warm, max(0.0, (steps - s) / max(steps - warm, 1)))
-    )
+    schedule = warm_then_decay(optimiser, config.epochs * math.ceil(len(items) / config.batch_size))
     encoder.train()
     for _ in range(config.epochs):
         shuffle.shuffle(items)
@@ -186,6 +182,15 @@ def train(
     tensors["head.weight"] = head.weight.detach().float().cpu().numpy()
     tensors["head.bias"] = head.bias.detach().float().cpu().numpy()
     return tensors
+
+
+def warm_then_decay(optimiser: Any, steps: int) -> Any:
+    """The learning rate rises linearly over the first tenth of ``steps``, then falls linearly
+    to zero at the last (a torch ``LambdaLR``; step it once per batch)."""
+    warm = max(steps // 10, 1)
+    return _torch().optim.lr_scheduler.LambdaLR(
+        optimiser, lambda s: min((s + 1) / warm, max(0.0, (steps - s) / max(steps - warm, 1)))
+    )
 
 
 def _names(encoder: Any) -> list[str]:

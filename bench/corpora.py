@@ -25,6 +25,7 @@ CORPORA: list[tuple[str, str, OnError]] = [
     ("argkp", "argkp-2021", "fail"),
     ("argquality", "webis-argquality-20", "fail"),
     ("argrank", "webis-argrank-17", "fail"),
+    ("sigir19", "webis-sigir19-dev", "fail"),
 ]
 
 

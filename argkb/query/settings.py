@@ -34,7 +34,8 @@ class QuerySettings:
     ranker: RankerName = _setting(
         "hybrid",
         "hybrid: similar claims' premises, BM25 and vector premise search, fused as the fusion "
-        "setting says (a weighted sum of features by default); pfidf: Dumani et al. 2020 (frequency x specificity); coreset: Fromm et al. 2021.",
+        "setting says (a weighted sum of features by default); pfidf: Dumani et al. 2020 "
+        "(frequency x specificity); coreset: Fromm et al. 2021.",
         option=True,
     )
     alignment: AlignmentChoice = _setting(

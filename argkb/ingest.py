@@ -67,6 +67,8 @@ class LoadSummary:
     links: int = 0
     undercuts: int = 0  # of the arguments: attacks on an argument (docs/data-model.md)
     rejected: int = 0
+    # arguments another corpus had loaded with the same id and content: left to that corpus
+    shared: int = 0
     rejected_examples: list[str] = field(default_factory=list)
     # structure of valid input that argkb does not model, left out of the graph: kind -> count
     left_out: dict[str, int] = field(default_factory=dict)
@@ -248,6 +250,7 @@ def load_records(
         rejects = _RejectLog(summary, on_error, reject_report)
         phase = time.perf_counter()
         _write_records(records, writer, rejects, summary, max_text=max_text, progress=progress)
+        summary.shared = writer.shared
         if summary.records == 0:  # never a complete corpus of nothing, whatever the format
             names = ", ".join(p.name for p in files)
             reason = (

@@ -41,6 +41,7 @@ class _BatchWriter:
         self.buffers: dict[str, list[dict[str, Any]]] = {kind: [] for kind in _KINDS}
         self.nodes_created = 0
         self.relationships_created = 0
+        self.shared = 0  # arguments another corpus wrote, repeated unchanged: not written again
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argkb-ingest")
         self._in_flight: Future[list[Rejected]] | None = None
 
@@ -81,11 +82,12 @@ class _BatchWriter:
 
     def _write(self, kind: str, rows: list[dict[str, Any]]) -> list[Rejected]:
         with self.driver.session(database=self.database) as session:
-            nodes, relationships, duplicates = session.execute_write(
+            nodes, relationships, duplicates, shared = session.execute_write(
                 _write_batch, kind, rows, self.cid, self.token, self.strict
             )
         self.nodes_created += nodes
         self.relationships_created += relationships
+        self.shared += shared
         return duplicates
 
 
@@ -111,17 +113,22 @@ def _write_batch(
     cid: str,
     token: str,
     strict: bool,
-) -> tuple[int, int, list[Rejected]]:
-    """One batch in one transaction: (nodes, relationships) created and the refused duplicates.
+) -> tuple[int, int, list[Rejected], int]:
+    """One batch in one transaction: (nodes, relationships) created, the refused arguments, and
+    how many arguments another corpus wrote unchanged (left to it, not written).
 
     Argument ids repeated in this load (within the batch, or written by an earlier batch of this
-    run) are found first, in the same transaction; ``strict`` fails the batch on one.
+    run), or written by another corpus with other content, are found first, in the same
+    transaction; ``strict`` fails the batch on one.
     """
     duplicates: list[Rejected] = []
+    shared = 0
     if kind in ("arguments", "undercuts"):
         aids = [row["aid"] for row in rows]
         result = tx.run(cypher.load("ingest/arg_seen"), {"aids": aids, "token": token})
         rows, duplicates = _split_duplicates(rows, {record["aid"] for record in result})
+        rows, clashes, shared = _split_other_corpora(tx, rows, cid)
+        duplicates += clashes
         if kind == "undercuts" and rows:
             rows, missing = _split_missing_targets(tx, rows)
             duplicates += missing
@@ -136,7 +143,48 @@ def _write_batch(
     else:
         statements = [(f"ingest/{kind}", {"rows": rows})]
     nodes, relationships = _run_all(tx, statements, cid, token)
-    return nodes, relationships, duplicates
+    return nodes, relationships, duplicates, shared
+
+
+def _split_other_corpora(
+    tx: neo4j.ManagedTransaction, rows: list[dict[str, Any]], cid: str
+) -> tuple[list[dict[str, Any]], list[Rejected], int]:
+    """Split off arguments whose id another corpus has written: (rows to write, the ones that
+    hold something else there, how many repeat it unchanged). An unchanged one is left to the
+    corpus that wrote it (writing it again would make it this corpus's, and a failed load of
+    this corpus would then undo it); a changed one would merge into the other corpus's argument
+    (two conclusions, old and new premises), so it is refused."""
+    params = {"aids": [row["aid"] for row in rows], "cid": cid}
+    there = {r["aid"]: r for r in tx.run(cypher.load("ingest/arg_other"), params)}
+    if not there:
+        return rows, [], 0
+    kept, clashes, shared = [], [], 0
+    for row in rows:
+        other = there.get(row["aid"])
+        if other is None:
+            kept.append(row)
+        elif _same_argument(row, other):
+            shared += 1
+        else:
+            reason = (
+                f"argument id {row['aid']!r} is in the graph already, from corpus "
+                f"{other['corpus']}, with another conclusion, premises, stance or source "
+                "(an argument id names one argument across corpora)"
+            )
+            clashes.append(Rejected(row["where"], "id", reason))
+    return kept, clashes, shared
+
+
+def _same_argument(row: dict[str, Any], other: Any) -> bool:
+    """Whether the stored argument ``other`` (ingest/arg_other) is the one ``row`` describes."""
+    conclusion = row.get("conclusion")
+    return (
+        ([conclusion["uid"]] if conclusion else []) == list(other["conclusions"])
+        and {p["uid"] for p in row["premises"]} == set(other["premises"])
+        and ([row["target"]] if "target" in row else []) == list(other["targets"])
+        and row.get("stance", "con") == other["stance"]
+        and ([row["source"]] if row["source"] else []) == list(other["sources"])
+    )
 
 
 def _split_missing_targets(

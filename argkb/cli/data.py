@@ -196,6 +196,11 @@ def _print_load(summary: LoadSummary) -> None:
         f"{summary.reuse_edges:,} reuse edges, {summary.sources:,} sources, "
         f"{summary.links:,} links, {summary.rejected:,} rejected"
     )
+    if summary.shared:
+        click.echo(
+            f"{summary.shared:,} arguments were loaded before by another corpus, with the same "
+            "id and content: left to it"
+        )
     if summary.rejected:
         click.echo(f"rejected records written to {summary.reject_report}; first ones:")
         for line in summary.rejected_examples:

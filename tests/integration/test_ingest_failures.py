@@ -80,6 +80,35 @@ def test_a_failed_load_leaves_the_graph_as_it_was(clean, tmp_path: Path, kind: s
     assert summary.arguments == 42
 
 
+def test_an_argument_id_of_another_corpus_is_refused_unless_the_argument_is_the_same(
+    clean, tmp_path: Path
+) -> None:
+    """An id another corpus loaded is one argument: a second corpus may repeat it unchanged
+    (left to the first corpus), but not give it another premise or conclusion, which merged
+    into the first corpus's argument (two conclusions) and made it the second corpus's."""
+    first = tmp_path / "first.jsonl"
+    first.write_text("\n".join(_good_lines(6)) + "\n")
+    load(clean, "jsonl", first)
+    before = snapshot(clean)
+    new = _line("new", "a new claim", "a new premise")
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text(f"{new}\n{_line('g2', 'claim 2', 'another premise', source='d2')}\n")
+    with pytest.raises(LoadError) as caught:
+        load(clean, "jsonl", changed)
+    assert caught.value.field == "id" and "'jsonl:g2' is in the graph already" in str(caught.value)
+    assert snapshot(clean) == before
+    # the same argument again, beside a new one: left to the first corpus, the new one loads
+    repeated = tmp_path / "repeated.jsonl"
+    repeated.write_text(f"{new}\n{_line('g2', 'claim 2', 'premise 2', source='d2')}\n")
+    summary = load(clean, "jsonl", repeated)
+    assert (summary.arguments, summary.shared) == (1, 1)
+    owner = clean.execute_query(
+        "MATCH (a:Argument {aid: 'jsonl:g2'})-[:CONCLUDES]->(c) RETURN a.corpus AS corpus, "
+        "count(c) AS conclusions"
+    ).records[0]
+    assert owner["conclusions"] == 1 and owner["corpus"] != summary.corpus
+
+
 def test_an_empty_jsonl_file_is_an_error_and_leaves_no_corpus(clean, tmp_path: Path) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n\n")

@@ -195,9 +195,11 @@ class CandidateReader:
     def share_claim_mass(
         p_cluster: dict[str, float], cluster_of_claim: dict[int, str], edges: EdgeColumns
     ) -> dict[int, float]:
-        """P(c|q) per claim: P(gamma|q) shared by the cluster's claims that have premises."""
+        """P(c|q) per claim: P(gamma|q) shared by the cluster's claims that have premises on a
+        side (pro or con: a premise of unknown stance is no candidate, :meth:`edge_arrays`)."""
         with_premises: dict[str, set[int]] = defaultdict(set)
-        for claim in set(edges.claim):
+        placed = {c for c, s in zip(edges.claim, edges.stance, strict=True) if s in ("pro", "con")}
+        for claim in placed:
             if claim in cluster_of_claim:
                 with_premises[cluster_of_claim[claim]].add(claim)
         return {
@@ -219,7 +221,8 @@ class CandidateReader:
         if self.settings.premise_clusters == "query":
             edges = self.cluster_candidates(edges)
         p_claim = self.share_claim_mass(p_cluster, cluster_of_claim, edges)
-        return self.edge_arrays(edges, p_claim, cluster_of_claim)
+        candidates = self.edge_arrays(edges, p_claim, cluster_of_claim)
+        return candidates if len(candidates.premise) else None  # all of unknown stance
 
     def edge_arrays(
         self, edges: EdgeColumns, p_claim: dict[int, float], cluster_of_claim: dict[int, str]
@@ -289,9 +292,14 @@ class CandidateReader:
 
         key = dict(zip(edges.premise, edges.premise_key, strict=True))
         premises = sorted(set(edges.premise), key=key.__getitem__)
-        labels = agglomerative(self.vectors(premises), linkage="complete",
+        vectors = self.vectors(premises)
+        # a premise without a vector yet (zeros: `argkb embed` has not reached it) is its own
+        embedded = [i for i, row in enumerate(vectors) if row.any()]
+        labels = agglomerative(vectors[embedded], linkage="complete",
                                cut=self.settings.premise_cut)  # fmt: skip
-        label = dict(zip(premises, labels.tolist(), strict=True))
+        label = {premises[i]: f"{n}" for i, n in zip(embedded, labels.tolist(), strict=True)}
+        for p in premises:
+            label.setdefault(p, f"own:{p}")
         unknown = [-1.0] * len(edges)
         return replace(edges, cluster=[f"q:{label[p]}" for p in edges.premise],
                        cf_pro=unknown, cf_con=unknown)  # fmt: skip

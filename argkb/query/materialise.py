@@ -110,10 +110,12 @@ def pick_representative(
     if choice == "pagerank":
         return max(members, key=lambda m: (m.pagerank or 0.0, len(m.text)))
     if choice == "centroid":
-        vectors = np.asarray([info[p]["embedding"] or [0.0] for p in premises], dtype=float)
-        if vectors.ndim == 2 and vectors.shape[1] > 1:
-            centre = vectors.mean(axis=0)
-            return members[int(np.argmax(vectors @ centre))]
+        # the members with a vector (argkb embed may not have reached them all); else the longest
+        embedded = [(m, info[p]["embedding"]) for p, m in zip(premises, members, strict=True)
+                    if info[p]["embedding"]]  # fmt: skip
+        if embedded:
+            vectors = np.asarray([vector for _, vector in embedded], dtype=float)
+            return embedded[int(np.argmax(vectors @ vectors.mean(axis=0)))][0]
     return max(members, key=lambda m: (len(m.text), m.key))
 
 

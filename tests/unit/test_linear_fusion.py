@@ -90,6 +90,22 @@ def test_members_shown_on_their_own_rank_below_every_cluster() -> None:
     assert negative[3].explain["promoted"] and negative[3].score < negative[2].score
 
 
+def test_a_member_shown_on_its_own_is_explained_by_its_own_evidence() -> None:
+    # member 1 (BM25 2.0) is shown on its own; its cluster's best member 0 has BM25 4.0
+    entries = fuse_pool(_pool(), _linear(bm25=1.0), k=4, representative="best")
+    promoted = entries[3]
+    assert promoted.members == [1] and promoted.explain["promoted"]
+    assert promoted.explain["fused"] == pytest.approx(2.0 / 8.0)
+    assert promoted.explain["routes"]["bm25"]["value"] == pytest.approx(2.0 / 8.0)
+    cluster = next(e for e in entries if e.members[0] == 0)
+    assert cluster.explain["routes"]["bm25"]["value"] == pytest.approx(4.0 / 8.0)
+    # and with reciprocal rank fusion: the member's own ranks (BM25: third of four)
+    rrf = fuse_pool(_pool(), Fusion(0.0, 1.0, 0.0, 10.0, 0.0), k=4, representative="best")
+    shown_alone = next(e for e in rrf if e.explain["promoted"])
+    assert shown_alone.members == [1]
+    assert shown_alone.explain["routes"]["bm25"]["rank"] == 3
+
+
 def test_settings_choose_the_fusion() -> None:
     assert Fusion.of(QuerySettings(fusion="rrf")).linear is None
     linear = Fusion.of(QuerySettings(fusion="linear", linear_bm25=2.0, linear_length=0.5))

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from argkb.query.candidates import CandidateReader, Candidates
-    from argkb.retrieve.pfidf import EdgeTerms
+    from argkb.query.rankers.pfidf import ClaimRouteState
     from argkb.retrieve.relevance import RelevanceModel
 
 
@@ -94,18 +94,19 @@ class CoresetRanker(ClaimRouteRanker):
         self,
         reader: CandidateReader,
         candidates: Candidates,
-        terms: EdgeTerms,
+        state: ClaimRouteState,
         vector: NDArray[np.float32],
         stance: str,
     ) -> CoresetPool | None:
         """The candidate premises of one stance with what the relevance scorers need."""
         import numpy as np
 
-        side = candidates.pro == (stance == "pro")
+        # an edge's side towards the query: its stance, flipped where the claim opposes it
+        side = state.side_pro == (stance == "pro")
         mass: dict[int, float] = defaultdict(float)
         share: dict[int, float] = defaultdict(float)
         for p, value, part in zip(candidates.premise[side], candidates.p_claim[side],
-                                  terms.contribution[side], strict=True):  # fmt: skip
+                                  state.terms.contribution[side], strict=True):  # fmt: skip
             mass[int(p)] += float(value)
             share[int(p)] += float(part)
         # relevance filter (Fromm et al., Sec. 3.1): keep premises whose claims carry at

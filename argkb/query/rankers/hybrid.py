@@ -318,7 +318,8 @@ class HybridRanker:
     picks_representative = True
     nothing_found = (
         "Nothing in the graph matches this query: no premise shares its words or is "
-        "near its meaning (has 'argkb embed' run?)."
+        "near its meaning on either side (has 'argkb embed' run? premises whose stance the "
+        "data left unknown count once 'argkb stance' has run)."
     )
     explains_claims = False
 

@@ -126,13 +126,13 @@ def premise_features(pool: SidePool) -> dict[str, NDArray[np.float64]]:
 
 @dataclass(frozen=True)
 class _Scored:
-    """A pool fused: each candidate's score, each label's score, and what explains a label
-    (route or feature -> rank of the label's value and its contribution), asked only for the
-    labels that are shown."""
+    """A pool fused: each candidate's score, each label's score, and what explains a label, or
+    one candidate shown on its own (``explain(label, member)``: route or feature -> rank of the
+    value and its contribution), asked only for what is shown."""
 
     fused: NDArray[np.float64]
     by_label: dict[int, float]
-    explain: Callable[[int], dict[str, dict[str, float]]]
+    explain: Callable[[int, int | None], dict[str, dict[str, float]]]
 
 
 def _rrf_scored(pool: SidePool, fusion: Fusion, names: Any, member_of: Any) -> _Scored:
@@ -163,14 +163,20 @@ def _rrf_scored(pool: SidePool, fusion: Fusion, names: Any, member_of: Any) -> _
         np.maximum.at(best_argument, member_of, pool.argument)
         cluster_ranks["argument"] = ranks_by(best_argument)
     cluster_fused = reciprocal_rank_fusion(cluster_ranks, weights, k=fusion.rrf_k)
+    of_premise: dict[str, NDArray[np.int64]] = {}  # read on the first member explained
 
-    def explain(label: int) -> dict[str, dict[str, float]]:
-        c = int(np.searchsorted(names, label))
+    def explain(label: int, member: int | None = None) -> dict[str, dict[str, float]]:
+        if member is None:
+            table, at = cluster_ranks, int(np.searchsorted(names, label))
+        else:
+            if not of_premise:
+                of_premise.update(premise_ranks(pool))
+            table, at = {r: of_premise[r] for r in cluster_ranks}, member
         return {
-            route: {"rank": int(ranks[c]),
-                    "contribution": float(weights[route] / (fusion.rrf_k + ranks[c])
-                                          if ranks[c] > 0 else 0.0)}
-            for route, ranks in cluster_ranks.items()
+            route: {"rank": int(ranks[at]),
+                    "contribution": float(weights[route] / (fusion.rrf_k + ranks[at])
+                                          if ranks[at] > 0 else 0.0)}
+            for route, ranks in table.items()
         }  # fmt: skip
 
     return _Scored(fused, dict(zip(names.tolist(), cluster_fused.tolist(), strict=True)), explain)
@@ -193,11 +199,11 @@ def _linear_scored(pool: SidePool, fusion: Fusion, names: Any, member_of: Any) -
     best = order[first]  # each label's best member, labels in the order of ``names``
     ranks: dict[str, NDArray[np.int64]] = {}  # by feature, read on the first explanation
 
-    def explain(label: int) -> dict[str, dict[str, float]]:
+    def explain(label: int, member: int | None = None) -> dict[str, dict[str, float]]:
         if not ranks:
             ranks.update({name: ranks_by(values) for name, values in features.items()
                           if weights.get(name, 0.0)})  # fmt: skip
-        head = int(best[int(np.searchsorted(names, label))])
+        head = int(best[int(np.searchsorted(names, label))]) if member is None else member
         return {
             name: {"rank": int(ranks[name][head]), "value": float(features[name][head]),
                    "contribution": float(weights[name] * features[name][head])}
@@ -234,18 +240,19 @@ def fuse_pool(pool: SidePool, fusion: Fusion, k: int, representative: str = "bes
     priority = pool.words if representative == "longest" else None
     for group in group_by_cluster(fused, pool.labels, k, by_label, priority):
         head = group.representative
+        # a member shown on its own to fill the list is explained by its own evidence
+        promoted = len(entries) >= len(by_label)
         explain: dict[str, Any] = {
-            "fused": by_label[group.label],
-            "routes": scored.explain(group.label),
+            "fused": float(fused[head]) if promoted else by_label[group.label],
+            "routes": scored.explain(group.label, head if promoted else None),
             "p_cluster": float(pool.cluster_p[head]),
             "bm25": float(pool.bm25[head]),
             "cosine": float(pool.cosine[head]),
             "vector_hit": bool(pool.vector_hit[head]),
-            "promoted": len(entries) >= len(by_label),
+            "promoted": promoted,
         }
         score = by_label[group.label]
-        if explain["promoted"]:  # a member shown on its own to fill the list: below every
-            # cluster, in the order of its own fused score
+        if promoted:  # below every cluster, in the order of its own fused score
             score = _promoted_score(by_label, fused, head, linear=fusion.linear is not None)
         entries.append(Entry(float(score), list(group.members), group.label, explain))
     return entries

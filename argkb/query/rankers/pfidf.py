@@ -10,23 +10,41 @@ from __future__ import annotations
 
 from collections import defaultdict
 from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from argkb.query.rankers.base import Gathered, QueryContext
 from argkb.query.types import Member, Ranked
 
 if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
     from argkb.query.candidates import CandidateReader, Candidates
     from argkb.retrieve.pfidf import EdgeTerms
 
 
+@dataclass(frozen=True)
+class ClaimRouteState:
+    """What the pfidf and coreset rankers keep of their candidate edges: the pf-icf terms, P(q
+    aligned c) of each edge's claim, and each edge's side towards the query (its stance,
+    flipped where the claim opposes the query)."""
+
+    terms: EdgeTerms
+    aligned: NDArray[np.float64]
+    side_pro: NDArray[np.bool_]
+
+
 def gather_claim_route(reader: CandidateReader, context: QueryContext) -> Gathered:
-    """The claim route's candidate edges with their pf-icf terms (the pfidf and coreset
-    rankers' candidates)."""
+    """The claim route's candidate edges with their pf-icf terms and sides (the pfidf and
+    coreset rankers' candidates)."""
     candidates = reader.claim_route(context.p_cluster, context.claim_cluster, context.collection)
     if candidates is None:
         return Gathered(None)
-    return Gathered(candidates, reader.pfidf_terms(candidates))
+    aligned = reader.aligned(context.text, context.vector, candidates)
+    state = ClaimRouteState(reader.pfidf_terms(candidates), aligned,
+                            candidates.pro == (aligned >= 0.5))  # fmt: skip
+    return Gathered(candidates, state)
 
 
 class ClaimRouteRanker:
@@ -34,7 +52,10 @@ class ClaimRouteRanker:
     there is nothing to read before the claims and nothing to answer without them."""
 
     needs_claims = True
-    nothing_found = "The similar claims have no premises."
+    nothing_found = (
+        "The similar claims have no premises on either side (premises whose stance the data "
+        "left unknown count once 'argkb stance' has run)."
+    )
 
     def start(self, reader: CandidateReader, context: QueryContext) -> Future[Any] | None:
         return None
@@ -58,12 +79,11 @@ class PfidfRanker(ClaimRouteRanker):
 
         from argkb.retrieve.pfidf import cluster_scores
 
-        candidates, terms = gathered.candidates, gathered.state
+        candidates, state = gathered.candidates, gathered.state
         assert candidates is not None  # the engine ranks only what was gathered
-        aligned = reader.aligned(context.text, context.vector, candidates)
-        scores = cluster_scores(candidates.premise_cluster, candidates.pro, terms, aligned)
-        # an edge's side towards the query: its stance, flipped where the claim opposes the query
-        side_pro = candidates.pro == (aligned >= 0.5)
+        scores = cluster_scores(candidates.premise_cluster, candidates.pro, state.terms,
+                                state.aligned)  # fmt: skip
+        side_pro = state.side_pro
         ranked: dict[str, list[Ranked]] = {}
         for stance in context.wanted:
             values = scores.pro if stance == "pro" else scores.con
@@ -100,13 +120,19 @@ class PfidfRanker(ClaimRouteRanker):
 
 
 def claims_behind(
-    stance: str, label: int, candidates: Candidates, terms: EdgeTerms, claim_text: dict[int, str]
+    stance: str,
+    label: int,
+    candidates: Candidates,
+    state: ClaimRouteState,
+    claim_text: dict[int, str],
 ) -> dict[str, Any]:
-    """``cluster`` and ``claims`` of a pf-icf explanation (see :meth:`PfidfRanker.describe`)."""
+    """``cluster`` and ``claims`` of a pf-icf explanation (see :meth:`PfidfRanker.describe`):
+    the edges of the cluster on ``stance``'s side towards the query, as the entry's members."""
     import numpy as np
 
+    terms = state.terms
     rows = np.flatnonzero(
-        (candidates.premise_cluster == label) & (candidates.pro == (stance == "pro"))
+        (candidates.premise_cluster == label) & (state.side_pro == (stance == "pro"))
     )
     by_claim: dict[int, list[int]] = defaultdict(list)
     for i in rows:

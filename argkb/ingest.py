@@ -250,7 +250,6 @@ def load_records(
         rejects = _RejectLog(summary, on_error, reject_report)
         phase = time.perf_counter()
         _write_records(records, writer, rejects, summary, max_text=max_text, progress=progress)
-        summary.shared = writer.shared
         if summary.records == 0:  # never a complete corpus of nothing, whatever the format
             names = ", ".join(p.name for p in files)
             reason = (
@@ -418,6 +417,7 @@ def _write_records(
         for duplicate in writer.flush_all():
             summary.records -= 1
             rejects(duplicate)
+        summary.shared = writer.shared
     except BaseException:
         # the batch in flight came earlier in the input: its error is the first one
         writer.wait()

@@ -1,6 +1,7 @@
 """The ``argkb`` group and what every command shares: connection options, ``--json``, errors.
 
-Library errors (:class:`argkb.errors.ArgKBError`) become a one-line message and exit code 1.
+Library errors (:class:`argkb.errors.ArgKBError`) become a one-line message and exit code 1;
+usage errors (a bad option value, a missing file) a one-line message and exit code 2.
 The library logs with stdlib :mod:`logging` (module loggers under ``argkb``); the CLI decides
 what a person sees: warnings by default, ``-v`` progress messages, ``-vv`` every Cypher query
 with its parameters, ``-vvv`` the Neo4j driver's own debug log as well.
@@ -182,7 +183,34 @@ def configure_logging(verbosity: int) -> None:
             log.addHandler(_HANDLER)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _UsageLine(click.ClickException):
+    """A usage error (a missing argument, a bad option value, a path that does not exist) as one
+    line, ``Error: ...`` with where to find help, instead of click's usage block; exit code 2."""
+
+    exit_code = 2
+
+    def __init__(self, err: click.UsageError) -> None:
+        command = err.ctx.command_path if err.ctx is not None else "argkb"
+        super().__init__(f"{err.format_message()} (see '{command} --help')")
+
+
+class _Group(click.Group):
+    """The ``argkb`` group: every usage error below it is one line (:class:`_UsageLine`)."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as err:
+            raise _UsageLine(err) from err
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as err:
+            raise _UsageLine(err) from err
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="argkb")
 @click.option(
     "-v",

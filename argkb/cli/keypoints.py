@@ -43,6 +43,8 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
     from argkb.errors import EvaluationError
     from argkb.keypoints.topic import closest_topics, keypoints_report, missing_topic
 
+    if not topic.strip():
+        raise click.BadParameter("is empty: name a conclusion in the graph", param_hint="TOPIC")
     try:
         driver = conn.driver()
         report = keypoints_report(driver, topic, stance, k, Embedder(), database=conn.database,

@@ -171,6 +171,10 @@ def query_cmd(
             "is not valid UTF-8 text; check the terminal's encoding (LANG, LC_ALL)",
             param_hint="CLAIM",
         ) from err
+    if not claim.strip():
+        raise click.BadParameter(
+            "is empty: ask a claim, e.g. 'We should abandon fossil fuels'", param_hint="CLAIM"
+        )
     if pairs:
         from argkb.sentences.pipeline import BASELINE
         from argkb.sentences.pipeline import DEFAULT as PAIRS

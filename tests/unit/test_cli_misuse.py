@@ -73,3 +73,23 @@ def test_query_that_is_not_utf8_is_a_one_line_error() -> None:
     out = CliRunner().invoke(main, ["query", "caf\udce9 fuels"])
     assert out.exit_code == 2
     assert "not valid UTF-8" in out.output and "Traceback" not in out.output
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["load", "jsonl", "/no/such/file.jsonl"], "does not exist"),
+        (["query", "   "], "CLAIM: is empty"),
+        (["keypoints", ""], "TOPIC: is empty"),
+        (["quer", "x"], "No such command 'quer'"),
+        (["eval", "argkp"], "Missing option '--data'"),
+    ],
+)
+def test_a_usage_error_is_one_line_with_where_to_find_help(args: list[str], fragment: str) -> None:
+    """Usage errors, as bad input, are one line on stderr and exit code 2 (not click's block of
+    usage, hint and error); nothing is read or written before them."""
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert fragment in result.stderr and "--help')" in result.stderr

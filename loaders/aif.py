@@ -91,6 +91,8 @@ Decisions
 - *Encoding*: maps are UTF-8 (RFC 8259; a BOM is accepted). Invalid bytes are decoded as U+FFFD
   and the map is loaded with ``invalid_utf8 = True`` on its source: losing a whole map for one bad
   byte (typically in a locution) is worse than one odd character, and the flag makes it findable.
+  A map that starts with a UTF-16/32 byte order mark is one :class:`Rejected` (field
+  ``<encoding>``, ``file is UTF-16-LE; convert it to UTF-8``), as in the other loaders.
 - *Inputs*: each path is a map file (read as JSON whatever its suffix), a directory (every
   ``*.json`` below it, recursively, sorted by path) or a ``.zip`` (members ``*.json``, sorted by
   name; ``__MACOSX/`` ignored). A path that does not exist, a ``.zip`` that is not a readable zip,

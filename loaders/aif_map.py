@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from argkb.loaders.common import bom_encoding, not_utf8_message
 from argkb.loaders.records import (
     ArgumentRecord,
     LeftOut,
@@ -68,6 +69,10 @@ def read_map(
     data: bytes, where: str, map_id: str, seen: dict[str, str]
 ) -> Iterator[Record | Rejected | LeftOut]:
     """All records of one map's bytes; ``where`` names the map in every record and rejection."""
+    encoding = bom_encoding(data[:4])
+    if encoding is not None:  # UTF-16/32: said as such, not as malformed JSON
+        yield Rejected(where, "<encoding>", not_utf8_message(encoding))
+        return
     try:
         text, replaced = data.decode("utf-8-sig"), False
     except UnicodeDecodeError:

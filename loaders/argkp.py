@@ -27,9 +27,10 @@ the same text (``arg_16_88`` and ``arg_16_89`` in train) share their premise uni
 Files are read arguments first, key points second and labels last; the labels need the texts of
 the ids they name, so the loader keeps ``id -> text`` for one split at a time (a few thousand rows).
 
-Bad input: a row with a missing or empty field, an unknown stance or label, a duplicate id, or (in
-labels) an id that the split's arguments or key points do not define, or a field that is not
-UTF-8, becomes a :class:`Rejected` naming ``file:line N``; reading goes on. A missing file or
+Bad input: a row with more or fewer fields than the header (field ``<columns>``), a missing or
+empty field, an unknown stance or label, a duplicate id, or (in labels) an id that the split's
+arguments or key points do not define, or a field that is not UTF-8, becomes a
+:class:`Rejected` naming ``file:line N``; reading goes on. A missing file or
 column, or a labels file without its arguments and key points raises
 :class:`~argkb.errors.LoadError`.
 
@@ -311,7 +312,7 @@ def _read_items(
     """The rows of an arguments or key points file (``id, text, topic, stance``) as ``item``s."""
     first_seen: dict[str, str] = {}
     for where, row in csv_rows(path, columns):
-        values = required_fields(where, row, columns)
+        values = row if isinstance(row, Rejected) else required_fields(where, row, columns)
         if isinstance(values, Rejected):
             yield values
             continue
@@ -333,7 +334,7 @@ def _read_labels(
 ) -> Iterator[Match | Rejected]:
     first_seen: dict[tuple[str, str], str] = {}
     for where, row in csv_rows(path, LABEL_COLUMNS):
-        values = required_fields(where, row, LABEL_COLUMNS)
+        values = row if isinstance(row, Rejected) else required_fields(where, row, LABEL_COLUMNS)
         if isinstance(values, Rejected):
             yield values
             continue

@@ -35,10 +35,11 @@ the death penalty be allowed?", judged not an argument) would be an argument tha
 itself: it is :class:`LeftOut` (a warning with a count, like AIF structure argkb does not model),
 so the corpus loads with default options; 1,609 of the 1,610 rows become arguments.
 
-Bad input: a row with a missing or empty field, a non-numeric id, an unknown topic, stance or
-boolean, a score that is not a finite number, or a field that is not UTF-8 becomes a
-:class:`Rejected` naming ``file:line N``; reading goes on. A missing file or column raises
-:class:`~argkb.errors.LoadError`. Topics are read first (20 rows), then arguments row by row.
+Bad input: a row with more or fewer fields than the header (field ``<columns>``), a missing or
+empty field, a non-numeric id, an unknown topic, stance or boolean, a score that is not a finite
+number, or a field that is not UTF-8 becomes a :class:`Rejected` naming ``file:line N``; reading
+goes on. A missing file or column raises :class:`~argkb.errors.LoadError`. Topics are read first
+(20 rows), then arguments row by row.
 
 :func:`load_judgements` gives topics and per-topic judged premises for evaluation without Neo4j.
 """
@@ -219,7 +220,7 @@ def load_judgements(root: str | os.PathLike[str]) -> ArgQualityJudgements:
 def _read_topics(path: Path) -> Iterator[Topic | Rejected]:
     first_seen: dict[int, str] = {}
     for where, row in csv_rows(path, TOPIC_COLUMNS):
-        values = required_fields(where, row, TOPIC_COLUMNS)
+        values = row if isinstance(row, Rejected) else required_fields(where, row, TOPIC_COLUMNS)
         if isinstance(values, Rejected):
             yield values
             continue
@@ -236,7 +237,7 @@ def _read_topics(path: Path) -> Iterator[Topic | Rejected]:
 def _read_premises(path: Path, topics: Mapping[int, Topic]) -> Iterator[JudgedPremise | Rejected]:
     first_seen: dict[tuple[int, int, int], str] = {}
     for where, row in csv_rows(path, ARGUMENT_COLUMNS):
-        item = _premise(where, row, topics)
+        item = row if isinstance(row, Rejected) else _premise(where, row, topics)
         if isinstance(item, JudgedPremise):
             key = (item.topic_id, item.discussion_id, item.argument_id)
             if key in first_seen:

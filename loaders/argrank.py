@@ -65,11 +65,14 @@ non-numeric field after it, rejoins the stray pieces into ``Corrected premises t
 argument ``repaired``, and accepts it only if the number of ids equals ``Number of premises``.
 Ranks may tie (two conclusions have tied aggregate ranks); they are kept as published.
 
-Bad input: a benchmark or source-list row with a missing or non-numeric id or rank, a premise
-count that does not match, a duplicate id, or a graph node or edge that is not a pair of distinct
-non-negative integer ids becomes a :class:`Rejected` (``file:line N`` or ``groundtruth.json:
-edges[i]``). A missing file or column, an undecodable file or a graph without ``nodes`` and
-``edges`` raises :class:`~argkb.errors.LoadError`.
+Bad input: a benchmark or source-list row with a missing or non-numeric id or rank, a premise count
+that does not match, a duplicate id, a source-list row with more or fewer fields than its header
+(field ``<columns>``; benchmark rows may be uneven, above), or a graph node or edge that is not a
+pair of distinct non-negative integer ids becomes a :class:`Rejected` (``file:line N``,
+``groundtruth.json:nodes[i]`` or ``groundtruth.json:edges[i]``); so does an id of more than 64
+bits, which Neo4j cannot store. A :class:`UnitRecord`'s ``where`` is the place that first names the
+unit, e.g. ``groundtruth.json:nodes[3] (unit 4)``. A missing file or column, an undecodable file or
+a graph without ``nodes`` and ``edges`` raises :class:`~argkb.errors.LoadError`.
 
 :func:`load_benchmark` gives the 110 benchmark arguments for evaluation without Neo4j.
 """
@@ -90,7 +93,7 @@ from typing import Any
 
 from argkb.errors import LoadError
 
-from .common import TOO_LONG_NUMBER, csv_table, open_utf8
+from .common import TOO_LONG_NUMBER, csv_table, open_utf8, required_fields
 from .records import (
     ArgumentRecord,
     Properties,
@@ -99,6 +102,7 @@ from .records import (
     SourceRecord,
     UnitRecord,
     UnitRef,
+    unstorable,
 )
 
 FORMAT = "argrank"
@@ -172,6 +176,7 @@ class UnitSource:
     corpus: str
     aifdb_unit_id: int
     map_id: int
+    where: str = ""
 
 
 def read(
@@ -193,17 +198,17 @@ def read(
                 yield entry
             else:
                 unit_sources[entry[0]].append(entry[1])
-    nodes: list[int] = []
+    nodes: dict[int, str] = {}  # unit id -> where
     edges: list[tuple[int, int, str]] = []
     for element in _read_graph(files[GRAPH_FILE]):
         if isinstance(element, Rejected):
             yield element
-        elif isinstance(element, int):
-            nodes.append(element)
+        elif len(element) == 2:
+            nodes[element[0]] = element[1]
         else:
             edges.append(element)
 
-    graph = _Graph(benchmark, unit_sources)
+    graph = _Graph(benchmark, unit_sources, nodes)
     covered: set[tuple[int, int]] = set()
     for arg in benchmark:
         covered.update((arg.conclusion_id, p) for p in arg.premise_ids)
@@ -224,7 +229,7 @@ def read(
             properties = (("construction", "edge"), ("stance_known", False))
             yield from graph.argument(aid, conclusion, (premise,), properties, where)
 
-    for unit_id in sorted(set(nodes) | graph.in_arguments | set(unit_sources)):
+    for unit_id in sorted(nodes.keys() | graph.in_arguments | unit_sources.keys()):
         if include_isolated or unit_id in graph.in_arguments:
             yield graph.unit(unit_id)
 
@@ -233,7 +238,10 @@ class _Graph:
     """What the records of one read share: known texts, map membership, sources already seen."""
 
     def __init__(
-        self, benchmark: Sequence[BenchmarkArgument], unit_sources: Mapping[int, list[UnitSource]]
+        self,
+        benchmark: Sequence[BenchmarkArgument],
+        unit_sources: Mapping[int, list[UnitSource]],
+        nodes: Mapping[int, str],
     ) -> None:
         self.texts: dict[int, str] = {}
         self.corrected: dict[int, str] = {}
@@ -248,6 +256,10 @@ class _Graph:
         self.map_corpus = {s.map_id: s.corpus for rows in unit_sources.values() for s in rows}
         self.used_maps: set[int] = set()
         self.in_arguments: set[int] = set()
+        # where each unit is first named (an argument's row or edge, a graph node, a source
+        # row), so that a problem the ingest finds in its UnitRecord names the file
+        self.origin: dict[int, str] = {}
+        self.nodes = nodes
 
     def ref(self, unit_id: int) -> UnitRef:
         return UnitRef(self.texts.get(unit_id, ""), key=unit_key(unit_id))
@@ -263,6 +275,8 @@ class _Graph:
         """The argument, preceded by the SourceRecord of its map when that is new."""
         units = (conclusion, *premises)
         self.in_arguments.update(units)
+        for unit_id in units:
+            self.origin.setdefault(unit_id, where)
         common = set.intersection(*(self.maps.get(u, set()) for u in units))
         source = None
         if common:
@@ -295,7 +309,10 @@ class _Graph:
         properties += (("isolated", unit_id not in self.in_arguments),)
         if unit_id in self.corrected:
             properties += (("corrected_text", self.corrected[unit_id]),)
-        return UnitRecord(unit=self.ref(unit_id), properties=properties, where=f"unit {unit_id}")
+        origin = self.origin.get(unit_id) or self.nodes.get(unit_id) or rows[0].where
+        return UnitRecord(
+            self.ref(unit_id), properties=properties, where=f"{origin} (unit {unit_id})"
+        )
 
 
 def load_benchmark(root: str | os.PathLike[str]) -> list[BenchmarkArgument]:
@@ -339,8 +356,9 @@ def _find_files(paths: Sequence[str | os.PathLike[str]]) -> dict[str, Path]:
     return found
 
 
-def _read_graph(path: Path) -> Iterator[int | tuple[int, int, str] | Rejected]:
-    """Node ids, then ``(conclusion, premise, where)`` per edge, or Rejected per bad entry."""
+def _read_graph(path: Path) -> Iterator[tuple[int, str] | tuple[int, int, str] | Rejected]:
+    """``(node id, where)``, then ``(conclusion, premise, where)`` per edge, or Rejected per bad
+    entry."""
     try:
         with open_utf8(path) as raw:
             graph = json.load(io.TextIOWrapper(raw, encoding="utf-8"))
@@ -360,18 +378,22 @@ def _read_graph(path: Path) -> Iterator[int | tuple[int, int, str] | Rejected]:
         unit_id = _as_id(value)
         where = f"{path.name}:nodes[{index}]"
         if unit_id is None:
-            yield Rejected(where, "nodes", f"not a unit id: {value!r}")
+            yield Rejected(
+                where, "nodes", _beyond_64_bits(value) or f"not a unit id: {value!r:.60}"
+            )
         elif unit_id in seen_nodes:
             yield Rejected(where, "nodes", f"duplicate unit id {unit_id}")
         else:
             seen_nodes.add(unit_id)
-            yield unit_id
+            yield unit_id, where
     seen_edges: dict[tuple[int, int], str] = {}
     for index, value in enumerate(graph["edges"]):
         where = f"{path.name}:edges[{index}]"
         pair = _as_pair(value)
         if pair is None:
-            yield Rejected(where, "edges", f"not a [conclusion id, premise id] pair: {value!r}")
+            too_big = [_beyond_64_bits(end) for end in value] if _is_pair(value) else []
+            reason = f"not a [conclusion id, premise id] pair: {value!r:.60}"
+            yield Rejected(where, "edges", next(filter(None, too_big), reason))
         elif pair[0] == pair[1]:
             yield Rejected(where, "edges", f"unit {pair[0]} is its own premise")
         elif pair in seen_edges:
@@ -384,20 +406,25 @@ def _read_graph(path: Path) -> Iterator[int | tuple[int, int, str] | Rejected]:
 def _read_unit_sources(path: Path) -> Iterator[tuple[int, UnitSource] | Rejected]:
     id_columns = (UNIT_SOURCE_COLUMNS[0], UNIT_SOURCE_COLUMNS[2], UNIT_SOURCE_COLUMNS[3])
     for where, columns, row in csv_table(path, UNIT_SOURCE_COLUMNS):
+        if isinstance(row, Rejected):
+            yield row
+            continue
         ids = _integers(where, columns, row, id_columns)
-        corpus = _cell(row, columns, "Corpus Name")
+        name = UNIT_SOURCE_COLUMNS[1]  # Corpus Name: text, not empty, UTF-8
+        corpus = required_fields(where, {name: _cell(row, columns, name)}, (name,))
         if isinstance(ids, Rejected):
             yield ids
-        elif not corpus:
-            yield Rejected(where, "Corpus Name", "missing or empty")
+        elif isinstance(corpus, Rejected):
+            yield corpus
         else:
             unit_id, aifdb_unit_id, map_id = ids
-            yield unit_id, UnitSource(corpus, aifdb_unit_id, map_id)
+            yield unit_id, UnitSource(corpus[0], aifdb_unit_id, map_id, where)
 
 
 def _read_benchmark(path: Path) -> Iterator[BenchmarkArgument | Rejected]:
     first_seen: dict[int, str] = {}
-    for where, columns, row in csv_table(path, BENCHMARK_COLUMNS):
+    # ragged: stray fields of an unquoted text shift some rows (see the module docstring)
+    for where, columns, row in csv_table(path, BENCHMARK_COLUMNS, ragged=True):
         item = _benchmark_argument(where, columns, row)
         if isinstance(item, BenchmarkArgument):
             if item.argument_id in first_seen:
@@ -432,6 +459,10 @@ def _benchmark_argument(
 
     # Premise ids: the numeric fields from the first premise-id column on (see module docstring).
     first_column = columns["Premise 1 argument unit ID"]
+    for i in range(first_column, len(row)):
+        if too_big := _beyond_64_bits(row[i]):
+            name = next((n for n, j in columns.items() if j == i), f"field {i + 1}")
+            return Rejected(where, name, too_big)
     positions = [i for i in range(first_column, len(row)) if _as_id(row[i]) is not None]
     premise_ids: list[int] = []
     premise_texts: list[str] = []
@@ -503,17 +534,21 @@ def _integers(
         number = _as_id(_cell(row, columns, name))
         if number is None:
             value = _cell(row, columns, name)
-            return Rejected(
-                where,
-                name,
-                f"not a non-negative integer: {value!r}" if value else "missing or empty",
-            )
+            reason = _beyond_64_bits(value) or f"not a non-negative integer: {value!r:.60}"
+            return Rejected(where, name, reason if value else "missing or empty")
         out.append(number)
     return out
 
 
 def _as_id(value: Any) -> int | None:
-    """A non-negative integer id from an int or a string of digits; None otherwise."""
+    """A non-negative integer id of at most 64 bits (Neo4j's integers) from an int or a string
+    of digits; None otherwise."""
+    number = _as_integer(value)
+    return number if number is not None and unstorable(number) is None else None
+
+
+def _as_integer(value: Any) -> int | None:
+    """A non-negative integer of any size from an int or a string of digits; None otherwise."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -526,8 +561,18 @@ def _as_id(value: Any) -> int | None:
     return None
 
 
+def _beyond_64_bits(value: Any) -> str | None:
+    """Why an integer id ``value`` is no id when it is one of more than 64 bits; else None."""
+    number = _as_integer(value)
+    return None if number is None else unstorable(number)
+
+
+def _is_pair(value: Any) -> bool:
+    return isinstance(value, list | tuple) and len(value) == 2
+
+
 def _as_pair(value: Any) -> tuple[int, int] | None:
-    if not isinstance(value, list | tuple) or len(value) != 2:
+    if not _is_pair(value):
         return None
     first, second = _as_id(value[0]), _as_id(value[1])
     return None if first is None or second is None else (first, second)

@@ -19,7 +19,10 @@ stance form one inference (in the dump almost every argument has exactly one pre
 stances. ``context.sourceId`` becomes the source ``argsme:<sourceId>`` (a debate), with title, URL
 and discussion title as properties.
 
-Bad input: a record missing a field, with an empty text or an unknown stance becomes a
+Bad input: a record missing a field, with an empty text or an unknown stance, or with a
+``context`` that is no object, a ``sourceId`` that is neither a string nor an integer, or a
+``sourceTitle``/``sourceUrl``/``discussionTitle`` that is no string (``context.sourceId``:
+``a dict, not an id``; a missing, null or empty one is not given) becomes a
 :class:`Rejected` naming file, record and field; the next record is read. Malformed JSON in the
 dump ends that file (the parser cannot resynchronise) with one :class:`Rejected` that says after
 which record it happened; in JSONL only the bad line is lost. A value nested deeper than
@@ -50,11 +53,13 @@ from argkb.loaders.common import (
     parse_stance,
     scan_json,
     too_deep_message,
+    type_problem,
 )
 from argkb.loaders.records import (
     ArgumentRecord,
     Record,
     Rejected,
+    Scalar,
     SourceRecord,
     Stance,
     UnitRef,
@@ -141,25 +146,51 @@ def argument_records(
     if isinstance(groups, Rejected):
         yield groups
         return
-    source = None
-    context = obj.get("context")
-    if isinstance(context, Mapping) and context.get("sourceId"):
-        source = f"argsme:{context['sourceId']}"
-        if seen_sources.add(source):
-            props = tuple(
-                (key, str(context[name]))
-                for key, name in (
-                    ("title", "sourceTitle"),
-                    ("url", "sourceUrl"),
-                    ("discussion", "discussionTitle"),
-                )
-                if context.get(name)
-            )
-            yield SourceRecord(source, props, where)
+    source = _source(obj.get("context"), where)
+    if isinstance(source, Rejected):
+        yield source
+        return
+    if source is not None and seen_sources.add(source.sid):
+        yield source
     for stance, texts in groups.items():
         aid = f"argsme:{arg_id}" if len(groups) == 1 else f"argsme:{arg_id}:{stance}"
         premises = tuple(UnitRef(text) for text in texts)
-        yield ArgumentRecord(aid, UnitRef(conclusion), premises, stance, source, (), where)
+        sid = None if source is None else source.sid
+        yield ArgumentRecord(aid, UnitRef(conclusion), premises, stance, sid, (), where)
+
+
+_SOURCE_PROPERTIES = (
+    ("title", "sourceTitle"),
+    ("url", "sourceUrl"),
+    ("discussion", "discussionTitle"),
+)
+
+
+def _source(context: Any, where: str) -> SourceRecord | Rejected | None:
+    """The source ``context.sourceId`` names (None without one), or why ``context`` is unusable:
+    not an object, a ``sourceId`` that is no id, or a title or URL that is no text. A missing,
+    null or empty value is not given."""
+    if context is None:
+        return None
+    problem = type_problem(context, "object")
+    if problem is not None:
+        return Rejected(where, "context", problem)
+    source_id = context.get("sourceId")
+    if source_id in (None, ""):
+        return None
+    problem = type_problem(source_id, "id")
+    if problem is not None:
+        return Rejected(where, "context.sourceId", problem)
+    props: list[tuple[str, Scalar]] = []
+    for key, name in _SOURCE_PROPERTIES:
+        value = context.get(name)
+        if value in (None, ""):
+            continue
+        problem = type_problem(value, "text")
+        if problem is not None:
+            return Rejected(where, f"context.{name}", problem)
+        props.append((key, value))
+    return SourceRecord(f"argsme:{source_id}", tuple(props), where)
 
 
 def _premises_by_stance(premises: Any, where: str) -> dict[Stance, list[str]] | Rejected:

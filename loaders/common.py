@@ -11,7 +11,7 @@ import sys
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO, NamedTuple
+from typing import Any, BinaryIO, Literal, NamedTuple, overload
 
 from argkb.errors import LoadError
 from argkb.loaders.records import Rejected, Stance, StanceLabel
@@ -36,6 +36,25 @@ _BOMS = {
     b"\xff\xfe": "UTF-16-LE",
     b"\xfe\xff": "UTF-16-BE",
 }
+
+
+def type_problem(value: Any, want: Literal["text", "number", "id", "object"]) -> str | None:
+    """Why a JSON ``value`` is no ``want``, e.g. ``a dict, not a text``; None when it is one.
+    A text is a string, a number an integer or float (not a boolean), an id a string or an
+    integer, an object a JSON object."""
+    if want == "object":
+        ok = isinstance(value, Mapping)
+    elif want == "text":
+        ok = isinstance(value, str)
+    elif isinstance(value, bool):
+        ok = False
+    else:
+        ok = isinstance(value, str | int) if want == "id" else isinstance(value, int | float)
+    return None if ok else f"{_a(type(value).__name__)}, not {_a(want)}"
+
+
+def _a(noun: str) -> str:
+    return f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
 
 
 def parse_stance(value: Any) -> Stance | None:
@@ -92,24 +111,60 @@ def topics_and_arguments(paths: Sequence[str | os.PathLike[str]]) -> tuple[Path,
     return found[topics_suffix][0], found[arguments_suffix][0]
 
 
+def bom_encoding(head: bytes) -> str | None:
+    """The encoding a UTF-16/32 byte order mark at the start of ``head`` names, else None."""
+    return next((name for bom, name in _BOMS.items() if head.startswith(bom)), None)
+
+
+def not_utf8_message(encoding: str) -> str:
+    """The reason every loader gives for a file in ``encoding`` (from :func:`bom_encoding`)."""
+    return f"file is {encoding}; convert it to UTF-8"
+
+
 def open_utf8(path: Path) -> BinaryIO:
     """Open ``path`` for binary reading past a UTF-8 BOM; refuse UTF-16/32 with a clear error."""
     handle = path.open("rb")
     head = handle.read(4)
-    for bom, name in _BOMS.items():
-        if head.startswith(bom):
-            handle.close()
-            raise LoadError(str(path), "<encoding>", f"file is {name}; convert it to UTF-8")
+    encoding = bom_encoding(head)
+    if encoding is not None:
+        handle.close()
+        raise LoadError(str(path), "<encoding>", not_utf8_message(encoding))
     handle.seek(3 if head.startswith(b"\xef\xbb\xbf") else 0)
     return handle
 
 
+def field_count(where: str, row: Sequence[str], header: Sequence[str]) -> Rejected | None:
+    """A Rejected when ``row`` has more or fewer fields than ``header``: a value would be
+    dropped or read from the wrong column (an unquoted comma, a lost field)."""
+    width = len(header)
+    if len(row) == width:
+        return None
+    if len(row) > width:
+        detail = f"first extra value {row[width]!r:.60}"
+    else:
+        detail = f"nothing from column {header[len(row)]!r:.60} on"
+    return Rejected(where, "<columns>", f"{len(row)} fields, the header has {width} ({detail})")
+
+
+@overload
 def csv_table(
-    path: Path, required: Sequence[str]
-) -> Iterator[tuple[str, dict[str, int], list[str]]]:
+    path: Path, required: Sequence[str], *, ragged: Literal[True]
+) -> Iterator[tuple[str, dict[str, int], list[str]]]: ...
+@overload
+def csv_table(
+    path: Path, required: Sequence[str], *, ragged: Literal[False] = False
+) -> Iterator[tuple[str, dict[str, int], list[str] | Rejected]]: ...
+
+
+def csv_table(
+    path: Path, required: Sequence[str], *, ragged: bool = False
+) -> Iterator[tuple[str, dict[str, int], list[str] | Rejected]]:
     """``(where, column index by name, row)`` per non-blank CSV row, streamed.
 
     ``where`` is ``file:line N``, the row's first physical line (quoted fields may span lines).
+    A row with more or fewer fields than the header comes as ``(where, columns, Rejected)``
+    (:func:`field_count`), unless ``ragged`` (a format whose rows are known to be uneven and
+    that reads them itself, as Webis-ArgRank-17's ``ground-truth-list.csv``).
     Header names are stripped; a repeated name maps to its first column. A missing file or
     required column and unparsable CSV raise :class:`LoadError`. Bytes that are not UTF-8
     come as lone surrogates (``surrogateescape``), so only the row that holds them is rejected
@@ -139,7 +194,9 @@ def csv_table(
             for row in reader:
                 start, line = line + 1, reader.line_num
                 if any(value.strip() for value in row):
-                    yield f"{path.name}:line {start}", columns, row
+                    where = f"{path.name}:line {start}"
+                    bad = None if ragged else field_count(where, row, header)
+                    yield where, columns, row if bad is None else bad
         except csv.Error as err:
             if "unexpected end of data" in str(err):  # a quote in the row after ``line``
                 raise LoadError(
@@ -149,10 +206,16 @@ def csv_table(
             raise LoadError(f"{path.name}:line {reader.line_num}", "<csv>", str(err)) from err
 
 
-def csv_rows(path: Path, required: Sequence[str]) -> Iterator[tuple[str, dict[str, str]]]:
-    """``(where, {column: value})`` per non-blank CSV row (see :func:`csv_table`)."""
+def csv_rows(
+    path: Path, required: Sequence[str]
+) -> Iterator[tuple[str, dict[str, str] | Rejected]]:
+    """``(where, {column: value})`` per non-blank CSV row, or ``(where, Rejected)`` for a row
+    with more or fewer fields than the header (see :func:`csv_table`)."""
     for where, columns, row in csv_table(path, required):
-        yield where, {name: row[i] if i < len(row) else "" for name, i in columns.items()}
+        if isinstance(row, Rejected):
+            yield where, row
+        else:
+            yield where, {name: row[i] for name, i in columns.items()}
 
 
 def required_fields(

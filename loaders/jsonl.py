@@ -15,6 +15,9 @@ same sentence in two lines is one unit. One id names one text: a line that gives
 used for another text is rejected (the graph would keep only the first). Premises of several
 stances in one line become one argument each (``<id>:pro``, ``<id>:con``, ``<id>:unknown``), as
 in the args.me loader. Arguments are ``jsonl:<id>``.
+A source object's ``title`` and ``url`` must be strings and its ``pagerank`` a number (not a
+boolean); null is the same as absent; any other value rejects the line naming the field
+(``source.pagerank``: ``a str, not a number``).
 """
 
 from __future__ import annotations
@@ -24,11 +27,18 @@ import os
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import Any
 
-from argkb.loaders.common import RecentSet, input_files, json_lines, parse_stance_label
+from argkb.loaders.common import (
+    RecentSet,
+    input_files,
+    json_lines,
+    parse_stance_label,
+    type_problem,
+)
 from argkb.loaders.records import (
     ArgumentRecord,
     Record,
     Rejected,
+    Scalar,
     SourceRecord,
     StanceLabel,
     UnitRef,
@@ -157,23 +167,24 @@ def _source(
     if value in (None, ""):
         return None
     if isinstance(value, Mapping):
+        props: list[tuple[str, Scalar]] = []
+        for key in ("title", "url", "pagerank"):
+            prop = value.get(key)
+            if prop is None:  # absent or null: not given
+                continue
+            problem = type_problem(prop, "number" if key == "pagerank" else "text")
+            problem = problem or unstorable(prop)
+            if problem is not None:
+                return Rejected(where, f"source.{key}", problem)
+            props.append((key, prop))
         name = value.get("id") or value.get("title") or value.get("url")
         if _identifier(name) is None:
             return Rejected(where, "source.id", "a source needs an id, title or url (text)")
         sid = f"jsonl:{name}"
-        props = tuple(
-            (key, value[key])
-            for key in ("title", "url", "pagerank")
-            if isinstance(value.get(key), str | int | float)
-        )
-        for key, prop in props:
-            problem = unstorable(prop)
-            if problem is not None:
-                return Rejected(where, f"source.{key}", problem)
     elif _identifier(value) is not None:
-        sid, props = f"jsonl:{value}", ()
+        sid, props = f"jsonl:{value}", []
     else:
         return Rejected(where, "source", f"expected an id or an object, not {value!r:.60}")
     if seen.add(sid):
-        yield SourceRecord(sid, props, where)
+        yield SourceRecord(sid, tuple(props), where)
     return sid

@@ -56,11 +56,12 @@ biased topic with one neutral topic, maximising first the number of arguments bo
 the words their queries share (an optimal assignment; see its docstring). On the dev half this
 gives the 10 issues of the study; a topic left without a partner is an issue of its own.
 
-Bad input: a row with a missing or empty required field (``Thesis``, ``Description``,
-``Annotator Stance`` and ``Comment`` may be empty), a non-numeric id, an unknown topic, stance
-or boolean, a relevance or quality outside ``-2, 1..4``, or a field that is not UTF-8 becomes a
-:class:`Rejected` naming ``file:line N`` and the field; reading goes on. A missing file or
-column raises :class:`~argkb.errors.LoadError`.
+Bad input: a row with more or fewer fields than the header (field ``<columns>``; an empty
+``Comment`` is an empty last field, not a missing one), a missing or empty required field
+(``Thesis``, ``Description``, ``Annotator Stance`` and ``Comment`` may be empty), a non-numeric id,
+an unknown topic, stance or boolean, a relevance or quality outside ``-2, 1..4``, or a field that
+is not UTF-8 becomes a :class:`Rejected` naming ``file:line N`` and the field; reading goes on. A
+missing file or column raises :class:`~argkb.errors.LoadError`.
 
 :func:`load_judgements` gives topics, issues and per-topic judgements for evaluation without
 Neo4j.
@@ -337,6 +338,9 @@ def topic_issues(
 def _read_topics(path: Path) -> Iterator[Topic | Rejected]:
     first_seen: dict[int, str] = {}
     for where, row in csv_rows(path, TOPIC_COLUMNS):
+        if isinstance(row, Rejected):
+            yield row
+            continue
         values = required_fields(where, row, TOPIC_REQUIRED)
         if isinstance(values, Rejected):
             yield values
@@ -366,7 +370,7 @@ def _read_judgements(path: Path, topics: Mapping[int, Topic]) -> Iterator[Judgem
     # argument -> (where, hashes of its conclusion and premise, stance) as first read
     first_row: dict[tuple[int, int], tuple[str, tuple[int, int, str]]] = {}
     for where, row in csv_rows(path, ARGUMENT_COLUMNS):
-        item = _judgement(where, row, topics)
+        item = row if isinstance(row, Rejected) else _judgement(where, row, topics)
         if isinstance(item, Judgement):
             triple = (item.topic_id, *item.key)
             content = (hash(item.conclusion), hash(item.premise), item.stance)

@@ -395,6 +395,33 @@ def test_invalid_utf8_is_replaced_and_flagged(tmp_path: Path) -> None:
     assert isinstance(unit, UnitRecord) and unit.unit.text == "Caf\ufffd culture"
 
 
+@pytest.mark.parametrize(
+    ("bom", "codec", "name"),
+    [
+        (b"\xff\xfe", "utf-16-le", "UTF-16-LE"),
+        (b"\xfe\xff", "utf-16-be", "UTF-16-BE"),
+        (b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32-LE"),
+    ],
+)
+def test_a_utf16_or_utf32_map_is_rejected_naming_the_encoding(
+    tmp_path: Path, bom: bytes, codec: str, name: str
+) -> None:
+    # it used to be "malformed JSON: Expecting value: line 1 column 1"
+    good = _aifdb(tmp_path / "good.json", [("1", "I", "Caf\u00e9 culture")], [])
+    data = bom + good.read_text(encoding="utf-8").encode(codec)
+    path = tmp_path / "wide.json"
+    path.write_bytes(data)
+    archive = tmp_path / "maps.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("wide.json", data)
+    from_file, from_zip = list(read([path, good])), list(read([archive]))
+    for where, problem in ((str(path), from_file[0]), (f"{archive}:wide.json", from_zip[0])):
+        assert isinstance(problem, Rejected) and problem.where == where
+        assert problem.field == "<encoding>"
+        assert problem.reason == f"file is {name}; convert it to UTF-8"
+    assert isinstance(from_file[1], SourceRecord)  # the next map still loads
+
+
 def test_not_a_map_and_duplicate_map_ids(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()

@@ -136,11 +136,12 @@ def test_bad_argument_rows_are_rejected_and_reading_goes_on(tmp_path: Path) -> N
     assert [(r.where, r.field) for r in rejected] == [
         ("arguments_dev.csv:line 2", "argument"),
         ("arguments_dev.csv:line 3", "stance"),
-        ("arguments_dev.csv:line 4", "stance"),
+        ("arguments_dev.csv:line 4", "<columns>"),
         ("arguments_dev.csv:line 6", "arg_id"),
         ("arguments_dev.csv:line 9", "arg_id"),
     ]
     assert "unknown stance '0'" in rejected[1].reason
+    assert "3 fields, the header has 4 (nothing from column 'stance' on)" in rejected[2].reason
     assert "duplicate id 'arg_4' (first at arguments_dev.csv:line 5)" in rejected[3].reason
     arguments = [r for r in records if isinstance(r, ArgumentRecord)]
     assert [(a.aid, a.stance, a.where) for a in arguments] == [

@@ -142,7 +142,7 @@ def test_every_unit_gets_a_unit_record_with_its_provenance() -> None:
             ("isolated", False),
             ("corrected_text", "Strawberries are the best choice for your breakfast."),
         ),
-        where="unit 1",
+        where="ground-truth-list.csv:line 2 (unit 1)",
     )
     assert units[8] == UnitRecord(
         unit=UnitRef("", key="argrank:9"),
@@ -153,9 +153,11 @@ def test_every_unit_gets_a_unit_record_with_its_provenance() -> None:
             ("aifdb_map_ids", "40"),
             ("isolated", True),
         ),
-        where="unit 9",
+        where="unit-source-list.csv:line 13 (unit 9)",
     )
     assert units[9].properties == (("argrank_id", 100), ("isolated", False))
+    # every unit names the file that first names it (a graph node, an edge, a benchmark row)
+    assert units[7].where == "groundtruth.json:edges[5] (unit 8)"
     without = [
         r for r in argrank.read([FIXTURE], include_isolated=False) if isinstance(r, UnitRecord)
     ]
@@ -301,3 +303,60 @@ def test_explicit_files_need_only_the_graph() -> None:
     assert len(arguments) == 7
     assert all(r.source is None and r.premises[0].text == "" for r in arguments)
     assert sum(isinstance(r, UnitRecord) for r in records) == 9
+
+
+def test_an_id_beyond_64_bits_is_rejected_where_it_is_written(tmp_path: Path) -> None:
+    # it used to reach the ingest as "unit 1234...: field 'argrank_id'", naming no file
+    big = 123456789012345678901234567890
+    graph = tmp_path / "groundtruth.json"
+    graph.write_text(json.dumps({"nodes": [big, 2, 3], "edges": [[2, 3], [2, big], [big]]}))
+    sources = tmp_path / "unit-source-list.csv"
+    sources.write_text(
+        "Argument Unit ID,Corpus Name,AIFdb Unit ID,AIFdb Map ID\n"
+        f"2,looc1,1,10\n{big},looc1,2,10\n3,looc1,{2**64},10\n"
+    )
+    records = list(argrank.read([graph, sources]))
+    rejected = [r for r in records if isinstance(r, Rejected)]
+    assert [(r.where, r.field) for r in rejected] == [
+        ("unit-source-list.csv:line 3", "Argument Unit ID"),
+        ("unit-source-list.csv:line 4", "AIFdb Unit ID"),
+        ("groundtruth.json:nodes[0]", "nodes"),
+        ("groundtruth.json:edges[1]", "edges"),
+        ("groundtruth.json:edges[2]", "edges"),
+    ]
+    reasons = [r.reason for r in rejected]
+    assert reasons[:4] == [
+        "integer of 97 bits, beyond 64 bits",
+        "integer of 65 bits, beyond 64 bits",
+        "integer of 97 bits, beyond 64 bits",
+        "integer of 97 bits, beyond 64 bits",
+    ]
+    assert reasons[4].startswith("not a [conclusion id, premise id] pair")
+    units = [r for r in records if isinstance(r, UnitRecord)]
+    assert [u.where for u in units] == [
+        "groundtruth.json:edges[0] (unit 2)",
+        "groundtruth.json:edges[0] (unit 3)",
+    ]
+
+
+def test_a_benchmark_premise_id_beyond_64_bits_is_rejected(tmp_path: Path) -> None:
+    ranks = "1,1.0,1,1,1,1,1,1,1"
+    root = _with_benchmark_rows(
+        tmp_path, f"601,{ranks},1,Claim,1,Claim.,Text.,{2**70},Premise, ,, ,, ,,,,"
+    )
+    [problem] = [r for r in argrank.read([root]) if isinstance(r, Rejected)]
+    assert (problem.where, problem.field) == (f"{BENCHMARK}:line 2", "Premise 1 argument unit ID")
+    assert problem.reason == "integer of 71 bits, beyond 64 bits"
+
+
+def test_a_corpus_name_that_is_not_utf8_is_rejected_on_its_row(tmp_path: Path) -> None:
+    graph = tmp_path / "groundtruth.json"
+    graph.write_text(json.dumps({"nodes": [2], "edges": []}))
+    sources = tmp_path / "unit-source-list.csv"
+    sources.write_bytes(
+        b"Argument Unit ID,Corpus Name,AIFdb Unit ID,AIFdb Map ID\n2,loo\xe71,1,10\n"
+    )
+    records = list(argrank.read([graph, sources]))
+    [problem] = [r for r in records if isinstance(r, Rejected)]
+    assert (problem.where, problem.field) == ("unit-source-list.csv:line 2", "Corpus Name")
+    assert "not UTF-8" in problem.reason

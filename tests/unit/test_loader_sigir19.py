@@ -144,7 +144,10 @@ def test_issues_pair_each_biased_topic_with_one_neutral_topic() -> None:
         ("0002,abc,1,True,Pro,3,3,3,3,C,P,\n", "Discussion ID", "not a non-negative integer"),
         ("0002,900,-1,True,Pro,3,3,3,3,C,P,\n", "Argument ID", "not a non-negative integer"),
         ("0002,900,1,True,Pro,3,3,3,3,,P,\n", "Conclusion", "missing or empty"),
-        ("0002,900,1,True,Pro,3,3,3,3,C,\n", "Premise", "missing or empty"),
+        ("0002,900,1,True,Pro,3,3,3,3,C,,\n", "Premise", "missing or empty"),
+        # a row of another width than the header: an unquoted comma, a lost field
+        ("0002,900,1,True,Pro,3,3,3,3,C,P\n", "<columns>", "11 fields, the header has 12"),
+        ("0002,900,1,True,Pro,3,3,3,3,C,P,,X\n", "<columns>", "13 fields, the header has 12"),
     ],
 )
 def test_a_bad_row_is_one_rejected_record_naming_line_and_field(

@@ -68,11 +68,12 @@ Ranks may tie (two conclusions have tied aggregate ranks); they are kept as publ
 Bad input: a benchmark or source-list row with a missing or non-numeric id or rank, a premise count
 that does not match, a duplicate id, a source-list row with more or fewer fields than its header
 (field ``<columns>``; benchmark rows may be uneven, above), or a graph node or edge that is not a
-pair of distinct non-negative integer ids becomes a :class:`Rejected` (``file:line N``,
-``groundtruth.json:nodes[i]`` or ``groundtruth.json:edges[i]``); so does an id of more than 64
-bits, which Neo4j cannot store. A :class:`UnitRecord`'s ``where`` is the place that first names the
-unit, e.g. ``groundtruth.json:nodes[3] (unit 4)``. A missing file or column, an undecodable file or
-a graph without ``nodes`` and ``edges`` raises :class:`~argkb.errors.LoadError`.
+pair of distinct non-negative integer ids listed in ``nodes`` becomes a :class:`Rejected`
+(``file:line N``, ``groundtruth.json:nodes[i]`` or ``groundtruth.json:edges[i]``); so does an id
+of more than 64 bits, which Neo4j cannot store. A :class:`UnitRecord`'s ``where`` is the place
+that first names the unit, e.g. ``groundtruth.json:nodes[3] (unit 4)``. A missing file or
+column, an undecodable file or a graph without ``nodes`` and ``edges`` raises
+:class:`~argkb.errors.LoadError`.
 
 :func:`load_benchmark` gives the 110 benchmark arguments for evaluation without Neo4j.
 """
@@ -396,6 +397,8 @@ def _read_graph(path: Path) -> Iterator[tuple[int, str] | tuple[int, int, str] |
             yield Rejected(where, "edges", next(filter(None, too_big), reason))
         elif pair[0] == pair[1]:
             yield Rejected(where, "edges", f"unit {pair[0]} is its own premise")
+        elif missing := [end for end in pair if end not in seen_nodes]:
+            yield Rejected(where, "edges", f"unit {missing[0]} is not in 'nodes'")
         elif pair in seen_edges:
             yield Rejected(where, "edges", f"duplicate edge (first at {seen_edges[pair]})")
         else:

@@ -248,8 +248,8 @@ def test_bad_benchmark_rows_are_rejected(tmp_path: Path) -> None:
 def test_bad_graph_entries_and_source_rows_are_rejected(tmp_path: Path) -> None:
     root = _copy(tmp_path)
     graph = {
-        "nodes": [1, 2, "three", 2],
-        "edges": [[1, 2], [1, 1], [1, "x"], [1, 2, 3], [1, 2], [2, 8]],
+        "nodes": [1, 2, "three", 2, 9],
+        "edges": [[1, 2], [1, 1], [1, "x"], [1, 2, 3], [1, 2], [2, 8], [2, 9]],
     }
     (root / "groundtruth.json").write_text(json.dumps(graph), encoding="utf-8")
     with (root / "unit-source-list.csv").open("a", encoding="utf-8") as handle:
@@ -265,9 +265,12 @@ def test_bad_graph_entries_and_source_rows_are_rejected(tmp_path: Path) -> None:
         ("groundtruth.json:edges[2]", "edges"),
         ("groundtruth.json:edges[3]", "edges"),
         ("groundtruth.json:edges[4]", "edges"),
+        ("groundtruth.json:edges[5]", "edges"),  # unit 8 is not in "nodes"
     ]
+    reasons = {r.where: r.reason for r in records if isinstance(r, Rejected)}
+    assert reasons["groundtruth.json:edges[5]"] == "unit 8 is not in 'nodes'"
     counts = Counter(type(r).__name__ for r in records)
-    assert counts["ArgumentRecord"] == 5  # 4 benchmark arguments and the edge [2, 8]
+    assert counts["ArgumentRecord"] == 5  # 4 benchmark arguments and the edge [2, 9]
 
 
 def test_missing_files_and_columns_raise(tmp_path: Path) -> None:

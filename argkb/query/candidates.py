@@ -43,7 +43,8 @@ def own_cluster(unit: int) -> str:
 class EdgeColumns:
     """Candidate edges premise -> claim as the edge queries answer them: parallel lists, one
     position per edge (``cypher/query/premises_of_claims.cypher``, ``premise_edges.cypher``;
-    the latter adds each premise's ``score`` and ``words``, which the hybrid takes out first).
+    the latter adds each premise's ``score``, ``words``, ``prior`` (the argumentativeness
+    prior's projection) and each claim's ``claim_score``, which the hybrid takes out first).
 
     The claim route's edges of a claim cluster are those whose claim is in it: every premise
     of such a claim is a candidate, so :meth:`CandidateReader.share_claim_mass` finds the claims

@@ -11,7 +11,9 @@ docs/evaluation.md.
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Literal, get_args
+from typing import Any, Literal, get_args, get_origin
+
+from argkb.errors import ConfigError
 
 RankerName = Literal["hybrid", "pfidf", "coreset"]
 StanceChoice = Literal["pro", "con", "both"]
@@ -61,7 +63,9 @@ class QuerySettings:
     )
     representative: Representative = _setting(
         "longest",
-        "Which premise shows a cluster (best: the hybrid ranker's best-fused member).",
+        "Which premise shows a cluster. pfidf: longest, centroid (nearest the members' mean) "
+        "or pagerank (best: longest); hybrid: longest, else its best-fused member; coreset: "
+        "always the premise it picked.",
         option=True,
     )
     claims_k: int = _setting(10, "Similar claims retrieved (the claim route).")
@@ -178,13 +182,15 @@ class QuerySettings:
         "is unchanged; off by default so that answers keep their shape.",
     )
 
-
-DEFAULT = QuerySettings()
-"""argkb's default query: what ``argkb query``, ``argkb serve`` and the harness's ``default``
-ranker answer with when told nothing else (docs/evaluation.md gives its numbers)."""
-
-DEFAULT_K = 10
-"""Clusters per stance when a caller does not say."""
+    def __post_init__(self) -> None:
+        """A setting with a fixed set of values refuses any other (a typo would otherwise be
+        read as some other choice)."""
+        for name in (f.name for f in fields(self)):
+            allowed = choices_of(name)
+            if allowed and getattr(self, name) not in allowed:
+                raise ConfigError(
+                    f"setting {name}: {getattr(self, name)!r} is not one of {', '.join(allowed)}"
+                )
 
 
 def help_of(name: str) -> str:
@@ -199,9 +205,11 @@ def default_of(name: str) -> Any:
 
 
 def choices_of(name: str) -> tuple[str, ...]:
-    """The allowed values of a setting whose type is a Literal."""
+    """The allowed values of a setting whose type is a Literal; () for any other setting."""
     hint = QuerySettings.__annotations__[name]
-    return tuple(get_args(globals()[hint] if isinstance(hint, str) else hint))
+    if isinstance(hint, str):
+        hint = globals().get(hint)
+    return tuple(get_args(hint)) if get_origin(hint) is Literal else ()
 
 
 def _fields() -> dict[str, Any]:
@@ -211,3 +219,11 @@ def _fields() -> dict[str, Any]:
 def option_names() -> list[str]:
     """The settings ``argkb query`` offers as options, in declaration order."""
     return [f.name for f in fields(QuerySettings) if f.metadata.get("option")]
+
+
+DEFAULT = QuerySettings()
+"""argkb's default query: what ``argkb query``, ``argkb serve`` and the harness's ``default``
+ranker answer with when told nothing else (docs/evaluation.md gives its numbers)."""
+
+DEFAULT_K = 10
+"""Clusters per stance when a caller does not say."""

@@ -1,12 +1,12 @@
 """Baseline rankers, run in the same command as the rankers they are compared with.
 
-All three return singleton clusters (no deduplication, no clustering) of premise ``Unit.uid`` s and
-honour :class:`~argkb.ranking.Query` ``collection`` (a ``Source.sid`` prefix; the candidate
+All of them return singleton clusters (no deduplication, no clustering) of premise ``Unit.uid`` s
+and honour :class:`~argkb.ranking.Query` ``collection`` (a ``Source.sid`` prefix; the candidate
 premises are those of arguments ``-[:FROM]->`` a matching source) and, when stance-aware,
 ``stance``: a premise is kept only if it is the premise of an argument with the query's stance
 (``PREMISE_OF.stance``). That stance is relative to the argument's own conclusion, which for the
-judged documents of ArgKP is the query's topic; the baselines do not align stances across
-different conclusions (the query engine does). The ``-nostance`` variants ignore the stance.
+judged documents of ArgKP is the query's topic; the baselines do not align stances across different
+conclusions (the query engine does). The ``-nostance`` variants ignore the stance.
 
 ``bm25``
     Lucene BM25 (k1 = 1.2, b = 0.75, Neo4j's default analyzer) through the full-text index

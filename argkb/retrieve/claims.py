@@ -6,7 +6,7 @@ cosine over claim embeddings (vector index). Their union is scored by
     s(c) = w * cos(q, c) + (1 - w) * bm25(c) / max bm25,
 
 with ``w = 1`` by default (cosine alone; BM25 proposes candidates whose cosine the server then
-computes: see ``Settings.claim_weight``). Claims with ``cos < min_similarity`` are dropped (so
+computes: see ``QuerySettings.claim_weight``). Claims with ``cos < min_similarity`` are dropped (so
 an unrelated corpus answers "no similar claim" instead of noise) and the top ``k`` are kept.
 The paper asks to recalibrate retrieval scores into probabilities; argkb uses a softmax,
 ``P(c|q) = exp(s(c)/T) / sum exp(s/T)`` over the top ``k``: a small temperature ``T``

@@ -11,14 +11,14 @@ candidate premise, each of which ranks what it found:
 
 Weighted reciprocal rank fusion (Cormack, Clarke & Buettcher, SIGIR 2009) combines them:
 ``score(p) = sum_r w_r / (k + rank_r(p))``, a route that did not find ``p`` adding nothing. RRF
-needs no calibration of the routes' scores against each other, which is why it was chosen: the
-routes' raw scores live on unrelated scales, and the benchmarks argkb is judged on differ in how
-much each route is worth (docs/evaluation.md). Then :func:`group_by_cluster` keeps the best
+needs no calibration of the routes' scores against each other (their raw scores live on
+unrelated scales); it was the hybrid's default until 2026-11-26 and is ``--fusion rrf`` now.
+Then :func:`group_by_cluster` keeps the best
 premise of each premise cluster as its representative, and fills the list with further
 candidates when there are fewer clusters than asked for. Pure NumPy; no Neo4j here.
 
-:func:`linear_fusion` is the other way to combine them: a weighted sum of each candidate's
-features, each put on a scale of about 0 to 1 by the caller (the hybrid ranker's
+:func:`linear_fusion`, the default, is the other way to combine them: a weighted sum of each
+candidate's features, each put on a scale of about 0 to 1 by the caller (the hybrid ranker's
 ``premise_features``). Where RRF only sees ranks, a linear sum sees *how well* a route matched:
 a claim that merely shares the topic lends less than one that says what the query says, and a
 premise far ahead on BM25 stays ahead. Its weights are fitted leaving each benchmark out

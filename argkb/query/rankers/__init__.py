@@ -1,7 +1,8 @@
 """The rankers a query can use, by the name the ``ranker`` setting gives.
 
 * ``hybrid`` (:mod:`.hybrid`): the claim route of Dumani et al. and BM25 and vector search over
-  premises, fused by reciprocal rank; argkb's default.
+  premises, fused by a weighted sum of each premise's features (or by reciprocal rank, setting
+  ``fusion``); argkb's default.
 * ``pfidf`` (:mod:`.pfidf`): Dumani et al., ECIR 2020.
 * ``coreset`` (:mod:`.coreset`): Fromm et al., ECIR 2021.
 

@@ -1,4 +1,4 @@
-"""The hybrid ranker: candidates from three routes, fused by reciprocal rank, one per cluster.
+"""The hybrid ranker: candidates from three routes, fused into one score, one per cluster.
 
 Candidate premises come from (i) the claim route of Dumani et al. (premises of the claims most
 similar to the query, :mod:`argkb.retrieve.claims`), (ii) BM25 over premise texts and (iii) the

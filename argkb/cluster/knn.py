@@ -164,7 +164,7 @@ def gds_pairs(
             for record in result:
                 a.append(record[0])
                 b.append(record[1])
-                score.append(2.0 * record[2] - 1.0)
+                score.append(cypher.cosine(record[2]))
     finally:
         driver.execute_query(cypher.load("analytics/drop"), {"graph": graph}, database_=database)
     return np.asarray(a, np.int64), np.asarray(b, np.int64), np.asarray(score, np.float64)
@@ -201,7 +201,7 @@ def index_pairs(
             a.append(r["a"])
             b.append(r["b"])
             # Neo4j reports cosine as (1 + cos) / 2 in [0, 1]; convert back to cos
-            score.append(2.0 * r["score"] - 1.0)
+            score.append(cypher.cosine(r["score"]))
         if progress:
             progress(len(chunk))
     return np.asarray(a, np.int64), np.asarray(b, np.int64), np.asarray(score, np.float64)

@@ -228,7 +228,7 @@ def _knn_with_clusters(
         for r in records:
             a.append(r["a"])
             b.append(r["b"])
-            score.append(2.0 * r["score"] - 1.0)  # Neo4j's cosine score is (1 + cos) / 2
+            score.append(cypher.cosine(r["score"]))
             cluster.append(r["cid"])
         if progress:
             progress(len(chunk))

@@ -156,6 +156,12 @@ def read_columns(
     return dict(zip(records[0].keys(), records[0].values(), strict=True))
 
 
+def cosine(similarity: Any) -> Any:
+    """The cosine of a Neo4j vector similarity (a float or a NumPy array): the vector indexes
+    and ``vector.similarity.cosine`` answer (1 + cos) / 2."""
+    return 2.0 * similarity - 1.0
+
+
 def read_scores(
     driver: neo4j.Driver, name: str, *, database: str | None = None, **params: Any
 ) -> dict[int, float]:

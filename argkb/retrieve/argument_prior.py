@@ -20,6 +20,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from argkb.db import cypher
+
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import ArrayLike, NDArray
@@ -41,7 +43,7 @@ class ArgumentPrior:
         import numpy as np
 
         s = np.asarray(similarity, np.float64)
-        embedding_part = np.where(s >= 0.0, self.norm * (2.0 * s - 1.0), -self.norm)
+        embedding_part = np.where(s >= 0.0, self.norm * cypher.cosine(s), -self.norm)
         return embedding_part + self.length * np.log1p(np.asarray(words, np.float64)) + self.bias
 
 

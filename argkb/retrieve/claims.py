@@ -53,11 +53,11 @@ def _both_routes(
     if columns is None:
         return None
     hits = zip(columns["vector_id"], columns["vector_score"], strict=True)
-    cosine = {cid: 2.0 * float(score) - 1.0 for cid, score in hits}
+    cosine = {cid: cypher.cosine(float(score)) for cid, score in hits}
     bm25 = dict(zip(columns["text_id"], map(float, columns["text_score"]), strict=True))
     for cid, score in zip(columns["text_id"], columns["text_cosine"], strict=True):
         if cid not in cosine and score >= -1.0:  # -2.0: no embedding, so no cosine
-            cosine[cid] = 2.0 * float(score) - 1.0
+            cosine[cid] = cypher.cosine(float(score))
     return cosine, bm25
 
 
@@ -91,7 +91,7 @@ def retrieve_claims(
     if both is not None:
         cosine, bm25 = both
     else:  # one route at a time: a missing index then leaves only its own route out
-        cosine = {cid: 2.0 * score - 1.0
+        cosine = {cid: cypher.cosine(score)
                   for cid, score in unless_index_missing(
                       lambda: scores("query/claims_vector", k=pool, vector=query_vector),
                       "claim_embedding", notes, driver, database).items()}  # fmt: skip
@@ -104,7 +104,7 @@ def retrieve_claims(
         if missing:  # lexical hits outside the vector top `pool`: their cosine, from the server
             for cid, score in scores("query/claims_cosine", ids=missing,
                                      vector=query_vector).items():  # fmt: skip
-                cosine[cid] = 2.0 * score - 1.0
+                cosine[cid] = cypher.cosine(score)
     top_bm25 = max(bm25.values(), default=0.0)
     scored = []
     for cid, cos in cosine.items():

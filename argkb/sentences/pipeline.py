@@ -246,7 +246,7 @@ def _read_with_prior(
 
 def _cosine(similarity: float) -> float:
     """Neo4j's ``(1 + cos) / 2`` back to the cosine; 0 for a missing embedding (-2)."""
-    return 2.0 * float(similarity) - 1.0 if similarity >= 0 else 0.0
+    return cypher.cosine(float(similarity)) if similarity >= 0 else 0.0
 
 
 def _one_per_premise(ranked: Sequence[RankedSentence]) -> list[RankedSentence]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
@@ -17,11 +18,13 @@ from argkb.query.settings import DEFAULT, QuerySettings, choices_of
 )
 def test_a_value_outside_the_choices_is_refused(name: str, value: str) -> None:
     with pytest.raises(ConfigError, match=f"setting {name}: '{value}' is not one of"):
-        dataclasses.replace(DEFAULT, **{name: value})
+        changes: dict[str, Any] = {name: value}
+        dataclasses.replace(DEFAULT, **changes)
 
 
 def test_every_choice_is_accepted_and_other_settings_have_none() -> None:
     for name in ("ranker", "alignment", "representative", "fusion", "premise_clusters"):
         for value in choices_of(name):
-            assert getattr(QuerySettings(**{name: value}), name) == value
+            chosen: dict[str, Any] = {name: value}
+            assert getattr(QuerySettings(**chosen), name) == value
     assert choices_of("claim_temperature") == () and choices_of("snippets") == ()

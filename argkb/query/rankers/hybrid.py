@@ -80,7 +80,7 @@ def direct_hits(
         if columns is not None:
             return DirectHits(
                 dict(zip(columns["bm25_id"], map(float, columns["bm25_score"]), strict=True)),
-                {p: 2.0 * float(v) - 1.0
+                {p: cypher.cosine(float(v))
                  for p, v in zip(columns["vector_id"], columns["vector_score"], strict=True)},
             )  # fmt: skip
     # one route at a time: a missing index then leaves only its own route out
@@ -93,7 +93,7 @@ def direct_hits(
         if terms and s.bm25_depth > 0 else {}
     )  # fmt: skip
     cosine = (
-        {p: 2.0 * v - 1.0
+        {p: cypher.cosine(v)
          for p, v in unless_index_missing(
              lambda: cypher.read_scores(reader.driver, "query/premises_vector",
                                         database=reader.database, k=s.vector_depth,
@@ -250,7 +250,7 @@ class _EdgeExtras:
                 group_of[index] = len(candidates.cluster_names)
                 candidates.cluster_names.append(f"alone:{candidates.key_of[int(premises[index])]}")
         return _Columns(position, edge_position, cluster_of, group_of,
-                        np.where(similarity >= 0.0, 2.0 * similarity - 1.0, 0.0), words,
+                        np.where(similarity >= 0.0, cypher.cosine(similarity), 0.0), words,
                         argument)  # fmt: skip
 
 
@@ -299,7 +299,7 @@ def _read_edges(
                                   vector=[float(x) for x in vector],
                                   argument=list(prior.direction) if prior else None)  # fmt: skip
     claim_score = {
-        int(c): 2.0 * float(v) - 1.0 if v >= 0.0 else 0.0
+        int(c): cypher.cosine(float(v)) if v >= 0.0 else 0.0
         for c, v in zip(columns["claim"], columns.pop("claim_score"), strict=True)
     }
     extras = _EdgeExtras(columns.pop("score"), columns.pop("words"), columns.pop("prior"), prior,

@@ -129,7 +129,7 @@ class CandidateReader:
         self._executor: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
-    def pool(self) -> ThreadPoolExecutor:
+    def executor(self) -> ThreadPoolExecutor:
         """Threads for reads that can overlap (the hybrid's direct routes and claim route)."""
         with self._lock:  # engines may be shared by request threads (argkb serve)
             if self._executor is None:

@@ -50,9 +50,9 @@ def materialise(
         sources[p].add(source)
     # the members' sources are read alongside their texts: no extra round trip in sequence
     aids = sorted({aid for p in wanted for aid in arguments[p]})
-    origins = reader.pool().submit(reader.read, "query/sources", aids=aids)
+    origins = reader.executor().submit(reader.read, "query/sources", aids=aids)
     sentences = (
-        reader.pool().submit(reader.read, "sentences/snippets", ids=ids,
+        reader.executor().submit(reader.read, "sentences/snippets", ids=ids,
                              terms=sorted(set(tokenize(result.query))))
         if snippets else None
     )  # fmt: skip

@@ -33,7 +33,6 @@ class CoresetPool:
 
     premises: list[int]
     keys: list[str]  # Unit.uid of each premise
-    vectors: NDArray[np.float32]
     cosine: NDArray[np.float64]  # to the query
     similarity: NDArray[np.float64]  # premise x premise cosine
     claim_mass: NDArray[np.float64]  # sum of P(c|q) over the claims the premise is used for
@@ -123,7 +122,6 @@ class CoresetRanker(ClaimRouteRanker):
         return CoresetPool(
             premises=premises,
             keys=[rows[p]["key"] for p in premises],
-            vectors=vectors,
             cosine=(vectors @ vector).astype(np.float64),
             similarity=(vectors @ vectors.T).astype(np.float64),
             claim_mass=np.asarray([mass[p] for p in premises]),

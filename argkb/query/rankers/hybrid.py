@@ -135,7 +135,7 @@ def side_pools(
     s = reader.settings
     # the alignment's inputs for every claim of the retrieved clusters, read meanwhile
     prefetch = (
-        reader.pool().submit(reader.alignment_ahead, text, vector, p_cluster, claim_cluster)
+        reader.executor().submit(reader.alignment_ahead, text, vector, p_cluster, claim_cluster)
         if claim_cluster and reader.alignment is not always_aligned else None
     )  # fmt: skip
     if hits is None:
@@ -325,7 +325,7 @@ class HybridRanker:
 
     def start(self, reader: CandidateReader, context: QueryContext) -> Future[Any] | None:
         """The direct routes need no claims: they are read while the claims are retrieved."""
-        return reader.pool().submit(direct_hits, reader, context.text, context.vector,
+        return reader.executor().submit(direct_hits, reader, context.text, context.vector,
                                     context.collection, context.notes)  # fmt: skip
 
     def gather(self, reader: CandidateReader, context: QueryContext) -> Gathered:

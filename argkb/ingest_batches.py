@@ -4,7 +4,9 @@ duplicate argument ids and undercuts of missing arguments found inside the trans
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from argkb.db import cypher
@@ -41,7 +43,8 @@ class _BatchWriter:
         self.buffers: dict[str, list[dict[str, Any]]] = {kind: [] for kind in _KINDS}
         self.nodes_created = 0
         self.relationships_created = 0
-        self.shared = 0  # arguments another corpus wrote, repeated unchanged: not written again
+        # ids of arguments another corpus wrote, repeated here unchanged: left to it, not written
+        self.shared_ids: set[str] = set()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argkb-ingest")
         self._in_flight: Future[list[Rejected]] | None = None
 
@@ -80,15 +83,30 @@ class _BatchWriter:
             self._in_flight.exception()
         self._pool.shutdown(wait=True)
 
+    @property
+    def shared(self) -> int:
+        """How many arguments another corpus wrote that this load repeated unchanged."""
+        return len(self.shared_ids)
+
     def _write(self, kind: str, rows: list[dict[str, Any]]) -> list[Rejected]:
         with self.driver.session(database=self.database) as session:
-            nodes, relationships, duplicates, shared = session.execute_write(
-                _write_batch, kind, rows, self.cid, self.token, self.strict
-            )
-        self.nodes_created += nodes
-        self.relationships_created += relationships
-        self.shared += shared
-        return duplicates
+            done = session.execute_write(_write_batch, kind, rows, self.cid, self.token,
+                                         self.strict, frozenset(self.shared_ids))  # fmt: skip
+        self.nodes_created += done.nodes
+        self.relationships_created += done.relationships
+        self.shared_ids.update(done.shared)
+        return done.refused
+
+
+@dataclass(frozen=True)
+class _Written:
+    """What one batch did: nodes and relationships created, the rows it refused, and the ids of
+    the arguments another corpus wrote that it repeated unchanged (not written)."""
+
+    nodes: int
+    relationships: int
+    refused: list[Rejected]
+    shared: list[str]
 
 
 def _split_duplicates(
@@ -113,24 +131,26 @@ def _write_batch(
     cid: str,
     token: str,
     strict: bool,
-) -> tuple[int, int, list[Rejected], int]:
-    """One batch in one transaction: (nodes, relationships) created, the refused arguments, and
-    how many arguments another corpus wrote unchanged (left to it, not written).
+    shared_before: frozenset[str],
+) -> _Written:
+    """One batch in one transaction (see :class:`_Written`); ``shared_before``: the ids earlier
+    batches of this run left to another corpus.
 
-    Argument ids repeated in this load (within the batch, or written by an earlier batch of this
-    run), or written by another corpus with other content, are found first, in the same
-    transaction; ``strict`` fails the batch on one.
+    Argument ids repeated in this load (within the batch, written or left to another corpus by
+    an earlier batch of this run), or written by another corpus with other content, are found
+    first, in the same transaction; ``strict`` fails the batch on one.
     """
     duplicates: list[Rejected] = []
-    shared = 0
+    shared: list[str] = []
     if kind in ("arguments", "undercuts"):
         aids = [row["aid"] for row in rows]
         result = tx.run(cypher.load("ingest/arg_seen"), {"aids": aids, "token": token})
-        rows, duplicates = _split_duplicates(rows, {record["aid"] for record in result})
+        seen = {record["aid"] for record in result} | shared_before
+        rows, duplicates = _split_duplicates(rows, seen)
         rows, clashes, shared = _split_other_corpora(tx, rows, cid)
         duplicates += clashes
         if kind == "undercuts" and rows:
-            rows, missing = _split_missing_targets(tx, rows)
+            rows, missing = _split_missing_targets(tx, rows, cid, shared_before | set(shared))
             duplicates += missing
         if duplicates and strict:
             first = duplicates[0]
@@ -143,36 +163,48 @@ def _write_batch(
     else:
         statements = [(f"ingest/{kind}", {"rows": rows})]
     nodes, relationships = _run_all(tx, statements, cid, token)
-    return nodes, relationships, duplicates, shared
+    return _Written(nodes, relationships, duplicates, shared)
 
 
 def _split_other_corpora(
     tx: neo4j.ManagedTransaction, rows: list[dict[str, Any]], cid: str
-) -> tuple[list[dict[str, Any]], list[Rejected], int]:
+) -> tuple[list[dict[str, Any]], list[Rejected], list[str]]:
     """Split off arguments whose id another corpus has written: (rows to write, the ones that
-    hold something else there, how many repeat it unchanged). An unchanged one is left to the
-    corpus that wrote it (writing it again would make it this corpus's, and a failed load of
-    this corpus would then undo it); a changed one would merge into the other corpus's argument
-    (two conclusions, old and new premises), so it is refused."""
+    hold something else there, the ids repeated unchanged).
+
+    An unchanged one is left to a complete corpus that wrote it (writing it again would make it
+    this corpus's, and a failed load of this corpus would then undo it); one that an interrupted
+    load wrote is taken over (that load may yet be undone). A changed one would merge into the
+    other corpus's argument (two conclusions, old and new premises), so it is refused."""
     params = {"aids": [row["aid"] for row in rows], "cid": cid}
     there = {r["aid"]: r for r in tx.run(cypher.load("ingest/arg_other"), params)}
     if not there:
-        return rows, [], 0
-    kept, clashes, shared = [], [], 0
+        return rows, [], []
+    kept, clashes, shared = [], [], []
     for row in rows:
         other = there.get(row["aid"])
-        if other is None:
+        complete = other is not None and other["status"] == "complete"
+        if other is None or (not complete and _same_argument(row, other)):
             kept.append(row)
         elif _same_argument(row, other):
-            shared += 1
+            shared.append(row["aid"])
         else:
-            reason = (
-                f"argument id {row['aid']!r} is in the graph already, from corpus "
-                f"{other['corpus']}, with another conclusion, premises, stance or source "
-                "(an argument id names one argument across corpora)"
-            )
-            clashes.append(Rejected(row["where"], "id", reason))
+            clashes.append(Rejected(row["where"], "id", _clash(row["aid"], other, complete)))
     return kept, clashes, shared
+
+
+def _clash(aid: str, other: Any, complete: bool) -> str:
+    reason = (
+        f"argument id {aid!r} is in the graph already, from corpus {other['corpus']}, with "
+        "another conclusion, premises, stance or source (an argument id names one argument "
+        "across corpora)"
+    )
+    if not complete:
+        reason += (
+            "; that corpus's load did not finish: load its files again to complete it, or "
+            "clear the graph (argkb db clear)"
+        )
+    return reason
 
 
 def _same_argument(row: dict[str, Any], other: Any) -> bool:
@@ -188,13 +220,16 @@ def _same_argument(row: dict[str, Any], other: Any) -> bool:
 
 
 def _split_missing_targets(
-    tx: neo4j.ManagedTransaction, rows: list[dict[str, Any]]
+    tx: neo4j.ManagedTransaction, rows: list[dict[str, Any]], cid: str, shared: AbstractSet[str]
 ) -> tuple[list[dict[str, Any]], list[Rejected]]:
-    """Split off undercuts whose target argument is neither in the graph nor in this batch (it
-    was rejected): an undercut of nothing would be silently wrong."""
+    """Split off undercuts whose target argument this load did not write (it was rejected, or
+    another corpus holds a different argument under its id) and did not repeat unchanged
+    (``shared``): an undercut of nothing, or of another corpus's argument, would be silently
+    wrong."""
     here = {row["aid"] for row in rows}
     targets = sorted({row["target"] for row in rows} - here)
-    found = {r["aid"] for r in tx.run(cypher.load("ingest/arg_exist"), {"aids": targets})}
+    found = {r["aid"] for r in tx.run(cypher.load("ingest/arg_exist"), {"aids": targets})
+             if r["corpus"] == cid or r["aid"] in shared}  # fmt: skip
     kept, missing = [], []
     for row in rows:
         if row["target"] in here or row["target"] in found:

@@ -195,17 +195,22 @@ class _UsageLine(click.ClickException):
 
 
 class _Group(click.Group):
-    """The ``argkb`` group: every usage error below it is one line (:class:`_UsageLine`)."""
+    """The ``argkb`` group: every usage error below it is one line (:class:`_UsageLine`), except
+    a group called without a command, which shows its help as before."""
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
             return super().make_context(*args, **kwargs)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
         except click.UsageError as err:
             raise _UsageLine(err) from err
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
         except click.UsageError as err:
             raise _UsageLine(err) from err
 

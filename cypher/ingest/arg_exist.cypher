@@ -1,4 +1,5 @@
-// Which of $aids are argument nodes already (the targets of a batch of undercuts).
+// Which of $aids are argument nodes already, and of which corpus (the targets of a batch of
+// undercuts).
 UNWIND $aids AS aid
 MATCH (a:Argument {aid: aid})
-RETURN aid
+RETURN aid, a.corpus AS corpus

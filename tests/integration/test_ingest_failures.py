@@ -109,6 +109,66 @@ def test_an_argument_id_of_another_corpus_is_refused_unless_the_argument_is_the_
     assert owner["conclusions"] == 1 and owner["corpus"] != summary.corpus
 
 
+def test_an_argument_repeated_from_another_corpus_is_one_argument_whatever_the_batches(
+    clean, tmp_path: Path
+) -> None:
+    """The same argument twice in a load is a duplicate id, also when it is another corpus's
+    argument and the copies fall into different batches (the first copy is not written)."""
+    first = tmp_path / "first.jsonl"
+    first.write_text(_line("x", "claim x", "premise x") + "\n")
+    load(clean, "jsonl", first)
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text("\n".join([_line("x", "claim x", "premise x"), _line("y", "c y", "p y"),
+                                 _line("x", "claim x", "premise x")]) + "\n")  # fmt: skip
+    for batch_size in (1000, 1):
+        with pytest.raises(LoadError, match="duplicate argument id 'jsonl:x'"):
+            load(clean, "jsonl", twice, batch_size=batch_size)
+
+
+def test_an_undercut_of_a_refused_argument_does_not_attack_another_corpus(
+    clean, tmp_path: Path
+) -> None:
+    """With --on-error skip, an argument refused because another corpus holds a different one
+    under its id takes its undercuts with it, instead of their attacking the other corpus's."""
+    from argkb.ingest import LoadSummary, load_records
+    from argkb.loaders.records import ArgumentRecord, UndercutRecord, UnitRef
+
+    def load_these(*records: ArgumentRecord | UndercutRecord) -> LoadSummary:
+        return load_records(clean, "aif", [tmp_path / f"{len(records)}.json"], iter(records),
+                            on_error="skip", reject_report=tmp_path / "rejected.jsonl")  # fmt: skip
+
+    (tmp_path / "1.json").write_text("one")
+    (tmp_path / "3.json").write_text("three")
+    mine = ArgumentRecord("aif:m:1", UnitRef("c"), (UnitRef("p"),), "pro")
+    load_these(mine)
+    other = ArgumentRecord("aif:m:1", UnitRef("c"), (UnitRef("q"),), "pro", where="m.json:1")
+    attack = UndercutRecord("aif:m:2", (UnitRef("u"),), "aif:m:1", where="m.json:2")
+    fine = ArgumentRecord("aif:m:3", UnitRef("d"), (UnitRef("e"),), "con")
+    summary = load_these(other, attack, fine)
+    assert (summary.rejected, summary.arguments) == (2, 1)
+    undercuts = "MATCH (:Argument)-[r:UNDERCUTS]->() RETURN count(r) AS n"
+    assert clean.execute_query(undercuts).records[0]["n"] == 0
+
+
+def test_an_argument_of_an_interrupted_load_is_taken_over_or_named(clean, tmp_path: Path) -> None:
+    """An argument that an unfinished load wrote may yet be undone with it: a later corpus that
+    repeats it takes it over; one that changes it is refused, saying what to do."""
+    first = tmp_path / "first.jsonl"
+    first.write_text(_line("x", "claim x", "premise x") + "\n")
+    cid = load(clean, "jsonl", first).corpus
+    clean.execute_query("MATCH (c:Corpus {cid: $cid}) SET c.status = 'loading'", cid=cid)
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text(_line("x", "claim x", "another premise") + "\n")
+    with pytest.raises(LoadError, match="that corpus's load did not finish"):
+        load(clean, "jsonl", changed)
+    repeated = tmp_path / "repeated.jsonl"
+    repeated.write_text(_line("x", "claim x", "premise x") + "\n" + _line("y", "c", "p") + "\n")
+    summary = load(clean, "jsonl", repeated)
+    assert (summary.arguments, summary.shared) == (2, 0)
+    owner = "MATCH (a:Argument {aid: 'jsonl:x'}) RETURN a.corpus AS corpus"
+    assert clean.execute_query(owner).records[0]["corpus"] == summary.corpus
+
+
 def test_an_empty_jsonl_file_is_an_error_and_leaves_no_corpus(clean, tmp_path: Path) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n\n")

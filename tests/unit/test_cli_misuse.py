@@ -93,3 +93,11 @@ def test_a_usage_error_is_one_line_with_where_to_find_help(args: list[str], frag
     assert result.stdout == ""
     assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
     assert fragment in result.stderr and "--help')" in result.stderr
+
+
+@pytest.mark.parametrize("args", [[], ["db"], ["eval"]])
+def test_a_group_without_a_command_shows_its_help(args: list[str]) -> None:
+    result = CliRunner().invoke(main, args)
+    assert result.output.startswith("Usage: "), result.output
+    assert "Commands:" in result.output
+    assert not result.output.startswith("Error")

@@ -172,10 +172,12 @@ def _split_other_corpora(
     """Split off arguments whose id another corpus has written: (rows to write, the ones that
     hold something else there, the ids repeated unchanged).
 
-    An unchanged one is left to a complete corpus that wrote it (writing it again would make it
-    this corpus's, and a failed load of this corpus would then undo it); one that an interrupted
-    load wrote is taken over (that load may yet be undone). A changed one would merge into the
-    other corpus's argument (two conclusions, old and new premises), so it is refused."""
+    An unchanged one (or one that says nothing of a stance the other corpus gave) is left to a
+    complete corpus that wrote it: writing it again would make it this corpus's, and a failed
+    load of this corpus would then undo it. One that an interrupted load wrote is taken over
+    (that load may yet be undone), and so is one whose stance the other corpus left unknown and
+    this one gives (data decides a stance, as on a reload). Any other change would merge into
+    the other corpus's argument (two conclusions, old and new premises), so it is refused."""
     params = {"aids": [row["aid"] for row in rows], "cid": cid}
     there = {r["aid"]: r for r in tx.run(cypher.load("ingest/arg_other"), params)}
     if not there:
@@ -183,14 +185,36 @@ def _split_other_corpora(
     kept, clashes, shared = [], [], []
     for row in rows:
         other = there.get(row["aid"])
+        relation = "new" if other is None else _relation(row, other)
         complete = other is not None and other["status"] == "complete"
-        if other is None or (not complete and _same_argument(row, other)):
+        if relation == "new" or relation == "decides" or (relation == "same" and not complete):
             kept.append(row)
-        elif _same_argument(row, other):
+        elif relation in ("same", "says less"):
             shared.append(row["aid"])
         else:
             clashes.append(Rejected(row["where"], "id", _clash(row["aid"], other, complete)))
     return kept, clashes, shared
+
+
+def _relation(row: dict[str, Any], other: Any) -> str:
+    """How ``row`` stands to the stored argument ``other`` (ingest/arg_other) of its id:
+    ``same``; ``says less`` (no stance where the stored one has one); ``decides`` (a stance
+    where the stored one is unknown); ``other`` (another conclusion, premises, target, source,
+    or stance)."""
+    conclusion = row.get("conclusion")
+    if not (
+        ([conclusion["uid"]] if conclusion else []) == list(other["conclusions"])
+        and {p["uid"] for p in row["premises"]} == set(other["premises"])
+        and ([row["target"]] if "target" in row else []) == list(other["targets"])
+        and ([row["source"]] if row["source"] else []) == list(other["sources"])
+    ):
+        return "other"
+    stance, stored = row.get("stance", "con"), other["stance"]
+    if stance == stored:
+        return "same"
+    if stance == "unknown":
+        return "says less"
+    return "decides" if stored == "unknown" else "other"
 
 
 def _clash(aid: str, other: Any, complete: bool) -> str:
@@ -205,18 +229,6 @@ def _clash(aid: str, other: Any, complete: bool) -> str:
             "clear the graph (argkb db clear)"
         )
     return reason
-
-
-def _same_argument(row: dict[str, Any], other: Any) -> bool:
-    """Whether the stored argument ``other`` (ingest/arg_other) is the one ``row`` describes."""
-    conclusion = row.get("conclusion")
-    return (
-        ([conclusion["uid"]] if conclusion else []) == list(other["conclusions"])
-        and {p["uid"] for p in row["premises"]} == set(other["premises"])
-        and ([row["target"]] if "target" in row else []) == list(other["targets"])
-        and row.get("stance", "con") == other["stance"]
-        and ([row["source"]] if row["source"] else []) == list(other["sources"])
-    )
 
 
 def _split_missing_targets(

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from argkb.db import cypher
-from argkb.errors import LoadError
+from argkb.errors import ArgKBError, LoadError
 from argkb.ingest_batches import _BatchWriter
 from argkb.ingest_check import _checked_row, _row, validate  # noqa: F401 (importable here)
 from argkb.loaders.records import (
@@ -324,6 +324,26 @@ def undo_load(
             session.run(cypher.load(f"ingest/{name}"), {"cid": cid}).consume()
     driver.execute_query(cypher.load("ingest/undo_corpus"), {"cid": cid}, database_=database)
     log.info("undid the failed load of %s in %.1f s", cid, time.perf_counter() - phase)
+
+
+def drop_corpus(driver: neo4j.Driver, cid: str, *, database: str | None = None) -> dict[str, Any]:
+    """Remove corpus ``cid`` from the graph as a failed load of it is undone (:func:`undo_load`):
+    its arguments, the units and sources no other corpus uses, the labels it gave, its corpus
+    node. The full-text indexes a killed bulk load dropped are rebuilt first. Returns the corpus
+    node's properties; :class:`ArgKBError` names the corpora there are when none is ``cid``.
+
+    Derived data is not recomputed: clusters keep their other members (``argkb cluster
+    --rebuild`` recounts them) and PageRank its scores (``argkb pagerank``)."""
+    stored = _stored_corpus(driver, database, cid)
+    if stored is None:
+        there = cypher.read(driver, "ingest/corpora", database=database)
+        known = ", ".join(f"{r['cid']} ({', '.join(r['files'] or [])})" for r in there[:5])
+        more = f" and {len(there) - 5} more" if len(there) > 5 else ""
+        loaded = f"loaded: {known}{more}" if there else "no corpus is loaded"
+        raise ArgKBError(f"no corpus {cid!r} ({loaded})")
+    _restore_pending(driver, database)
+    undo_load(driver, cid, database=database)
+    return stored
 
 
 def _stored_corpus(driver: neo4j.Driver, database: str | None, cid: str) -> dict[str, Any] | None:

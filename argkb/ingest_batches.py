@@ -225,8 +225,8 @@ def _clash(aid: str, other: Any, complete: bool) -> str:
     )
     if not complete:
         reason += (
-            "; that corpus's load did not finish: load its files again to complete it, or "
-            "clear the graph (argkb db clear)"
+            f"; that corpus's load did not finish: load its files again to complete it, or "
+            f"remove it ('argkb db drop {other['corpus']}')"
         )
     return reason
 

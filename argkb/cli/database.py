@@ -144,6 +144,37 @@ def clear_cmd(conn: Connection, yes: bool, keep_schema: bool, as_json: bool) -> 
     )  # fmt: skip
 
 
+@db_group.command("drop")
+@click.argument("corpus")
+@connection_options
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation (for scripts).")
+@json_option
+@handle_errors
+def drop_cmd(conn: Connection, corpus: str, yes: bool, as_json: bool) -> None:
+    """Remove one loaded corpus: CORPUS is its id, as 'argkb load' prints it (format:hash).
+
+    Its arguments go with their edges, and the units and sources no other corpus uses; the rest
+    of the graph stays. For a load that was interrupted and will not be run again (its file
+    changed), or a corpus loaded by mistake. Clusters and PageRank are not recomputed: run
+    'argkb cluster --rebuild' and 'argkb pagerank' afterwards. Asks unless --yes.
+    """
+    from argkb.ingest import drop_corpus
+
+    if as_json and not yes:
+        raise click.ClickException("--json needs --yes (a script cannot answer the question)")
+    if not yes:
+        click.confirm(f"Remove corpus {corpus} and what only it brought?", abort=True)
+    stored = drop_corpus(conn.driver(), corpus, database=conn.database)
+    counts = {key: stored.get(key) for key in ("arguments", "units", "sources")}
+    if as_json:
+        click.echo(to_json({"corpus": corpus, "status": stored.get("status"), **counts}))
+        return
+    listed = ", ".join(f"{v:,} {k}" for k, v in counts.items() if isinstance(v, int))
+    click.echo(f"removed corpus {corpus} ({stored.get('status')}{'; ' + listed if listed else ''})")
+    click.echo("clusters and PageRank still include it: run 'argkb cluster --rebuild' and "
+               "'argkb pagerank'")  # fmt: skip
+
+
 def _print_status(
     info: ServerInfo,
     counts: dict[str, dict[str, int]],
@@ -206,7 +237,8 @@ def _print_warnings(
         files = ", ".join(load["files"] or [])
         click.echo(
             f"warning: load {load['cid']} ({files}) is {load['status']} since "
-            f"{load['started']}: run the same 'argkb load' again to complete it"
+            f"{load['started']}: run the same 'argkb load' again to complete it, or "
+            f"'argkb db drop {load['cid']}' to remove it"
         )
     behind = [step for step in stale if step.count]
     if counts["labels"].get("Unit"):

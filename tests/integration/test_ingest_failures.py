@@ -169,6 +169,35 @@ def test_an_argument_of_an_interrupted_load_is_taken_over_or_named(clean, tmp_pa
     assert clean.execute_query(owner).records[0]["corpus"] == summary.corpus
 
 
+def test_argkb_db_drop_removes_one_corpus_and_leaves_the_others(clean, tmp_path: Path) -> None:
+    """A corpus dropped is as if never loaded: the graph is the other corpus's again; an
+    interrupted load can be dropped too, and an unknown id names the corpora there are."""
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    load(clean, "argsme", ARGSME)
+    before = snapshot(clean)
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text("\n".join(_good_lines(8)) + "\n")  # shares units with the args.me sample
+    cid = load(clean, "jsonl", mine).corpus
+    dropped = CliRunner().invoke(main, ["db", "drop", cid, "--yes"])
+    assert dropped.exit_code == 0, dropped.output
+    assert dropped.output.startswith(f"removed corpus {cid} (complete; 10 arguments")
+    assert snapshot(clean) == before
+    unknown = CliRunner().invoke(main, ["db", "drop", cid, "--yes"])
+    assert unknown.exit_code == 1 and unknown.output.count("\n") == 1, unknown.output
+    assert f"no corpus '{cid}'" in unknown.output and "argsme:" in unknown.output
+    # an interrupted load, whose file then changed: dropped, the changed file loads
+    cid = load(clean, "jsonl", mine).corpus
+    clean.execute_query("MATCH (c:Corpus {cid: $cid}) SET c.status = 'loading'", cid=cid)
+    mine.write_text(_line("g1", "claim 1", "a premise that changed") + "\n")
+    with pytest.raises(LoadError, match=f"argkb db drop {cid}"):
+        load(clean, "jsonl", mine)
+    assert CliRunner().invoke(main, ["db", "drop", cid, "--yes"]).exit_code == 0
+    assert load(clean, "jsonl", mine).arguments == 1
+
+
 def test_an_empty_jsonl_file_is_an_error_and_leaves_no_corpus(clean, tmp_path: Path) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n\n")

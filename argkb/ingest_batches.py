@@ -225,7 +225,7 @@ def _clash(aid: str, other: Any, complete: bool) -> str:
     )
     if not complete:
         reason += (
-            f"; that corpus's load did not finish: load its files again to complete it, or "
+            "; that corpus's load did not finish: load its files again to complete it, or "
             f"remove it ('argkb db drop {other['corpus']}')"
         )
     return reason

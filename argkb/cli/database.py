@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -54,6 +55,7 @@ def status_cmd(conn: Connection, as_json: bool) -> None:
     is stale since the last load (with the command that brings it up to date)."""
     from argkb.db.schema import (
         constraints,
+        corpora,
         graph_counts,
         incomplete_corpora,
         indexes,
@@ -70,10 +72,12 @@ def status_cmd(conn: Connection, as_json: bool) -> None:
     missing = missing_schema(found_constraints, found_indexes)
     unfinished = incomplete_corpora(driver, conn.database)
     stale = stale_steps(driver, conn.database)
+    loaded = corpora(driver, conn.database)
     if as_json:
         payload = {
             "server": info,
             "counts": counts,
+            "corpora": loaded,
             "constraints": found_constraints,
             "indexes": found_indexes,
             "missing": missing,
@@ -83,6 +87,7 @@ def status_cmd(conn: Connection, as_json: bool) -> None:
         click.echo(to_json(payload))
         return
     _print_status(info, counts, found_constraints, found_indexes, missing, unfinished, stale)
+    _print_corpora(loaded)
 
 
 @main.group("db")
@@ -205,6 +210,19 @@ def _print_status(
     for gap in missing:
         click.echo(f"  {gap['name']:<20} {gap['kind']:<9} {'':<24} MISSING")
     _print_warnings(counts, found_indexes, missing, unfinished, stale)
+
+
+def _print_corpora(loaded: list[dict[str, Any]], most: int = 20) -> None:
+    """The loaded corpora, one line each (at most ``most``), with how to remove one."""
+    if not loaded:
+        return
+    click.echo(f"corpora:       {len(loaded)} ('argkb db drop ID' removes one)")
+    for row in loaded[:most]:
+        size = f"{row['arguments']:,} arguments" if row["arguments"] is not None else ""
+        files = ", ".join(Path(f).name for f in row["files"] or [])
+        click.echo(f"  {row['cid']}  {row['status']}  {size}  {files}".rstrip())
+    if len(loaded) > most:
+        click.echo(f"  ... and {len(loaded) - most} more ('argkb status --json' lists all)")
 
 
 def _print_warnings(

@@ -121,6 +121,11 @@ def incomplete_corpora(driver: neo4j.Driver, database: str | None = None) -> lis
     return _read(driver, cypher.load("status/incomplete_corpora"), database)
 
 
+def corpora(driver: neo4j.Driver, database: str | None = None) -> list[dict[str, Any]]:
+    """Every loaded corpus: id, status, files and arguments (None while it loads)."""
+    return _read(driver, cypher.load("status/corpora"), database)
+
+
 def init_schema(
     driver: neo4j.Driver, database: str | None = None, *, dimensions: int = DEFAULT_DIMENSIONS
 ) -> SchemaReport:

@@ -181,6 +181,10 @@ def test_argkb_db_drop_removes_one_corpus_and_leaves_the_others(clean, tmp_path:
     mine = tmp_path / "mine.jsonl"
     mine.write_text("\n".join(_good_lines(8)) + "\n")  # shares units with the args.me sample
     cid = load(clean, "jsonl", mine).corpus
+    status = CliRunner().invoke(main, ["status"])
+    assert f"  {cid}  complete  10 arguments  mine.jsonl" in status.output, status.output
+    listed = json.loads(CliRunner().invoke(main, ["status", "--json"]).output)["corpora"]
+    assert {(c["cid"], c["arguments"]) for c in listed} >= {(cid, 10)}
     dropped = CliRunner().invoke(main, ["db", "drop", cid, "--yes"])
     assert dropped.exit_code == 0, dropped.output
     assert dropped.output.startswith(f"removed corpus {cid} (complete; 10 arguments")

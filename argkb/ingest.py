@@ -336,7 +336,9 @@ def drop_corpus(driver: neo4j.Driver, cid: str, *, database: str | None = None) 
     --rebuild`` recounts them) and PageRank its scores (``argkb pagerank``)."""
     stored = _stored_corpus(driver, database, cid)
     if stored is None:
-        there = cypher.read(driver, "ingest/corpora", database=database)
+        from argkb.db.schema import corpora
+
+        there = corpora(driver, database)
         known = ", ".join(f"{r['cid']} ({', '.join(r['files'] or [])})" for r in there[:5])
         more = f" and {len(there) - 5} more" if len(there) > 5 else ""
         loaded = f"loaded: {known}{more}" if there else "no corpus is loaded"

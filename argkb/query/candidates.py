@@ -94,6 +94,11 @@ class Candidates:
     stance_source: list[str]
     key_of: dict[int, str]  # Unit.uid of each premise
 
+    def side_pro(self, aligned: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """Each edge's side towards the query (True: pro): its stance, flipped where its claim
+        opposes the query (``aligned``, P(q aligned c), below .5)."""
+        return self.pro == (aligned >= 0.5)
+
     def by_key(self, premises: set[int]) -> list[int]:
         """``premises`` in the order of their unit keys: candidate order, and so every tie a
         ranker breaks by position, is the same whatever internal ids a reload gave them."""
@@ -284,8 +289,9 @@ class CandidateReader:
         """The candidate edges with premise clusters made now, over this query's candidates.
 
         Complete linkage at ``premise_cut`` (the offline default) over the distinct candidate
-        premises; ``cf_pro`` / ``cf_con`` are left unknown, so they are counted over the
-        candidates.
+        premises with a vector; one without (``argkb embed`` has not reached it) is left
+        unclustered, a cluster of its own (:meth:`edge_arrays`). ``cf_pro`` / ``cf_con`` are left
+        unknown, so they are counted over the candidates.
         """
         from dataclasses import replace
 
@@ -294,15 +300,12 @@ class CandidateReader:
         key = dict(zip(edges.premise, edges.premise_key, strict=True))
         premises = sorted(set(edges.premise), key=key.__getitem__)
         vectors = self.vectors(premises)
-        # a premise without a vector yet (zeros: `argkb embed` has not reached it) is its own
-        embedded = [i for i, row in enumerate(vectors) if row.any()]
+        embedded = [i for i, row in enumerate(vectors) if row.any()]  # zeros: no vector
         labels = agglomerative(vectors[embedded], linkage="complete",
                                cut=self.settings.premise_cut)  # fmt: skip
-        label = {premises[i]: f"{n}" for i, n in zip(embedded, labels.tolist(), strict=True)}
-        for p in premises:
-            label.setdefault(p, f"own:{p}")
+        label = {premises[i]: f"q:{n}" for i, n in zip(embedded, labels.tolist(), strict=True)}
         unknown = [-1.0] * len(edges)
-        return replace(edges, cluster=[f"q:{label[p]}" for p in edges.premise],
+        return replace(edges, cluster=[label.get(p, "") for p in edges.premise],
                        cf_pro=unknown, cf_con=unknown)  # fmt: skip
 
     # -- stage 4: rankers ------------------------------------------------------------------------

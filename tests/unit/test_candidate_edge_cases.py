@@ -52,8 +52,11 @@ def test_premises_without_a_vector_are_clusters_of_their_own_in_query_clustering
     reader.vectors = lambda ids: vectors  # type: ignore[method-assign]
     clustered = reader.cluster_candidates(_edges(["pro"] * 4))
     names = clustered.cluster
-    assert names[0] == names[1]  # the same vector: one cluster
-    assert len({names[0], names[2], names[3]}) == 3
+    assert names[0] == names[1] != ""  # the same vector: one cluster
+    # without a vector: unclustered, so each is a premise cluster of its own
+    labels = reader.edge_arrays(clustered, {1: 1.0}, {1: "claim:1"}).premise_cluster.tolist()
+    assert labels[0] == labels[1]
+    assert len({labels[0], labels[2], labels[3]}) == 3
 
 
 def test_the_centroid_representative_skips_members_without_a_vector() -> None:

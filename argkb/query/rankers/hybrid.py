@@ -158,7 +158,7 @@ def side_pools(
     scores = cluster_scores(candidates.premise_cluster, candidates.pro, terms, aligned)
     cluster_index = {int(c): i for i, c in enumerate(scores.clusters.tolist())}
     # the side of each edge towards the query, and which edges decide a premise's side
-    side_pro = candidates.pro == (aligned >= 0.5)
+    side_pro = candidates.side_pro(aligned)
     deciding = _deciding_edges(candidates)
     columns = per_premise.arrange(edges, candidates, present, s.cluster_max_words)
 

@@ -42,8 +42,7 @@ def gather_claim_route(reader: CandidateReader, context: QueryContext) -> Gather
     if candidates is None:
         return Gathered(None)
     aligned = reader.aligned(context.text, context.vector, candidates)
-    state = ClaimRouteState(reader.pfidf_terms(candidates), aligned,
-                            candidates.pro == (aligned >= 0.5))  # fmt: skip
+    state = ClaimRouteState(reader.pfidf_terms(candidates), aligned, candidates.side_pro(aligned))
     return Gathered(candidates, state)
 
 

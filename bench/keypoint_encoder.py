@@ -179,15 +179,21 @@ def vectors(out: Path, name: str) -> dict[str, Any]:
 
 
 def score(data: str, out: Path) -> None:
+    base = vectors(out, "base")
+    trained = {**vectors(out, "fold0"), **vectors(out, "fold1")}
+    encoders = {"train": {"base": base, "trained (other fold)": trained},
+                "dev": {"base": base, "trained (all train)": vectors(out, "full")}}  # fmt: skip
+    score_vectors(data, encoders)
+
+
+def score_vectors(data: str, encoders: dict[str, dict[str, dict[str, Any]]]) -> None:
+    """Print Track 1 mAP of the cosine and the selection variants' coverage at k = gold, for
+    each split (``train``, ``dev``) and each encoder's vectors (text -> unit vector)."""
     from argkb.keypoints.evaluate import split_ids, track1
     from argkb.keypoints.match import Task, cosine_scores
     from bench.keypoint_selection import Prepared, coverage, variants
 
     loaded = splits(data)
-    base = vectors(out, "base")
-    trained = {**vectors(out, "fold0"), **vectors(out, "fold1")}
-    encoders = {"train": {"base": base, "trained (other fold)": trained},
-                "dev": {"base": base, "trained (all train)": vectors(out, "full")}}  # fmt: skip
     rows: dict[str, dict[str, str]] = {}
     for split_name, by_encoder in encoders.items():
         split = loaded[split_name]

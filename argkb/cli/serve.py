@@ -22,10 +22,34 @@ from argkb.query.settings import AlignmentChoice
 __all__ = ["is_loopback", "serve_cmd"]
 
 
+def _check_token(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A bearer token a client can send: not blank, printable ASCII without spaces (HTTP
+    clients and browsers send header values as Latin-1 at most; a blank one would let
+    'Authorization: Bearer ' in)."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise click.BadParameter("is empty: give a secret, or leave --token out", ctx, param)
+    if not all("!" <= char <= "~" for char in value):
+        raise click.BadParameter(
+            "may hold only printable ASCII characters without spaces (browsers cannot send "
+            "others in a header)",
+            ctx,
+            param,
+        )
+    return value
+
+
 @main.command("serve")
 @connection_options
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="Port to listen on (0: a free one, printed at start).",
+)
 @click.option(
     "--allow-remote",
     is_flag=True,
@@ -34,6 +58,7 @@ __all__ = ["is_loopback", "serve_cmd"]
 @click.option(
     "--token",
     envvar="ARGKB_SERVE_TOKEN",
+    callback=_check_token,
     help="Require 'Authorization: Bearer TOKEN' on every endpoint [env ARGKB_SERVE_TOKEN].",
 )
 @click.option(
@@ -84,10 +109,19 @@ def serve_cmd(
     from argkb.db.connect import open_driver
     from argkb.embed.model import Embedder
     from argkb.query.settings import DEFAULT
-    from argkb.serve.app import create_app
+    from argkb.serve.app import LOOPBACK_NAMES, create_app
     from argkb.serve.app import warm_up as answer_warm_up_queries
-    from argkb.serve.protocol import server_config
+    from argkb.serve.protocol import listening_socket, server_config
 
+    host = host.strip("[]")  # an IPv6 address as in a URL
+    try:
+        sock = listening_socket(host, port)
+    except OSError as err:
+        raise click.ClickException(
+            f"could not listen on {host}:{port}: {err.strerror or err} (another argkb serve? "
+            "try another --port)"
+        ) from None
+    port = sock.getsockname()[1]
     target = conn.target()
     # a request must not wait the driver's default 30 s of retries when Neo4j is down: retries,
     # connecting and waiting for a pooled connection are bounded by --timeout as well
@@ -107,12 +141,17 @@ def serve_cmd(
         token=token,
         timeout=timeout,
         settings=dataclasses.replace(DEFAULT, alignment=alignment),
+        # on loopback only the names of this machine: a page on another name that resolves
+        # here (DNS rebinding) must not read the API
+        hosts=(*LOOPBACK_NAMES, host) if is_loopback(host) else None,
     )
     if warm_up:
         echo_err(answer_warm_up_queries(app))
-    echo_err(f"argkb serve on http://{host}:{port} (OpenAPI at /openapi.json; Ctrl-C stops)")
+    shown = f"[{host}]" if ":" in host else host
+    echo_err(f"argkb serve on http://{shown}:{port} (OpenAPI at /openapi.json; Ctrl-C stops)")
     server = uvicorn.Server(server_config(app, host=host, port=port))
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down already
-        server.run()
+    # Ctrl-C: uvicorn has shut down already; SystemExit: it could not start (said below)
+    with contextlib.suppress(KeyboardInterrupt, SystemExit):
+        server.run(sockets=[sock])
     if not server.started:
-        raise click.ClickException(f"could not listen on {host}:{port} (see the message above)")
+        raise click.ClickException(f"could not serve on {host}:{port} (see the message above)")

@@ -139,9 +139,15 @@ class QueryEngine:
                 "The query is empty: ask a claim, e.g. 'We should abandon fossil fuels'."
             )
             return result
-        if self.reader.counts()["claims"] == 0:
+        counts = self.reader.counts()
+        if counts["claims"] == 0:
             result.message = "The graph has no claims yet: load a corpus first (argkb load ...)."
             return result
+        if not counts.get("embedded", True):
+            raise QueryError(
+                "nothing in the graph is embedded yet: run 'argkb update' (or 'argkb embed', "
+                "then 'argkb cluster')"
+            )
         context = QueryContext(text, self._embed(text, result), k, sides(stance), collection,
                                notes=result.notes)  # fmt: skip
         if not self._similar_claims(chosen, context, result):

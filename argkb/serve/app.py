@@ -5,11 +5,14 @@ database call has a timeout), one :class:`~argkb.embed.model.Embedder` loaded on
 stance-alignment estimator the CLI uses by default. :func:`create_app` puts them on ``app.state``,
 with one :class:`~argkb.query.engine.QueryEngine` over them that every query shares; the
 endpoints, in :mod:`argkb.serve.routes`, read them from there. This module holds what wraps the
-endpoints: the bearer-token middleware and the error handlers.
+endpoints: the host check, the bearer-token middleware and the error handlers. Each endpoint
+runs its blocking work in threads of its own (:func:`argkb.serve.routes.blocking`), with a
+deadline: a Neo4j that accepts connections but never answers gets a 504, not a hung request.
 
 Every error is JSON, ``{"status", "error", "message"}`` (:class:`~argkb.serve.models.ErrorBody`):
 422 for a bad parameter, 404 for an unknown key, 401 without the token, 409 when the graph
-cannot answer yet, 503 when Neo4j is unreachable, 504 when a database call times out, 500 for a
+cannot answer yet, 503 when Neo4j is unreachable, 504 when a database call times out or an
+endpoint runs past its deadline, 400 for a ``Host`` the server does not answer to, 500 for a
 bug; a request the HTTP server cannot parse gets the same body from
 :class:`~argkb.serve.protocol.JsonErrorProtocol`. Every answer carries the security headers of
 :mod:`argkb.serve.protocol`. The OpenAPI document is ``/openapi.json``; FastAPI's ``/docs`` and
@@ -50,6 +53,11 @@ PUBLIC = ("/", "/static/")
 """What the token does not guard: the explorer page and its assets, which hold no data (the page
 sends the token with each API call)."""
 DEFAULT_TIMEOUT = 10.0
+DEADLINE_TIMEOUTS = 2.0
+"""An endpoint's deadline in ``timeout``s: past it the request gets a 504 even when the database
+never answers (a stalled Neo4j keeps a connection open without replying, which no transaction
+timeout ends)."""
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 COUNTS_TTL = 10.0
 """Seconds the query engine reuses the graph's sizes (claims, claim clusters) between reads."""
 WARM_UP_QUERIES = ("warm up", "energy", "education should be free", "health", "technology")
@@ -88,6 +96,7 @@ def create_app(
     timeout: float = DEFAULT_TIMEOUT,
     alignment: StanceAlignment | None = None,
     settings: QuerySettings | None = None,
+    hosts: tuple[str, ...] | None = None,
 ) -> FastAPI:
     """The API over ``driver`` and ``embedder``.
 
@@ -110,6 +119,11 @@ def create_app(
     settings : QuerySettings, optional
         How queries are answered; default: argkb's default (:data:`argkb.query.settings.DEFAULT`),
         as ``argkb query`` answers.
+    hosts : tuple of str, optional
+        The host names a request's ``Host`` header may name (any port); others get a 400, so
+        that a web page on another name that resolves to this machine (DNS rebinding) cannot
+        read the API. ``argkb serve`` on a loopback address passes :data:`LOOPBACK_NAMES` and
+        its ``--host``; default: any host.
     """
     timed = TimedDriver(driver, timeout).as_driver()
     app = FastAPI(
@@ -134,8 +148,11 @@ def create_app(
     app.state.database = database
     app.state.token = token
     app.state.timeout = timeout
+    app.state.deadline = DEADLINE_TIMEOUTS * timeout
+    app.state.hosts = None if hosts is None else {h.strip("[]").lower() for h in hosts}
 
     app.middleware("http")(require_token)
+    app.middleware("http")(require_host)  # added last, so it runs before the token check
     app.add_middleware(SecurityHeaders)  # outermost: the token's 401 gets the headers too
     _add_error_handlers(app)
 
@@ -150,6 +167,30 @@ def error_response(status: int, error: str, message: str, **headers: str) -> JSO
     return JSONResponse(body.model_dump(), status_code=status, headers=headers or None)
 
 
+def host_name(header: str) -> str:
+    """The name in a ``Host`` header, without its port and an IPv6 address's brackets."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].partition("]")[0]
+    return header.rpartition(":")[0] if header.count(":") == 1 else header
+
+
+async def require_host(
+    request: Request, call_next: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    """400 for a ``Host`` header that names none of ``app.state.hosts`` (None: every host)."""
+    hosts: set[str] | None = request.app.state.hosts
+    given = request.headers.get("host", "")
+    if hosts is not None and host_name(given) not in hosts:
+        return error_response(
+            400,
+            "unknown_host",
+            f"this argkb serve answers requests to {', '.join(sorted(hosts))}, not to "
+            f"{given!r}: open it at the address it printed when it started",
+        )
+    return await call_next(request)
+
+
 async def require_token(
     request: Request, call_next: Callable[[Request], Awaitable[Response]]
 ) -> Response:
@@ -161,7 +202,7 @@ async def require_token(
     if token is not None and not public:
         scheme, _, given = request.headers.get("authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not secrets.compare_digest(
-            given.strip().encode(), token.encode()
+            given.strip().encode("latin-1", "replace"), token.encode()
         ):
             return error_response(
                 401,
@@ -230,7 +271,7 @@ async def on_http(request: Request, err: StarletteHTTPException) -> JSONResponse
         message = f"no endpoint {request.url.path}: see /openapi.json"
     elif err.status_code == 405:
         message = f"{request.method} is not allowed on {request.url.path}: use GET"
-    return error_response(err.status_code, "http_error", message)
+    return error_response(err.status_code, "http_error", message, **(err.headers or {}))
 
 
 async def on_bug(request: Request, err: Exception) -> JSONResponse:

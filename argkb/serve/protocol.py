@@ -8,12 +8,15 @@ instead. :class:`JsonErrorProtocol` answers the same cases with the API's JSON e
 (``{"status", "error", "message"}``, 414 or 431 when the request head is too long, 400
 otherwise) and the security headers, then stops writing but reads on and discards what the
 client still sends (a lingering close, as web servers do), so the client reads the answer.
-:func:`server_config` is the uvicorn configuration ``argkb serve`` runs (and the browser test).
+:func:`server_config` is the uvicorn configuration ``argkb serve`` runs (and the browser test);
+:func:`listening_socket` binds its address first, so that a port in use is one error line before
+anything else is said.
 """
 
 from __future__ import annotations
 
 import json
+import socket
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
@@ -128,3 +131,19 @@ def server_config(app: ASGIApp, *, host: str, port: int) -> uvicorn.Config:
         http=JsonErrorProtocol,
         h11_max_incomplete_event_size=MAX_REQUEST_HEAD,
     )
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` (0: a free port the system picks) for uvicorn to
+    listen on; ``OSError`` (the port in use, an address this machine does not have) as uvicorn
+    would raise it, but before the server starts."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock

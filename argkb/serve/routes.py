@@ -13,16 +13,22 @@ The routers share one module rather than a ``routes/`` package: together they ar
 lines, all read the same shared parts through the dependencies below, and a package would be one
 more entry in pyproject's package list for no reader's gain. The parts (store, engine, embedder,
 database) live on ``app.state``, put there by ``create_app``; the dependencies are ``async`` so
-that fetching them costs no trip through the thread pool, while the endpoints are plain functions,
-which the framework runs in its thread pool (they block on Neo4j and on the embedding model).
+that fetching them costs no trip through the thread pool. The endpoints are plain functions (they
+block on Neo4j and on the embedding model) made asynchronous by :func:`blocking`, which runs them
+in the application's database threads with a deadline.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Awaitable, Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path as PathType
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
+from anyio import CapacityLimiter
+from anyio.lowlevel import RunVar
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.responses import FileResponse
 
@@ -71,6 +77,60 @@ def _model_name(embedder: Embedder) -> str:
     return f"{path.parent.name}/{path.name}" if path.name == "model" else path.name
 
 
+T = TypeVar("T")
+DATABASE_THREADS = 32
+"""Threads for the endpoints' blocking work, apart from the ones that serve the page and its
+files, so that requests stuck on a stalled Neo4j never hold the page up."""
+_THREADS: RunVar[CapacityLimiter] = RunVar("argkb_serve_database_threads")
+
+
+def database_threads() -> CapacityLimiter:
+    """The limiter of :data:`DATABASE_THREADS`, one per event loop (an application served by
+    two servers, as in the tests, must not share one across loops)."""
+    try:
+        return _THREADS.get()
+    except LookupError:
+        limiter = CapacityLimiter(DATABASE_THREADS)
+        _THREADS.set(limiter)
+        return limiter
+
+
+def blocking(endpoint: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """``endpoint`` (a plain function) as an asynchronous one that runs it in the database
+    threads (:func:`database_threads`) and answers 504 when it has not returned within
+    ``app.state.deadline`` seconds. The thread is then left to finish on its own (the driver ends
+    it when the connection fails); the request does not wait for it. The framework reads the
+    endpoint's parameters from the returned function's signature: the original ones and the
+    request."""
+    signature = inspect.signature(endpoint)
+    request_parameter = inspect.Parameter("request", inspect.Parameter.KEYWORD_ONLY,
+                                          annotation=Request)  # fmt: skip
+
+    @functools.wraps(endpoint)
+    async def in_thread(*args: Any, request: Request, **kwargs: Any) -> T:
+        import anyio
+
+        state = request.app.state
+        try:
+            with anyio.fail_after(state.deadline):
+                return await anyio.to_thread.run_sync(
+                    functools.partial(endpoint, *args, **kwargs),
+                    limiter=database_threads(),
+                    abandon_on_cancel=True,
+                )
+        except TimeoutError:
+            raise ApiError(
+                504,
+                "database_timeout",
+                f"no answer within {state.deadline:g} s: Neo4j is stalled or overloaded "
+                "(check it with argkb status) or start argkb serve with a larger --timeout",
+            ) from None
+
+    parameters = [*signature.parameters.values(), request_parameter]
+    in_thread.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    return in_thread
+
+
 # -- the shared parts, from app.state ----------------------------------------------------------
 
 
@@ -96,6 +156,25 @@ async def get_database(request: Request) -> str | None:
     return database
 
 
+async def known_parameters(request: Request) -> None:
+    """422 for a query parameter an API endpoint does not take (a misspelt ``rankr`` would
+    otherwise be ignored and the default answered). Not for the explorer page, whose address
+    holds the form's fields (``/?q=...&view=pairs``) for its script."""
+    route = request.scope.get("route")
+    dependant = getattr(route, "dependant", None)
+    if dependant is None or not request.url.path.startswith("/api/"):
+        return
+    known = sorted(param.alias for param in dependant.query_params)
+    unknown = [name for name in request.query_params if name not in known]
+    if unknown:
+        raise ApiError(
+            422,
+            "invalid_parameter",
+            f"unknown parameter {unknown[0]!r}: {request.url.path} takes "
+            + (", ".join(known) or "no parameters"),
+        )
+
+
 StoreDep = Annotated[Store, Depends(get_store)]
 EngineDep = Annotated[QueryEngine, Depends(get_engine)]
 EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
@@ -103,16 +182,17 @@ DatabaseDep = Annotated[str | None, Depends(get_database)]
 
 # -- service: the page, liveness, what the graph holds -----------------------------------------
 
-service_router = APIRouter()
+service_router = APIRouter(dependencies=[Depends(known_parameters)])
 
 
 @service_router.get("/", include_in_schema=False)
-def explorer() -> FileResponse:
+async def explorer() -> FileResponse:
     """The explorer page: search, pro and con columns, graph neighbourhoods."""
     return FileResponse(STATIC / "index.html", media_type="text/html")
 
 
 @service_router.get("/healthz", response_model=models.Health, responses=ERRORS, tags=["service"])
+@blocking
 def healthz(store: StoreDep) -> models.Health:
     """The service is up and Neo4j answers."""
     store.ping()
@@ -122,6 +202,7 @@ def healthz(store: StoreDep) -> models.Health:
 @service_router.get(
     "/api/v1/status", response_model=models.ServiceStatus, responses=ERRORS, tags=["service"]
 )
+@blocking
 def status(
     store: StoreDep, embedder: EmbedderDep, database: DatabaseDep, engine: EngineDep
 ) -> models.ServiceStatus:
@@ -145,10 +226,11 @@ def status(
 
 # -- query: the engine's answer ----------------------------------------------------------------
 
-query_router = APIRouter()
+query_router = APIRouter(dependencies=[Depends(known_parameters)])
 
 
 @query_router.get("/api/v1/query", response_model=QueryResult, responses=ERRORS, tags=["query"])
+@blocking
 def query(
     engine: EngineDep,
     q: Annotated[
@@ -188,6 +270,7 @@ def query(
 
 
 @query_router.get("/api/v1/pairs", response_model=models.Pairs, responses=ERRORS, tags=["query"])
+@blocking
 def pairs(
     store: StoreDep,
     embedder: EmbedderDep,
@@ -220,6 +303,7 @@ def pairs(
 @query_router.get(
     "/api/v1/keypoints", response_model=models.KeyPoints, responses=ERRORS, tags=["query"]
 )
+@blocking
 def keypoints(
     store: StoreDep,
     embedder: EmbedderDep,
@@ -250,12 +334,13 @@ def keypoints(
 
 # -- browse: the graph behind an answer --------------------------------------------------------
 
-browse_router = APIRouter()
+browse_router = APIRouter(dependencies=[Depends(known_parameters)])
 
 
 @browse_router.get(
     "/api/v1/units/{key:path}", response_model=models.Unit, responses=ERRORS, tags=["browse"]
 )
+@blocking
 def unit(
     store: StoreDep,
     key: Annotated[str, Path(description="The unit's key (a result's `key`).")],
@@ -273,6 +358,7 @@ def unit(
     responses=ERRORS,
     tags=["browse"],
 )
+@blocking
 def claim_arguments(
     store: StoreDep,
     key: Annotated[str, Path(description="The claim's key.")],
@@ -285,6 +371,7 @@ def claim_arguments(
 @browse_router.get(
     "/api/v1/clusters/{cid:path}", response_model=models.Cluster, responses=ERRORS, tags=["browse"]
 )
+@blocking
 def cluster(
     store: StoreDep,
     cid: Annotated[str, Path(description="The cluster id, e.g. 'premise:7'.")],
@@ -295,6 +382,7 @@ def cluster(
 
 
 @browse_router.get("/api/v1/graph", response_model=models.Graph, responses=ERRORS, tags=["browse"])
+@blocking
 def graph(
     store: StoreDep,
     key: Annotated[str, Query(min_length=1, description="The unit to start from.")],

@@ -396,8 +396,12 @@ def _raw_http(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
     return int(lines[0].split()[1]), headers, body
 
 
-def _socket_get(port: int, target: bytes) -> tuple[int, dict[str, str], bytes]:
-    return _raw_http(port, b"GET " + target + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+def _socket_get(
+    port: int, target: bytes, host: bytes = b"127.0.0.1"
+) -> tuple[int, dict[str, str], bytes]:
+    return _raw_http(
+        port, b"GET " + target + b" HTTP/1.1\r\nHost: " + host + b"\r\nConnection: close\r\n\r\n"
+    )
 
 
 def test_argkb_serve_answers_json_to_any_request(neo4j_uri, demo_db, tmp_path) -> None:
@@ -451,6 +455,9 @@ def test_argkb_serve_answers_json_to_any_request(neo4j_uri, demo_db, tmp_path) -
         status, headers, page = _socket_get(port, b"/")
         assert status == 200 and b"explorer.js" in page
         _assert_security_headers(headers, "/")
+        # on loopback, another name for this machine (DNS rebinding) gets no answer
+        status, headers, page = _socket_get(port, b"/api/v1/status", host=b"attacker.example")
+        assert status == 400 and json.loads(page)["error"] == "unknown_host"
     finally:
         server.terminate()
         server.wait(timeout=30)

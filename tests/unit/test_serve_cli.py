@@ -22,3 +22,37 @@ def test_remote_host_needs_the_flag() -> None:
     result = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0"])
     assert result.exit_code == 2
     assert "--allow-remote" in result.output
+
+
+@pytest.mark.parametrize(
+    ("token", "said"),
+    [("", "is empty"), ("   ", "is empty"), ("pässwörd", "printable ASCII"),
+     ("two words", "printable ASCII")],
+)  # fmt: skip
+def test_a_token_no_client_can_send_is_refused(token: str, said: str) -> None:
+    """An empty --token let 'Authorization: Bearer ' in; a non-ASCII one could never be sent."""
+    result = CliRunner().invoke(main, ["serve", "--token", token])
+    assert result.exit_code == 2, result.output
+    assert said in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_a_port_in_use_is_one_line_before_anything_starts() -> None:
+    """uvicorn said 'address already in use' after argkb had printed that it was serving, and
+    exited 3 without argkb's message; the port is now bound before anything else."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--port", str(port), "--no-warm-up"])
+    assert result.exit_code == 1, result.output
+    assert f"could not listen on 127.0.0.1:{port}" in result.output
+    assert "argkb serve on" not in result.output
+
+
+def test_port_zero_binds_a_free_port() -> None:
+    from argkb.serve.protocol import listening_socket
+
+    with listening_socket("127.0.0.1", 0) as sock:
+        assert sock.getsockname()[1] > 0

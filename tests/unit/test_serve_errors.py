@@ -83,3 +83,73 @@ def test_a_blank_query_is_the_routes_api_error(client: Any) -> None:
     body = response.json()
     assert body["error"] == "invalid_parameter" and "'q' is blank" in body["message"]
     client.app.state.engine.query.assert_not_called()
+
+
+def test_a_stalled_database_gets_504_at_the_deadline_not_a_hung_request() -> None:
+    """A Neo4j that accepts connections and never answers held requests for 40 s to over two
+    minutes; every endpoint now answers 504 after DEADLINE_TIMEOUTS x --timeout."""
+    import threading
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from argkb.serve.app import DEADLINE_TIMEOUTS, create_app
+
+    release = threading.Event()
+
+    class Stalled:
+        def ping(self) -> None:
+            release.wait(30)
+
+    app = create_app(mock.MagicMock(name="driver"), mock.MagicMock(name="embedder"), timeout=0.2)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        app.state.store = Stalled()
+        started = time.perf_counter()
+        response = client.get("/healthz")
+        waited = time.perf_counter() - started
+        page = client.get("/")  # the page does not queue behind the stalled request
+        release.set()
+    assert response.status_code == 504 and response.json()["error"] == "database_timeout"
+    assert DEADLINE_TIMEOUTS * 0.2 <= waited < 5
+    assert page.status_code == 200
+
+
+def test_an_unknown_parameter_is_named_not_ignored(client: Any) -> None:
+    client.app.state.engine = mock.MagicMock(name="engine")
+    response = client.get("/api/v1/query", params={"q": "nuclear power", "rankr": "pfidf"})
+    assert response.status_code == 422
+    message = response.json()["message"]
+    assert "unknown parameter 'rankr'" in message and "ranker" in message
+    client.app.state.engine.query.assert_not_called()
+
+
+def test_405_says_which_methods_are_allowed(client: Any) -> None:
+    response = client.delete("/api/v1/status")
+    assert response.status_code == 405 and response.headers["allow"] == "GET"
+
+
+@pytest.mark.parametrize(
+    ("host", "status"),
+    [("127.0.0.1:8765", 200), ("localhost", 200), ("[::1]:8765", 200),
+     ("attacker.example", 400), ("attacker.example:8765", 400), ("127.0.0.1.nip.io", 400)],
+)  # fmt: skip
+def test_on_loopback_only_this_machines_names_are_answered(host: str, status: int) -> None:
+    """A page on another name that resolves to 127.0.0.1 (DNS rebinding) read the API."""
+    from fastapi.testclient import TestClient
+
+    from argkb.serve.app import LOOPBACK_NAMES, create_app
+
+    app = create_app(mock.MagicMock(name="driver"), mock.MagicMock(name="embedder"),
+                     hosts=LOOPBACK_NAMES)  # fmt: skip
+    with TestClient(app, raise_server_exceptions=False) as client:
+        response = client.get("/", headers={"host": host})
+    assert response.status_code == status
+    if status == 400:
+        assert response.json()["error"] == "unknown_host"
+
+
+def test_the_page_keeps_its_address_fields(client: Any) -> None:
+    """The explorer's address holds its form (``/?q=...&k=5&stance=both&view=pairs``): only
+    the API refuses parameters it does not take."""
+    response = client.get("/", params={"q": "nuclear power", "k": 5, "view": "pairs"})
+    assert response.status_code == 200 and "text/html" in response.headers["content-type"]

@@ -332,8 +332,10 @@ def drop_corpus(driver: neo4j.Driver, cid: str, *, database: str | None = None) 
     node. The full-text indexes a killed bulk load dropped are rebuilt first. Returns the corpus
     node's properties; :class:`ArgKBError` names the corpora there are when none is ``cid``.
 
-    Derived data is not recomputed: clusters keep their other members (``argkb cluster
-    --rebuild`` recounts them) and PageRank its scores (``argkb pagerank``)."""
+    Derived data is not recomputed here: clusters keep their other members and PageRank its
+    scores. Where units remain, the drop marks both as to be redone (the job marks of
+    :mod:`argkb.db.jobs`), so that ``argkb status`` lists them and ``argkb update`` (or
+    ``argkb cluster`` and ``argkb pagerank``) rebuilds the clusters and recomputes PageRank."""
     stored = _stored_corpus(driver, database, cid)
     if stored is None:
         from argkb.db.schema import corpora
@@ -345,6 +347,11 @@ def drop_corpus(driver: neo4j.Driver, cid: str, *, database: str | None = None) 
         raise ArgKBError(f"no corpus {cid!r} ({loaded})")
     _restore_pending(driver, database)
     undo_load(driver, cid, database=database)
+    if cypher.read(driver, "status/prerequisites", database=database)[0]["units"]:
+        from argkb.db import jobs
+
+        for name in ("cluster:claim", "cluster:premise", "pagerank"):
+            jobs.begin(driver, database, name)
     return stored
 
 

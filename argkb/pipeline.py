@@ -115,6 +115,26 @@ def load(
 # -- embed -------------------------------------------------------------------------------------
 
 
+def require(driver: neo4j.Driver, database: str | None, command: str, *needs: str) -> None:
+    """Refuse ``command`` in one line, before it writes anything (the schema included), when
+    the graph lacks what it needs: ``units`` (a loaded corpus), ``embedded`` (a unit with a
+    vector), ``same_as`` (SAME_AS edges) (cypher/status/prerequisites.cypher)."""
+    from argkb.db import cypher
+
+    has = cypher.read(driver, "status/prerequisites", database=database)[0]
+    if not has["units"]:
+        raise ArgKBError(
+            f"the graph has no units: load a corpus first (argkb load FORMAT PATH), then {command}"
+        )
+    if "embedded" in needs and not has["embedded"]:
+        raise ArgKBError(f"no unit has an embedding yet: run 'argkb embed' first, then {command}")
+    if "same_as" in needs and not has["same_as"]:
+        raise ArgKBError(
+            f"'{command} --reuse semantic' reads SAME_AS edges and the graph has none: run "
+            "'argkb cluster' first"
+        )
+
+
 def embed(
     driver: neo4j.Driver,
     database: str | None,
@@ -129,6 +149,7 @@ def embed(
     from argkb.db.schema import init_schema
     from argkb.embed.store import count_negations, count_pending, embed_negations, embed_units
 
+    require(driver, database, "argkb embed")
     init_schema(driver, database, dimensions=embedder.dimensions)
     total = count_pending(driver, database, all_units=all_units)
     with progress.stage("embed", unit=" units", total=total) as advance:
@@ -155,10 +176,17 @@ def embed_default(
 ) -> EmbedRun:
     """:func:`embed` with the bundled model, refusing a graph whose vectors come from another
     model (``argkb update`` cannot know the options used before)."""
-    from argkb.db import cypher
     from argkb.embed.model import Embedder
 
     embedder = Embedder()
+    check_default_model(driver, database, embedder)
+    return embed(driver, database, embedder, progress=progress)
+
+
+def check_default_model(driver: neo4j.Driver, database: str | None, embedder: Embedder) -> None:
+    """Refuse (one line) a graph whose vectors come from another model than ``embedder``'s."""
+    from argkb.db import cypher
+
     others = [
         r["model"]
         for r in cypher.read(
@@ -171,7 +199,6 @@ def embed_default(
             f"({embedder.model_id}): run 'argkb embed' with the options used before (--model, "
             "--long-text), or 'argkb embed --all' to embed everything with the default"
         )
-    return embed(driver, database, embedder, progress=progress)
 
 
 def split_sentences(
@@ -185,6 +212,7 @@ def split_sentences(
     premise with ``all_units``), creating the sentence schema where it is missing."""
     from argkb.sentences.store import count_pending, ensure_schema, split_premises
 
+    require(driver, database, "argkb sentences")
     ensure_schema(driver, database)
     total = count_pending(driver, database, all_units=all_units)
     with progress.stage("sentences", unit=" premises", total=total) as advance:
@@ -241,6 +269,7 @@ def cluster(
     from argkb.cluster.store import DEFAULT_SAME_AS, link_same_as
     from argkb.cluster.update import pending_units, update_clusters, update_same_as
 
+    require(driver, database, "argkb cluster", "embedded")
     cuts = cuts or {}
     kinds: tuple[Kind, ...] = ("claim", "premise")
     # the units SAME_AS must look at again if every kind is updated incrementally (read before
@@ -287,6 +316,8 @@ def pagerank(
 ) -> PageRankRun:
     """``argkb pagerank``: argument PageRank (Wachsmuth et al., EACL 2017) computed in SciPy
     (or Spark, ``engine``) and written back (:func:`argkb.rank.store.run_pagerank`)."""
+    needs = ("same_as",) if reuse == "semantic" else ()
+    require(driver, database, "argkb pagerank", *needs)
     if engine == "spark":
         from argkb.rank.spark import run_pagerank_spark as run
     else:
@@ -377,13 +408,20 @@ def check_loads_and_schema(
 ) -> bool:
     """Refuse a graph with an unfinished load (only the load can finish it); create missing
     constraints and indexes (``argkb init``). Returns whether the schema was created."""
-    from argkb.db.schema import (
-        constraints,
-        incomplete_corpora,
-        indexes,
-        init_schema,
-        missing_schema,
-    )
+    from argkb.db.schema import constraints, indexes, init_schema, missing_schema
+
+    check_loads(driver, database)
+    missing = missing_schema(constraints(driver, database), indexes(driver, database))
+    if not missing:
+        return False
+    progress.message(f"update: init: creating {', '.join(m['name'] for m in missing)}")
+    init_schema(driver, database)
+    return True
+
+
+def check_loads(driver: neo4j.Driver, database: str | None) -> None:
+    """Refuse (one line) a graph with an unfinished load: only that load can finish it."""
+    from argkb.db.schema import incomplete_corpora
 
     unfinished = incomplete_corpora(driver, database)
     if unfinished:
@@ -394,12 +432,6 @@ def check_loads_and_schema(
             f"first, then 'argkb update'"
             + (f" ({len(unfinished) - 1} more unfinished loads)" if len(unfinished) > 1 else "")
         )
-    missing = missing_schema(constraints(driver, database), indexes(driver, database))
-    if not missing:
-        return False
-    progress.message(f"update: init: creating {', '.join(m['name'] for m in missing)}")
-    init_schema(driver, database)
-    return True
 
 
 def _update_embed(driver: neo4j.Driver, database: str | None, p: Progress) -> dict[str, Any]:
@@ -467,8 +499,14 @@ def update(
     checked again right before each step: embedding new units gives the cluster step new units
     to place. ``dry_run`` only reports what is stale."""
     steps = [s for s in STEPS if s != "stance" or with_stance]
-    if dry_run:
+    check_loads(driver, database)
+    require(driver, database, "argkb update")
+    if dry_run:  # the checks a real run makes, so that it predicts a refusal too
         reports = [StepReport(step, stale_counts(driver, database, step)) for step in steps]
+        if any(r.stale for r in reports if r.step == "embed"):
+            from argkb.embed.model import Embedder
+
+            check_default_model(driver, database, Embedder())
         return UpdateReport(dry_run=True, initialised=False, steps=reports)
     initialised = check_loads_and_schema(driver, database, progress)
     reports = []
@@ -479,7 +517,8 @@ def update(
         if not stale:
             progress.message(f"update: {step}: up to date")
             continue
-        progress.message(f"update: {step}: {describe(stale)}; running 'argkb {step}'")
+        command = "pagerank --warm" if step == "pagerank" else step
+        progress.message(f"update: {step}: {describe(stale)}; running 'argkb {command}'")
         started = time.perf_counter()
         report.result = _RUNNERS[step](driver, database, progress)
         report.ran = True

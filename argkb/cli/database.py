@@ -160,8 +160,8 @@ def drop_cmd(conn: Connection, corpus: str, yes: bool, as_json: bool) -> None:
 
     Its arguments go with their edges, and the units and sources no other corpus uses; the rest
     of the graph stays. For a load that was interrupted and will not be run again (its file
-    changed), or a corpus loaded by mistake. Clusters and PageRank are not recomputed: run
-    'argkb cluster --rebuild' and 'argkb pagerank' afterwards. Asks unless --yes.
+    changed), or a corpus loaded by mistake. Clusters and PageRank are not recomputed here:
+    'argkb status' lists them as stale and 'argkb update' redoes them. Asks unless --yes.
     """
     from argkb.ingest import drop_corpus
 
@@ -176,8 +176,8 @@ def drop_cmd(conn: Connection, corpus: str, yes: bool, as_json: bool) -> None:
         return
     listed = ", ".join(f"{v:,} {k}" for k, v in counts.items() if isinstance(v, int))
     click.echo(f"removed corpus {corpus} ({stored.get('status')}{'; ' + listed if listed else ''})")
-    click.echo("clusters and PageRank still include it: run 'argkb cluster --rebuild' and "
-               "'argkb pagerank'")  # fmt: skip
+    click.echo("clusters and PageRank still count it: run 'argkb update' (it rebuilds the "
+               "clusters and recomputes PageRank)")  # fmt: skip
 
 
 def _print_status(

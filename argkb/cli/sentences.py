@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import sys
 
 import click
 
@@ -30,20 +29,13 @@ def sentences_cmd(conn: Connection, all_units: bool, embed: bool, as_json: bool)
     premises never split or whose text changed since (--all: every premise). The sentences get a
     full-text index (sentence_text) for sentence-pair retrieval; with --embed, vectors too.
     """
-    from tqdm import tqdm
-
-    from argkb.sentences.store import count_pending, ensure_schema, split_premises
+    from argkb.pipeline import embed_sentence_vectors, split_sentences
 
     driver = conn.driver()
-    ensure_schema(driver, conn.database)
-    total = count_pending(driver, conn.database, all_units=all_units)
-    with tqdm(total=total, unit=" premises", desc="sentences", disable=as_json,
-              file=sys.stderr) as bar:  # fmt: skip
-        run = split_premises(driver, conn.database, all_units=all_units, progress=bar.update)
+    run = split_sentences(driver, conn.database, all_units=all_units,
+                          progress=progress_for(as_json))  # fmt: skip
     embedded = None
     if embed:
-        from argkb.pipeline import embed_sentence_vectors
-
         vectors = embed_sentence_vectors(driver, conn.database, progress=progress_for(as_json))
         embedded = {"sentences": vectors.units, "seconds": vectors.seconds, "model": vectors.model}
     if as_json:

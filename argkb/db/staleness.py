@@ -58,13 +58,13 @@ _STEPS: tuple[tuple[str, str, str], ...] = (
     (
         "cluster_runs_interrupted",
         "argkb cluster",
-        "cluster or SAME_AS runs that were interrupted while writing (the next run writes them "
-        "again)",
+        "cluster or SAME_AS runs to redo: interrupted while writing, or a corpus dropped since "
+        "(the next run writes them again)",
     ),
     (
         "pagerank_runs_interrupted",
         "argkb pagerank --warm",
-        "PageRank runs that were interrupted while writing scores",
+        "PageRank to recompute: a run interrupted while writing scores, or a corpus dropped since",
     ),
     ("units_without_pagerank", "argkb pagerank --warm", "units without PageRank"),
     (

@@ -47,6 +47,7 @@ _EXAMPLE = re.compile(r"^//\s*:param (?P<name>\w+) => (?P<value>.+?);?\s*$")
 _USED = re.compile(r"\$(\w+)")
 _INT = re.compile(r"^[+-]?\d+$")
 _FLOAT = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
+_CHOICES = re.compile(r"^'[^']*'(?:, '[^']*')* or '[^']*'$")
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,14 @@ class Parameter:
     doc: str
     example: Any
     default: Any = None
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The values a string parameter takes when its doc lists nothing else (``'claim' or
+        'premise'``); empty when any text goes."""
+        if self.type != "string" or not _CHOICES.match(self.doc):
+            return ()
+        return tuple(re.findall(r"'([^']*)'", self.doc))
 
 
 @dataclass(frozen=True)
@@ -222,6 +231,10 @@ def bind(query: BrowseQuery, given: dict[str, str]) -> dict[str, Any]:
                 bound[param.name] = int(raw)
             elif param.type == "float":
                 bound[param.name] = float(raw)
+            elif param.choices and raw not in param.choices:
+                raise ExploreError(
+                    f"parameter {param.name!r} of {query.name} takes {param.doc}, got {raw!r}"
+                )
             else:
                 bound[param.name] = raw
         except ValueError as err:

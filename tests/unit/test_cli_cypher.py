@@ -82,6 +82,17 @@ def test_bind_types_defaults_and_errors() -> None:
         library.bind(query, {"txt": "x"})
 
 
+def test_a_string_parameter_with_listed_values_takes_only_those() -> None:
+    """'--param kind=foo' ran and printed '(no rows)' as if no cluster existed."""
+    query = library.get("largest_clusters")
+    assert library.bind(query, {"kind": "claim"})["kind"] == "claim"
+    with pytest.raises(ExploreError, match="takes 'claim' or 'premise', got 'foo'"):
+        library.bind(query, {"kind": "foo"})
+    with pytest.raises(ExploreError, match="'min', 'avg', 'max' or 'sum', got 'mean'"):
+        library.bind(library.get("top_arguments"), {"aggregate": "mean"})
+    assert library.get("find_units").parameters[0].choices == ()  # any text goes
+
+
 HEADER = """// A title
 // Shows: something
 //   on two lines.

@@ -333,7 +333,7 @@ def drop_corpus(driver: neo4j.Driver, cid: str, *, database: str | None = None) 
     node's properties; :class:`ArgKBError` names the corpora there are when none is ``cid``.
 
     Derived data is not recomputed here: clusters keep their other members and PageRank its
-    scores. Where units remain, the drop marks both as to be redone (the job marks of
+    scores. Where units remain, the drop marks those that exist as to be redone (the job marks of
     :mod:`argkb.db.jobs`), so that ``argkb status`` lists them and ``argkb update`` (or
     ``argkb cluster`` and ``argkb pagerank``) rebuilds the clusters and recomputes PageRank."""
     stored = _stored_corpus(driver, database, cid)
@@ -347,10 +347,12 @@ def drop_corpus(driver: neo4j.Driver, cid: str, *, database: str | None = None) 
         raise ArgKBError(f"no corpus {cid!r} ({loaded})")
     _restore_pending(driver, database)
     undo_load(driver, cid, database=database)
-    if cypher.read(driver, "status/prerequisites", database=database)[0]["units"]:
+    left = cypher.read(driver, "status/prerequisites", database=database)[0]
+    if left["units"]:
         from argkb.db import jobs
 
-        for name in ("cluster:claim", "cluster:premise", "pagerank"):
+        redo = ["cluster:claim", "cluster:premise"] if left["clustered"] else []
+        for name in redo + (["pagerank"] if left["ranked"] else []):
             jobs.begin(driver, database, name)
     return stored
 

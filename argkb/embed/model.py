@@ -241,8 +241,11 @@ class Embedder:
         cached = cache.get_many(texts) if cache is not None else [None] * len(texts)
         missing = [i for i, vector in enumerate(cached) if vector is None]
         if missing:
-            for start in range(0, len(missing), self.batch_size * 16):
-                chunk = missing[start : start + self.batch_size * 16]
+            # chunks of four batches: the progress bar moves every few seconds on a CPU, and
+            # each chunk is one commit to the cache
+            step = self.batch_size * 4
+            for start in range(0, len(missing), step):
+                chunk = missing[start : start + step]
                 vectors = self._encode([texts[i] for i in chunk])
                 for i, vector in zip(chunk, vectors, strict=True):
                     cached[i] = vector

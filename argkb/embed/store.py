@@ -147,18 +147,19 @@ def _embed_pages(
     write: str = "embed/write_vectors",
 ) -> int:
     """Page through the query ``pending`` (``id``, ``text``, ids ascending after ``$after``),
-    embedding and writing each page; so an interrupted run resumes where it stopped."""
+    embedding and writing each page; so an interrupted run resumes where it stopped.
+    ``progress`` advances as the embedder finishes each chunk of a page (a page of 2,048 long
+    texts takes about a minute on a 2-core CPU), before the page is written."""
     after, done = -1, 0
     while True:
         records = cypher.read(driver, pending, database=database, after=after, all=all_units,
                               limit=page)  # fmt: skip
         if not records:
             return done
-        _embed_and_write(driver, embedder, records, database, text=text, write=write)
+        _embed_and_write(driver, embedder, records, database, text=text, write=write,
+                         progress=progress)  # fmt: skip
         after = records[-1]["id"]
         done += len(records)
-        if progress:
-            progress(len(records))
 
 
 def embed_collection(
@@ -196,10 +197,11 @@ def _embed_and_write(
     *,
     text: Callable[[str], str] = str,
     write: str = "embed/write_vectors",
+    progress: Callable[[int], object] | None = None,
 ) -> None:
     """Embed ``text(record["text"])`` of each record and store it, by the query ``write``, on
-    the unit of its ``id``."""
-    vectors = embedder.embed([text(r["text"]) for r in records])
+    the unit of its ``id``; ``progress`` as :meth:`argkb.embed.model.Embedder.embed` calls it."""
+    vectors = embedder.embed([text(r["text"]) for r in records], progress=progress)
     rows = [
         {"id": r["id"], "vector": v.tolist(), "words": word_count(r["text"])}
         for r, v in zip(records, vectors, strict=True)

@@ -38,7 +38,7 @@ from argkb.query.alignment import StanceAlignment
 from argkb.query.engine import QueryEngine
 from argkb.query.settings import QuerySettings
 from argkb.serve import models
-from argkb.serve.protocol import SECURITY_HEADERS, SecurityHeaders
+from argkb.serve.protocol import SECURITY_HEADERS, IgnoreRanges, SecurityHeaders
 from argkb.serve.routes import STATIC, argkb_version, browse_router, query_router, service_router
 from argkb.serve.store import Store, TimedDriver
 
@@ -153,6 +153,7 @@ def create_app(
 
     app.middleware("http")(require_token)
     app.middleware("http")(require_host)  # added last, so it runs before the token check
+    app.add_middleware(IgnoreRanges)
     app.add_middleware(SecurityHeaders)  # outermost: the token's 401 gets the headers too
     _add_error_handlers(app)
 

@@ -73,6 +73,23 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class IgnoreRanges:
+    """ASGI middleware that drops a request's ``Range`` header. The page and its files are
+    small and the API answers JSON, so no client needs part of an answer, and Starlette's file
+    responses answered a bad range with a plain-text 400 or an empty 416 instead of the API's
+    JSON error: every request is now answered whole."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = [(name, value) for name, value in scope["headers"] if name != b"range"]
+            if len(headers) != len(scope["headers"]):
+                scope = {**scope, "headers": headers}
+        await self.app(scope, receive, send)
+
+
 class JsonErrorProtocol(H11Protocol):
     """uvicorn's h11 protocol with the API's JSON errors for requests it cannot parse."""
 

@@ -76,7 +76,7 @@ def test_steps_that_need_vectors_or_same_as_say_which_step_first(db: Any, wipe_d
     with pytest.raises(ArgKBError, match="no unit has an embedding yet: run 'argkb embed'"):
         pipeline.cluster(db, None)
     assert not db.execute_query("MATCH (c:Corpus) WHERE c.clustered IS NOT NULL RETURN c").records
-    with pytest.raises(ArgKBError, match="reads SAME_AS edges .* run 'argkb cluster' first"):
+    with pytest.raises(ArgKBError, match=r"reads SAME_AS edges .* run 'argkb cluster' first"):
         pipeline.pagerank(db, None, reuse="semantic")
     engine = QueryEngine(db, Embedder.for_queries(cache=False))
     with pytest.raises(QueryError, match="nothing in the graph is embedded yet"):

@@ -13,6 +13,7 @@ import dataclasses
 import functools
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -37,6 +38,15 @@ def echo_err(message: str) -> None:
     click.echo(message, err=True)
 
 
+def _stdout_gone() -> None:
+    """Point standard output at the null device once its reader went away, so that Python's
+    final flush does not fail once more."""
+    import os
+    import sys
+
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Turn argkb's own errors, and the Neo4j driver's (:func:`argkb.db.failures.translate`: a
     server that stopped answering mid-job, a refused statement), into a clean ``Error: ...``
@@ -48,6 +58,11 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(*args, **kwargs)
         except ArgKBError as err:
             raise click.ClickException(str(err)) from err
+        except BrokenPipeError:
+            # 'argkb status | head -1': the reader has what it wanted (the driver reports a
+            # closed connection to Neo4j as its own errors, never as this one)
+            _stdout_gone()
+            raise SystemExit(141) from None  # as a process killed by SIGPIPE (128 + 13)
         except Exception as err:
             from argkb.db.failures import translate
 
@@ -59,6 +74,21 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
             raise click.ClickException(str(known)) from err
 
     return wrapper
+
+
+def output_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An ``--out`` folder, created when the command line is read: a path that cannot be a
+    folder (under a file, no permission) is a usage error before any work, not a traceback
+    after it."""
+    if value is None:
+        return None
+    try:
+        Path(value).mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise click.BadParameter(
+            f"cannot create the folder {value}: {err.strerror or err}", ctx, param
+        ) from None
+    return value
 
 
 @dataclasses.dataclass

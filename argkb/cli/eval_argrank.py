@@ -15,6 +15,7 @@ from argkb.cli.app import (
     eval_group,
     handle_errors,
     json_option,
+    output_folder,
     to_json,
 )
 from argkb.cli.data import check_device
@@ -93,6 +94,7 @@ if TYPE_CHECKING:
     "--out",
     "out_dir",
     type=click.Path(file_okay=False),
+    callback=output_folder,
     default="argkb-eval/argrank",
     show_default=True,
     help="Where table.md and results.json are written.",

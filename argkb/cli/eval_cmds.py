@@ -18,6 +18,7 @@ from argkb.cli.app import (
     eval_group,
     handle_errors,
     json_option,
+    output_folder,
     to_json,
 )
 
@@ -130,6 +131,7 @@ def harness_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     @click.option(
         "--out",
         type=click.Path(file_okay=False),
+        callback=output_folder,
         help="Output folder (default ./argkb-eval/<benchmark>/).",
     )
     @json_option
@@ -366,6 +368,16 @@ def _places_table(places: dict[str, dict[str, int]]) -> str:
     return "\n".join(lines)
 
 
+def _not_blank(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and not value.strip():
+        raise click.BadParameter(
+            "is empty, which selects every source: leave it out, or give a prefix such as jsonl:",
+            ctx,
+            param,
+        )
+    return value
+
+
 @eval_group.command("dataset")
 @connection_options
 @click.option(
@@ -388,6 +400,7 @@ def _places_table(places: dict[str, dict[str, int]]) -> str:
 )
 @click.option(
     "--collection",
+    callback=_not_blank,
     help="Restrict rankers to sources whose id starts with this (e.g. jsonl:); default: the "
     "whole database, which must then hold only this corpus.",
 )

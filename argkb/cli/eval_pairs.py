@@ -15,6 +15,7 @@ from argkb.cli.app import (
     eval_group,
     handle_errors,
     json_option,
+    output_folder,
     to_json,
 )
 from argkb.cli.progress import progress_for
@@ -47,6 +48,7 @@ from argkb.cli.progress import progress_for
 @click.option(
     "--out",
     type=click.Path(file_okay=False),
+    callback=output_folder,
     help="Write the per-query measures here as pairs.json "
     "(default ./argkb-eval/pairs-<benchmark>/).",
 )

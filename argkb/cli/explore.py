@@ -26,6 +26,12 @@ def cypher_group() -> None:
     """The Cypher browsing library: documented queries to paste into Neo4j Browser."""
 
 
+def _not_blank(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    if not value.strip():
+        raise click.BadParameter("is empty: Bloom lists perspectives by name", ctx, param)
+    return value
+
+
 @cypher_group.command("list")
 @json_option
 @handle_errors
@@ -173,7 +179,13 @@ def bloom_group() -> None:
     required=True,
     help="The perspective file to write (JSON).",
 )
-@click.option("--name", default="argkb", show_default=True, help="The perspective's name.")
+@click.option(
+    "--name",
+    default="argkb",
+    show_default=True,
+    callback=_not_blank,
+    help="The perspective's name.",
+)
 @handle_errors
 def perspective_cmd(output: Path, name: str) -> None:
     """Write a Bloom perspective: categories, pro/con styling, search phrases, scene actions."""

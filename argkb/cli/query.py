@@ -73,6 +73,22 @@ def _member_line(member: Member) -> str:
     return f"{text}  [source: {where}; stance from {said}]"
 
 
+def _check_pairs_options(pairs: bool, stance: str, pairs_baseline: bool) -> None:
+    """Usage errors for options that the answer asked for would ignore."""
+    from click.core import ParameterSource
+
+    given = click.get_current_context().get_parameter_source
+    if pairs and stance != "both":
+        raise click.UsageError(
+            "--stance does not apply to --pairs: sentence pairs are ranked for the claim, not "
+            "by side (each pair shows its premise's stance)"
+        )
+    if not pairs and (pairs_baseline or given("pairing") == ParameterSource.COMMANDLINE):
+        raise click.UsageError(
+            "--pairs-baseline and --pairing choose how --pairs answers: add --pairs"
+        )
+
+
 @main.command("query")
 @connection_options
 @click.argument("claim")
@@ -175,6 +191,7 @@ def query_cmd(
         raise click.BadParameter(
             "is empty: ask a claim, e.g. 'We should abandon fossil fuels'", param_hint="CLAIM"
         )
+    _check_pairs_options(pairs, stance, pairs_baseline)
     if pairs:
         from argkb.sentences.pipeline import BASELINE
         from argkb.sentences.pipeline import DEFAULT as PAIRS

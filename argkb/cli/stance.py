@@ -104,7 +104,13 @@ def stance_cmd(
 @click.option("--sigir19", type=click.Path(exists=True), help="SIGIR-19 judgements folder.")
 @click.option("--argquality", type=click.Path(exists=True), help="Webis-ArgQuality-20 folder.")
 @click.option("--aif", multiple=True, type=click.Path(exists=True), help="AIF maps (repeatable).")
-@click.option("--folds", type=int, default=5, show_default=True, help="Leave-topics-out folds.")
+@click.option(
+    "--folds",
+    type=click.IntRange(min=2),
+    default=5,
+    show_default=True,
+    help="Leave-topics-out folds.",
+)
 @click.option(
     "--side-accuracy",
     is_flag=True,

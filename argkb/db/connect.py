@@ -229,5 +229,6 @@ def open_driver(target: Target, **config: Any) -> neo4j.Driver:
     except (ServiceUnavailable, OSError, ValueError) as err:
         driver.close()
         hint = "run 'argkb server start'" if target.managed else "check --uri / NEO4J_URI"
-        raise ConnectionFailed(f"No Neo4j answers at {target.uri} ({err}); {hint}.") from err
+        said = " ".join(str(err).split())[:300]  # the driver's message spans lines
+        raise ConnectionFailed(f"No Neo4j answers at {target.uri} ({said}); {hint}.") from err
     return driver

@@ -22,6 +22,8 @@ def translate(err: BaseException, command: str = "the command") -> ArgKBError | 
     of the Neo4j driver (or of the connection to it)."""
     from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 
+    if isinstance(err, BrokenPipeError):
+        return None  # standard output's reader went away (argkb status | head -1), not Neo4j
     if isinstance(err, ServiceUnavailable | SessionExpired | ConnectionError):
         return DatabaseUnavailable(
             f"Neo4j stopped answering during {command} ({type(err).__name__}: "

@@ -201,7 +201,9 @@ def _embed_and_write(
 ) -> None:
     """Embed ``text(record["text"])`` of each record and store it, by the query ``write``, on
     the unit of its ``id``; ``progress`` as :meth:`argkb.embed.model.Embedder.embed` calls it."""
-    vectors = embedder.embed([text(r["text"]) for r in records], progress=progress)
+    texts = [text(r["text"]) for r in records]
+    # an embedder of the caller's own (the harness's make_embedder) may take only the texts
+    vectors = embedder.embed(texts, progress=progress) if progress else embedder.embed(texts)
     rows = [
         {"id": r["id"], "vector": v.tolist(), "words": word_count(r["text"])}
         for r, v in zip(records, vectors, strict=True)

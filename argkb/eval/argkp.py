@@ -73,7 +73,13 @@ def split_files(root: str | os.PathLike[str], split: str) -> list[Path]:
     if missing:
         from argkb.errors import LoadError
 
-        raise LoadError(", ".join(missing), "<file>", f"ArgKP split {split!r} is incomplete")
+        there = sorted(
+            f.name[len("labels_") : -len(".csv")] for f in Path(root).glob("labels_*.csv")
+        )
+        what = "is incomplete" if (Path(root) / f"labels_{split}.csv").is_file() else "is not there"
+        raise LoadError(", ".join(missing), "<file>",
+                        f"ArgKP split {split!r} {what} (splits in {root}: "
+                        f"{', '.join(there) or 'none'})")  # fmt: skip
     return files
 
 

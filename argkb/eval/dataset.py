@@ -177,7 +177,9 @@ def build_benchmark(
     return Benchmark(name, queries, qrels, clusters, doc_ids, fallback, notes)
 
 
-def require_fresh(driver: neo4j.Driver, cid: str, *, database: str | None = None) -> None:
+def require_fresh(
+    driver: neo4j.Driver, cid: str, *, database: str | None = None, collection_option: bool = True
+) -> None:
     """Refuse a database that holds anything but the corpus ``cid`` (loaded or not yet).
 
     Raises
@@ -193,8 +195,25 @@ def require_fresh(driver: neo4j.Driver, cid: str, *, database: str | None = None
         what = ", ".join(others[:_SHOWN]) if others else "units that no corpus load wrote"
         raise EvaluationError(
             f"the database is not fresh: it holds {what}. Evaluate in an empty database "
-            "(`argkb db clear` empties it), or pass --collection to restrict the rankers to "
-            "this corpus's sources"
+            "(`argkb db clear` empties it)"
+            + (
+                ", or pass --collection to restrict the rankers to this corpus's sources"
+                if collection_option
+                else ""
+            )
+        )
+
+
+def require_collection(driver: neo4j.Driver, collection: str, *, database: str | None) -> None:
+    """Refuse a ``--collection`` prefix that selects no source (every ranker would score 0)."""
+    from argkb.db import cypher
+
+    row = cypher.read(driver, "eval/collection_sources", database=database,
+                      collection=collection)[0]  # fmt: skip
+    if not row["selected"]:
+        there = ", ".join(row["examples"]) or "none"
+        raise EvaluationError(
+            f"--collection {collection!r} selects no source of the database (sources: {there})"
         )
 
 
@@ -266,6 +285,22 @@ def prepare_benchmark(files: DatasetFiles, *, collection: str | None = None) -> 
     return benchmark
 
 
+def _load_checked(
+    driver: neo4j.Driver,
+    corpus: Path,
+    database: str | None,
+    collection: str | None,
+    report: Path,
+) -> Any:
+    """Load the corpus (into a fresh database unless ``collection`` restricts the rankers),
+    then check that ``collection`` selects some source."""
+    loaded = load_corpus(driver, corpus, database=database, fresh=collection is None,
+                         reject_report=report)  # fmt: skip
+    if collection is not None:
+        require_collection(driver, collection, database=database)
+    return loaded
+
+
 def run_corpus(
     driver: neo4j.Driver,
     files: DatasetFiles,
@@ -288,9 +323,7 @@ def run_corpus(
         driver,
         bench.name,
         database=database,
-        load=lambda report: load_corpus(
-            driver, corpus, database=database, fresh=collection is None, reject_report=report
-        ),
+        load=lambda report: _load_checked(driver, corpus, database, collection, report),
         build=lambda: bench,
         collection=collection,
         baselines=BASELINES,

@@ -271,7 +271,8 @@ def load_cases(
     from argkb.loaders import aif
 
     path = Path(cases)
-    require_fresh(driver, f"{aif.FORMAT}:{content_hash([path])[:24]}", database=database)
+    require_fresh(driver, f"{aif.FORMAT}:{content_hash([path])[:24]}", database=database,
+                  collection_option=False)  # fmt: skip
     prepare_schema(driver, database)
     summary = load_records(
         driver,

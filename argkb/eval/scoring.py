@@ -247,6 +247,14 @@ def score_files(
     judged = trec.read_qrels(qrels)
     truth = trec.read_clusters(clusters) if clusters is not None else None
     qids = [query.qid for query in queries]
+    if not set(qids) & set(judged):
+        from argkb.errors import EvaluationError
+
+        raise EvaluationError(
+            f"{qrels}: no judgement is for a query of {topics} "
+            f"(qrels query ids: {', '.join(sorted(judged)[:5]) or 'none'}; "
+            f"topic ids: {', '.join(qids[:5]) or 'none'})"
+        )
     by_tag: dict[str, list[RunScores]] = {}
     for path in runs:
         run = trec.read_run(path)

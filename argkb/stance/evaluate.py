@@ -194,6 +194,14 @@ def held_out(
         tested = np.zeros(len(pairs), dtype=bool)
         for test in test_folds:
             train = _training(pairs, everything, test, train_on)
+            if len(set(labels[train].tolist())) < 2:
+                from argkb.errors import ArgKBError
+
+                raise ArgKBError(
+                    f"no pro and con pairs to train on for {name} ({split}): give ArgKP-2021 "
+                    "(with its train split) or Webis-ArgQuality-20 as well (--argkp, "
+                    "--argquality, or --data holding them); the other datasets are only scored"
+                )
             scorer = fit(features[train], labels[train])
             predicted[test] = scorer(features[test]) >= 0.5
             tested[test] = True

@@ -178,3 +178,22 @@ def test_perspective_cli_and_shape(tmp_path: Path) -> None:
         "Expand reuse", "Show cluster", "Show arguments of claim",
     }  # fmt: skip
     assert all("$nodes" in a["cypher"] for a in data["sceneActions"])
+
+
+def test_a_reader_that_stops_early_is_not_a_neo4j_failure() -> None:
+    """'argkb status | head -1' said 'Neo4j stopped answering ... BrokenPipeError'. Here the
+    reader of the pipe is gone before the command writes a line."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    argkb = Path(sys.executable).with_name("argkb")
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([str(argkb), "cypher", "list"], stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=120)  # fmt: skip
+    finally:
+        os.close(write)
+    assert done.returncode == 141 and done.stderr == "", done.stderr

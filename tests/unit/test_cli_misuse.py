@@ -101,3 +101,29 @@ def test_a_group_without_a_command_shows_its_help(args: list[str]) -> None:
     assert result.output.startswith("Usage: "), result.output
     assert "Commands:" in result.output
     assert not result.output.startswith("Error")
+
+
+def test_options_the_eval_and_query_commands_would_misuse_are_refused(tmp_path: Path) -> None:
+    """From an audit (2026-11-27): an --out under a file failed after the whole run, an empty
+    --collection scored the whole database, --folds 0 divided by zero, --stance and --pairing
+    were ignored beside or without --pairs, an empty perspective name was written."""
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "eval" / "dataset"
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    cases = [
+        (["eval", "argkp", "--data", str(tmp_path), "--out", str(blocker / "sub")],
+         "cannot create the folder"),
+        (["eval", "dataset", "--corpus", str(fixture / "corpus.jsonl"), "--topics",
+          str(fixture / "topics.tsv"), "--qrels", str(fixture / "qrels.txt"), "--collection", ""],
+         "selects every source"),
+        (["eval", "stance", "--data", str(tmp_path), "--folds", "0"], "--folds"),
+        (["query", "some claim", "--pairs", "--stance", "con"], "does not apply to --pairs"),
+        (["query", "some claim", "--pairing", "next"], "add --pairs"),
+        (["bloom", "perspective", "-o", str(tmp_path / "p.json"), "--name", " "], "is empty"),
+    ]  # fmt: skip
+    for args, said in cases:
+        offline = args[0] == "bloom"  # writes a file, connects to nothing
+        result = CliRunner().invoke(main, args if offline else [*args, *NOWHERE])
+        assert result.exit_code == 2, (args, result.output)
+        assert said in result.output and "Traceback" not in result.output, result.output
+    assert not (tmp_path / "p.json").exists()

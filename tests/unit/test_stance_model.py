@@ -244,3 +244,14 @@ def test_sigir19_pairs_are_judged_stances_towards_the_title_by_issue() -> None:
         ("sigir19", "leave-issues-out, 2 folds", 2)
     ]
     assert rows[0].per_topic == {"2": (3, pytest.approx(1 / 3)), "4": (2, 0.5)}
+
+
+def test_held_out_without_training_pairs_says_what_to_add() -> None:
+    """'argkb eval stance --sigir19 DIR' alone ended in ZeroDivisionError: the shipped recipe
+    trains on ArgKP and ArgQuality only, so nothing was left to fit."""
+    from argkb.errors import ArgKBError
+
+    pairs = _pairs("sigir19", 6, 4)
+    x = np.arange(len(pairs), dtype=float)[:, None]
+    with pytest.raises(ArgKBError, match="no pro and con pairs to train on for sigir19"):
+        held_out(pairs, x, logistic_fitter(1.0), train_on=["argkp", "argquality"])

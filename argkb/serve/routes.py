@@ -9,7 +9,7 @@ includes, in this order (the OpenAPI document lists them so).
 - :data:`browse_router`: a unit, a claim's arguments, a cluster, a unit's neighbourhood: the
   :class:`~argkb.serve.store.Store` reads behind the explorer's graph.
 
-The routers share one module rather than a ``routes/`` package: together they are some two hundred
+The routers share one module rather than a ``routes/`` package: together they are some three hundred
 lines, all read the same shared parts through the dependencies below, and a package would be one
 more entry in pyproject's package list for no reader's gain. The parts (store, engine, embedder,
 database) live on ``app.state``, put there by ``create_app``; the dependencies are ``async`` so
@@ -27,6 +27,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path as PathType
 from typing import Annotated, Any, TypeVar
 
+import anyio
 from anyio import CapacityLimiter
 from anyio.lowlevel import RunVar
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
@@ -108,8 +109,6 @@ def blocking(endpoint: Callable[..., T]) -> Callable[..., Awaitable[T]]:
 
     @functools.wraps(endpoint)
     async def in_thread(*args: Any, request: Request, **kwargs: Any) -> T:
-        import anyio
-
         state = request.app.state
         try:
             with anyio.fail_after(state.deadline):

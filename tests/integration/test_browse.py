@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from argkb.cli import main
+from argkb.errors import ExploreError
 from argkb.explore import library
 from argkb.explore.analytics import run_analytics
 
@@ -203,7 +204,9 @@ def test_top_arguments(graph) -> None:
         ("a1", 0.20), ("a5", 0.20), ("a4", 0.15),
     ]  # fmt: skip
     assert result[0]["premises"] == ["Cars pollute the air"]
-    assert rows(graph, "top_arguments", aggregate="median") == []
+    # a value outside the documented ones is refused, not answered with no rows
+    with pytest.raises(ExploreError, match="takes 'min', 'avg', 'max' or 'sum', got 'median'"):
+        rows(graph, "top_arguments", aggregate="median")
 
 
 def test_sources(graph) -> None:

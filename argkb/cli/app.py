@@ -76,6 +76,17 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def not_blank(why: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """An option callback that refuses an empty or blank value, saying ``why`` after "is empty"."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            raise click.BadParameter(f"is empty{why}", ctx, param)
+        return value
+
+    return check
+
+
 def output_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """An ``--out`` folder, created when the command line is read: a path that cannot be a
     folder (under a file, no permission) is a usage error before any work, not a traceback

@@ -18,6 +18,7 @@ from argkb.cli.app import (
     eval_group,
     handle_errors,
     json_option,
+    not_blank,
     output_folder,
     to_json,
 )
@@ -368,16 +369,6 @@ def _places_table(places: dict[str, dict[str, int]]) -> str:
     return "\n".join(lines)
 
 
-def _not_blank(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    if value is not None and not value.strip():
-        raise click.BadParameter(
-            "is empty, which selects every source: leave it out, or give a prefix such as jsonl:",
-            ctx,
-            param,
-        )
-    return value
-
-
 @eval_group.command("dataset")
 @connection_options
 @click.option(
@@ -400,7 +391,9 @@ def _not_blank(ctx: click.Context, param: click.Parameter, value: str | None) ->
 )
 @click.option(
     "--collection",
-    callback=_not_blank,
+    callback=not_blank(
+        ", which selects every source: leave it out, or give a prefix such as jsonl:"
+    ),
     help="Restrict rankers to sources whose id starts with this (e.g. jsonl:); default: the "
     "whole database, which must then hold only this corpus.",
 )

@@ -15,6 +15,7 @@ from argkb.cli.app import (
     handle_errors,
     json_option,
     main,
+    not_blank,
     to_json,
 )
 
@@ -24,12 +25,6 @@ from argkb.cli.app import (
 @main.group("cypher")
 def cypher_group() -> None:
     """The Cypher browsing library: documented queries to paste into Neo4j Browser."""
-
-
-def _not_blank(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    if not value.strip():
-        raise click.BadParameter("is empty: Bloom lists perspectives by name", ctx, param)
-    return value
 
 
 @cypher_group.command("list")
@@ -183,7 +178,7 @@ def bloom_group() -> None:
     "--name",
     default="argkb",
     show_default=True,
-    callback=_not_blank,
+    callback=not_blank(": Bloom lists perspectives by name"),
     help="The perspective's name.",
 )
 @handle_errors

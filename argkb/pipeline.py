@@ -403,14 +403,12 @@ def describe(stale: dict[str, int]) -> str:
     return ", ".join(f"{count:,} {what.replace('_', ' ')}" for what, count in stale.items())
 
 
-def check_loads_and_schema(
+def create_missing_schema(
     driver: neo4j.Driver, database: str | None, progress: Progress = SILENT
 ) -> bool:
-    """Refuse a graph with an unfinished load (only the load can finish it); create missing
-    constraints and indexes (``argkb init``). Returns whether the schema was created."""
+    """Create missing constraints and indexes (``argkb init``). Returns whether any was."""
     from argkb.db.schema import constraints, indexes, init_schema, missing_schema
 
-    check_loads(driver, database)
     missing = missing_schema(constraints(driver, database), indexes(driver, database))
     if not missing:
         return False
@@ -508,7 +506,7 @@ def update(
 
             check_default_model(driver, database, Embedder())
         return UpdateReport(dry_run=True, initialised=False, steps=reports)
-    initialised = check_loads_and_schema(driver, database, progress)
+    initialised = create_missing_schema(driver, database, progress)
     reports = []
     for step in steps:
         stale = stale_counts(driver, database, step)

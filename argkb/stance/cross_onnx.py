@@ -155,15 +155,16 @@ def shipped(backend: str, weights: Path | None = None, info: Path | None = None)
     from argkb.stance.cross import INFO_FILE, WEIGHTS_FILE, source_files
 
     weights, info = weights or WEIGHTS_FILE, info or INFO_FILE
-    files = source_files(weights, info)
+    try:
+        meta = json.loads(info.read_text(encoding="utf-8"))
+        max_length, base = int(meta.get("max_length", 256)), str(meta.get("base", ""))
+    except (OSError, ValueError, AttributeError) as err:
+        raise ConfigError(f"{info}: not a cross-encoder stance model ({err!r})") from err
+    files = source_files(weights, info, base)
     key = fingerprint(files)
     path = graph_file(key, backend)
     if not path.is_file():
         from argkb.stance.cross import CrossStanceModel
 
         ensure_graph(CrossStanceModel.load(weights, info), key, backend)
-    try:
-        max_length = int(json.loads(info.read_text(encoding="utf-8")).get("max_length", 256))
-    except (OSError, ValueError) as err:
-        raise ConfigError(f"{info}: not a cross-encoder stance model ({err!r})") from err
     return OnnxCross(path, files[0].with_name("tokenizer.json"), max_length)

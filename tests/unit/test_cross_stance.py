@@ -338,3 +338,57 @@ def test_cross_alignment_falls_back_to_torch_when_onnx_cannot_load(
     assert isinstance(aligner.model(), CrossStanceModel) and aligner.backend == "torch"
     assert aligner("Social media does more harm than good",
                    ["Social media is bad for society"]) == [1.0]  # fmt: skip
+
+
+def _tiny_mpnet(folder: Path) -> Path:
+    """A two-layer MPNet with random weights and MiniLM's tokenizer (without the segment ids
+    MPNet does not take): an encoder folder of the other architecture the cross-encoder adapts
+    (all-mpnet-base-v2's), small enough for a test."""
+    from transformers import AutoTokenizer, MPNetConfig, MPNetModel
+
+    from argkb.embed.model import default_model_path
+
+    tokenizer = AutoTokenizer.from_pretrained(str(default_model_path()),
+                                              model_input_names=["input_ids", "attention_mask"])
+    config = MPNetConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2,
+                         num_attention_heads=2, intermediate_size=64)  # fmt: skip
+    MPNetModel(config).save_pretrained(str(folder))
+    tokenizer.save_pretrained(str(folder))
+    return folder
+
+
+def test_an_mpnet_base_is_adapted_and_stored_with_the_weights(tmp_path: Path) -> None:
+    """``CrossConfig.base``: adapters on MPNet's own layers, the base named in the JSON, and
+    ``load(base=...)`` reading the same encoder from another folder."""
+    base = _tiny_mpnet(tmp_path / "mpnet")
+    encoder, _ = _base("cpu", str(base))
+    names = [name for name, _ in _layer_modules(encoder)]
+    assert len(names) == 2 * 6 and "1.attention.attn.q" in names and "0.output.dense" in names
+    config = CrossConfig(epochs=1, batch_size=4, max_length=32, base=str(base))
+    conclusions, premises = ["We should adopt the plan"] * 2, ["It is good", "It is bad"]
+    tensors = train(conclusions, premises, [True, False], config)
+    assert {k.rsplit(".", 1)[0] for k in tensors if k.endswith(".a")} == set(names)
+    CrossStanceModel.save(tensors, config, tmp_path / "m.safetensors", tmp_path / "m.json")
+    assert '"base": "' + str(base) in (tmp_path / "m.json").read_text(encoding="utf-8")
+    model = CrossStanceModel.load(tmp_path / "m.safetensors", tmp_path / "m.json")
+    moved = base.rename(tmp_path / "elsewhere")
+    with pytest.raises(ConfigError, match="not a model folder"):
+        CrossStanceModel.load(tmp_path / "m.safetensors", tmp_path / "m.json")
+    again = CrossStanceModel.load(tmp_path / "m.safetensors", tmp_path / "m.json", base=str(moved))
+    p = model.probability(conclusions, premises)
+    assert np.allclose(p, again.probability(conclusions, premises)) and ((p > 0) & (p < 1)).all()
+    with pytest.raises(ConfigError, match="BERT encoders only"):
+        again.use_backend("onnx")
+
+
+def test_a_base_of_another_architecture_is_refused(tmp_path: Path) -> None:
+    from transformers import DistilBertConfig, DistilBertModel
+
+    from argkb.embed.model import default_model_path
+
+    config = DistilBertConfig(vocab_size=100, dim=32, n_layers=1, n_heads=2, hidden_dim=64)
+    DistilBertModel(config).save_pretrained(str(tmp_path))
+    for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json"):
+        (tmp_path / name).write_bytes((default_model_path() / name).read_bytes())
+    with pytest.raises(ConfigError, match="a distilbert model; the stance model adapts bert or"):
+        _base("cpu", str(tmp_path))

@@ -348,8 +348,9 @@ def _tiny_mpnet(folder: Path) -> Path:
 
     from argkb.embed.model import default_model_path
 
-    tokenizer = AutoTokenizer.from_pretrained(str(default_model_path()),
-                                              model_input_names=["input_ids", "attention_mask"])
+    tokenizer = AutoTokenizer.from_pretrained(
+        str(default_model_path()), model_input_names=["input_ids", "attention_mask"]
+    )
     config = MPNetConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2,
                          num_attention_heads=2, intermediate_size=64)  # fmt: skip
     MPNetModel(config).save_pretrained(str(folder))

@@ -2,22 +2,25 @@
 
     python -m bench stance_speed --data ../shared/data [--pairs 256] [--repeats 3]
 
-Issue 29 asks for at most 20 ms per pair at batch 32 on the CPU. The shipped cross-encoder
-(``argkb stance``'s default) answers two sets of ``--pairs`` pairs each:
+Issue 29 asks for at most 20 ms per pair at batch 32 on the CPU. The shipped cross-encoders
+(``argkb stance``'s default on all-mpnet-base-v2, and ``--kind cross-minilm``) answer two sets
+of ``--pairs`` pairs each:
 
 * *short*: ArgKP dev arguments against their topic (at most about 50 words);
 * *long*: SIGIR-19 dev's args.me posts against their debate title, cut at the model's 256
   tokens, as ``argkb stance`` cuts them (pairs repeated in order to reach ``--pairs``).
 
-Backends: ``torch`` (what ``argkb stance`` runs), ``onnx`` (fp32 ONNX Runtime, the same model)
-and ``onnx-int8`` (the embedder's dynamic int8 recipe; its answers depend a little on the batch,
+Backends: ``torch`` (what ``argkb stance`` runs), and for the MiniLM model (ONNX export takes
+BERT encoders only) ``onnx`` (fp32 ONNX Runtime, the same model) and ``onnx-int8`` (the
+embedder's dynamic int8 recipe; its answers depend a little on the batch,
 docs/results/stance.md says why), each through :meth:`CrossStanceModel.probability` at
 ``batch_size=32``. The baseline, measured in the same run, is the linear model (``argkb stance
 --kind linear``): embedding both texts (and the negated conclusion) with all-MiniLM-L6-v2, then
 its logistic regression, with the embedding cache off (every pass embeds).
 
 Each cell is the median over ``--repeats`` timed passes after one untimed warm-up pass, in ms per
-pair; ``agree`` is the share of pairs on which the backend's side (P >= .5) is torch's. The ONNX
+pair; ``agree`` is the share of pairs on which the backend's side (P >= .5) is the same model's
+on torch. The ONNX
 graphs are exported on first use and cached (``~/.cache/argkb/onnx``); export time is not timed.
 """
 
@@ -62,23 +65,33 @@ def timed(run: Callable[[], Any], repeats: int) -> tuple[float, Any]:
 def cross_rows(sets: dict[str, Any], repeats: int) -> list[dict[str, Any]]:
     import numpy as np
 
-    from argkb.stance.cross import CrossStanceModel
+    from argkb.stance.cross import (
+        INFO_FILE,
+        MINILM_INFO_FILE,
+        MINILM_WEIGHTS_FILE,
+        WEIGHTS_FILE,
+        CrossStanceModel,
+    )
 
     rows = []
-    reference: dict[str, Any] = {}
-    for backend in ("torch", "onnx", "onnx-int8"):
-        model = CrossStanceModel.load().use_backend(backend)
-        for name, (conclusions, premises) in sets.items():
+    models = (("cross (all-mpnet-base-v2)", WEIGHTS_FILE, INFO_FILE, ("torch",)),
+              ("cross-minilm", MINILM_WEIGHTS_FILE, MINILM_INFO_FILE,
+               ("torch", "onnx", "onnx-int8")))  # fmt: skip
+    for label, weights, info, backends in models:
+        reference: dict[str, Any] = {}
+        for backend in backends:
+            model = CrossStanceModel.load(weights, info).use_backend(backend)
+            for name, (conclusions, premises) in sets.items():
 
-            def run(m: Any = model, c: list[str] = conclusions, p: list[str] = premises) -> Any:
-                return m.probability(c, p, batch_size=BATCH)
+                def run(m: Any = model, c: list[str] = conclusions, p: list[str] = premises) -> Any:
+                    return m.probability(c, p, batch_size=BATCH)
 
-            seconds, prob = timed(run, repeats)
-            side = np.asarray(prob) >= 0.5
-            reference.setdefault(name, side)
-            rows.append({"model": f"cross-encoder, {backend}", "set": name,
-                         "ms_per_pair": 1000 * seconds / len(premises),
-                         "agree": float((side == reference[name]).mean())})  # fmt: skip
+                seconds, prob = timed(run, repeats)
+                side = np.asarray(prob) >= 0.5
+                reference.setdefault(name, side)
+                rows.append({"model": f"{label}, {backend}", "set": name,
+                             "ms_per_pair": 1000 * seconds / len(premises),
+                             "agree": float((side == reference[name]).mean())})  # fmt: skip
     return rows
 
 

@@ -171,8 +171,10 @@ class CrossAlignment:
                         logger.warning("cross-encoder on %s unavailable (%s); using torch",
                                        self.backend, err)  # fmt: skip
                         self.backend = "torch"
-                if self._model is None:
-                    self._model = CrossStanceModel.load()
+                if self._model is None:  # the MiniLM one: the mpnet one is too slow here
+                    from argkb.stance.cross import MINILM_INFO_FILE, MINILM_WEIGHTS_FILE
+
+                    self._model = CrossStanceModel.load(MINILM_WEIGHTS_FILE, MINILM_INFO_FILE)
             return self._model
 
 

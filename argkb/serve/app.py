@@ -38,7 +38,7 @@ from argkb.query.alignment import StanceAlignment
 from argkb.query.engine import QueryEngine
 from argkb.query.settings import QuerySettings
 from argkb.serve import models
-from argkb.serve.protocol import SECURITY_HEADERS, IgnoreRanges, SecurityHeaders
+from argkb.serve.protocol import SECURITY_HEADERS, HeadAsGet, IgnoreRanges, SecurityHeaders
 from argkb.serve.routes import STATIC, argkb_version, browse_router, query_router, service_router
 from argkb.serve.store import Store, TimedDriver
 
@@ -154,6 +154,7 @@ def create_app(
     app.middleware("http")(require_token)
     app.middleware("http")(require_host)  # added last, so it runs before the token check
     app.add_middleware(IgnoreRanges)
+    app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)  # outermost: the token's 401 gets the headers too
     _add_error_handlers(app)
 
@@ -270,9 +271,11 @@ async def on_http(request: Request, err: StarletteHTTPException) -> JSONResponse
     message = str(err.detail)
     if err.status_code == 404:
         message = f"no endpoint {request.url.path}: see /openapi.json"
-    elif err.status_code == 405:
-        message = f"{request.method} is not allowed on {request.url.path}: use GET"
-    return error_response(err.status_code, "http_error", message, **(err.headers or {}))
+    headers = dict(err.headers or {})
+    if err.status_code == 405:
+        message = f"{request.method} is not allowed on {request.url.path}: use GET or HEAD"
+        headers["Allow"] = "GET, HEAD"  # HEAD is answered as GET (protocol.HeadAsGet)
+    return error_response(err.status_code, "http_error", message, **headers)
 
 
 async def on_bug(request: Request, err: Exception) -> JSONResponse:

@@ -90,6 +90,27 @@ class IgnoreRanges:
         await self.app(scope, receive, send)
 
 
+class HeadAsGet:
+    """ASGI middleware that answers HEAD as GET without the body (RFC 9110, 9.3.2): the same
+    status and headers, ``Content-Length`` included. The API's routes are declared for GET, and
+    FastAPI answers HEAD on them with 405; link checkers and monitors ask with HEAD."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def without_body(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, without_body)
+
+
 class JsonErrorProtocol(H11Protocol):
     """uvicorn's h11 protocol with the API's JSON errors for requests it cannot parse."""
 

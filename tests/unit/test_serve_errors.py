@@ -125,7 +125,16 @@ def test_an_unknown_parameter_is_named_not_ignored(client: Any) -> None:
 
 def test_405_says_which_methods_are_allowed(client: Any) -> None:
     response = client.delete("/api/v1/status")
-    assert response.status_code == 405 and response.headers["allow"] == "GET"
+    assert response.status_code == 405 and response.headers["allow"] == "GET, HEAD"
+
+
+@pytest.mark.parametrize("path", ["/", "/healthz", "/openapi.json", "/no/such/page"])
+def test_head_is_answered_as_get_without_the_body(client: Any, path: str) -> None:
+    """HEAD on a GET endpoint used to be a 405; now GET's status and headers, no body."""
+    got, head = client.get(path), client.head(path)
+    assert head.status_code == got.status_code and head.content == b""
+    for name in ("content-type", "content-length", "x-content-type-options"):
+        assert head.headers.get(name) == got.headers.get(name), name
 
 
 @pytest.mark.parametrize(

@@ -67,11 +67,12 @@ class Premise:
 def topic_premises(
     driver: neo4j.Driver, topic: str, *, database: str | None = None
 ) -> dict[str, Premise]:
-    """uid -> premise of the topic, one per (premise, stance)."""
+    """uid -> premise of the topic, one per (premise, stance). The topic matches a conclusion
+    with the same words: case and the spaces between words do not matter."""
     from argkb.db import cypher
 
     columns = cypher.read_columns(
-        driver, "keypoints/topic_premises", database=database, topic=topic
+        driver, "keypoints/topic_premises", database=database, words=topic.lower().split()
     )
     out: dict[str, Premise] = {}
     for uid, text, stance, aid, sid in zip(

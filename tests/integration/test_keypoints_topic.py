@@ -20,6 +20,8 @@ def test_topic_premises_and_key_points(db) -> None:
 
     load(db, "argkp", FIXTURES / "eval" / "argkp")
     premises = topic_premises(db, TOPIC.upper() + "  ")  # case and surrounding space ignored
+    spaced = " \t".join(TOPIC.split(" "))  # and the space between words
+    assert topic_premises(db, spaced) == premises
     assert premises
     assert {p.stance for p in premises.values()} <= {"pro", "con"}
     assert all(p.sources and p.sources[0].startswith("argkp:dev:") for p in premises.values())

@@ -282,6 +282,13 @@ def _show_explanation(ex: dict[str, Any]) -> None:
             f"pf={row['pf']:.0f} icf={row['icf']:.2f} "
             f"P(p|c)={row['p_premise_given_claim']:.3f}"
         )
+    if "coreset" in ex:
+        c = ex["coreset"]
+        click.echo(
+            f"     coreset: gain {c['gain']:.4f}, relevance {c['relevance']:.3f} "
+            f"({c['relevance_by']}), cosine {c['cosine']:.3f}, claim mass "
+            f"{c['claim_mass']:.3f}; stands for {c['members']} of {c['pool']} candidates"
+        )
 
 
 def show_pairs(

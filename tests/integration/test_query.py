@@ -96,8 +96,20 @@ def test_coreset_relevance_scorers(demo_db, embedder, relevance: CoresetRelevanc
     if relevance == "learned":  # probabilities, highest for premises of the query's own claim
         assert ((scores > 0) & (scores < 1)).all()
         assert pool.claim_mass[scores.argmax()] == pool.claim_mass.max()
-    result = engine.query("We should abandon fossil fuels", k=3, ranker="coreset", stance="pro")
+    result = engine.query("We should abandon fossil fuels", k=3, ranker="coreset", stance="pro",
+                          explain=True)  # fmt: skip
     assert result.pro and not result.con and result.candidates >= len(result.pro)
+    # --explain says why each pick was taken, with the scorer's own relevance
+    gains = []
+    for cluster in result.pro:
+        assert cluster.explain is not None
+        why = cluster.explain["coreset"]
+        assert why["relevance_by"] == relevance and why["members"] == cluster.size
+        assert why["pool"] == len(pool.premises)
+        index = pool.keys.index(cluster.representative.key)
+        assert why["relevance"] == pytest.approx(scores[index])
+        gains.append(why["gain"])
+    assert gains == [c.score for c in result.pro]
 
 
 def test_premise_clusters_at_query_time(demo_db, embedder, engine) -> None:

@@ -75,7 +75,16 @@ class CoresetRanker(ClaimRouteRanker):
                 group = [pool.premises[i] for i in np.flatnonzero(owner == position)]
                 rep = pool.premises[int(index)]
                 group = [rep] + [p for p in group if p != rep]
-                rows.append(Ranked(float(gains[position]), group, rep))
+                why = {"coreset": {
+                    "gain": float(gains[position]),  # what picking it added (Algorithm 1)
+                    "relevance": float(relevance[index]),
+                    "relevance_by": reader.settings.coreset_relevance,
+                    "cosine": float(pool.cosine[index]),
+                    "claim_mass": float(pool.claim_mass[index]),  # sum of P(c|q), its claims
+                    "members": len(group),  # candidates nearest this pick
+                    "pool": len(pool.premises),  # candidates of this side
+                }}  # fmt: skip
+                rows.append(Ranked(float(gains[position]), group, rep, why))
             ranked[stance] = rows
         return ranked
 
@@ -87,7 +96,10 @@ class CoresetRanker(ClaimRouteRanker):
         representative: Member,
         claim_text: dict[int, str],
     ) -> dict[str, Any]:
-        return {"pagerank": representative.pagerank}
+        """The pick's PageRank and why the coreset took it: its marginal gain, its relevance
+        r(p|q) (and by which scorer), its cosine and claim mass, and how many candidates of
+        the side's pool it stands for."""
+        return {"pagerank": representative.pagerank, **(entry.explain or {})}
 
     def pool(
         self,

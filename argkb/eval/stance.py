@@ -48,10 +48,9 @@ class StanceReport:
         if self.cross:
             lines += [
                 "",
-                "The shipped cross-encoder (`argkb stance`'s default; trained on ArgKP train and "
-                "ArgQuality, so ArgKP dev, AIF and SIGIR-19 are unseen; the ArgQuality row is "
-                "the held-out score recorded when it was trained, by "
-                "bench/train_cross_stance.py, not re-measured here):",
+                "The shipped cross-encoder (`argkb stance`'s default, on all-mpnet-base-v2; "
+                "trained on ArgKP train and all of ArgQuality, so ArgKP dev, AIF and SIGIR-19 "
+                "are unseen and ArgQuality has no held-out row):",
                 "",
                 *_score_table(self.cross),
             ]

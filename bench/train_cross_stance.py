@@ -102,7 +102,7 @@ def predict(tensors: dict[str, Any], config: Any, test: list[Any], device: str, 
     return model.probability([p.conclusion for p in test], [p.premise for p in test])
 
 
-def main() -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, help="the shared/data folder")
     parser.add_argument("--pairs", type=Path, help="pairs exported with --export-pairs")
@@ -115,7 +115,34 @@ def main() -> int:
     parser.add_argument("--base-folder", help="read --base's encoder from this folder")
     parser.add_argument("--epochs", type=int, default=CROSS_DEFAULTS.epochs)
     parser.add_argument("--seed", type=int, default=CROSS_DEFAULTS.seed)
-    args = parser.parse_args()
+    return parser
+
+
+def save(tensors: Any, config: Any, report: dict[str, Any], args: argparse.Namespace) -> None:
+    """Into ``--out-dir`` (with the scores), or with ``--write`` as the shipped model of its
+    encoder (``cross_model`` for another base, ``cross_minilm`` for MiniLM)."""
+    from argkb.stance.cross import (
+        INFO_FILE,
+        MINILM_INFO_FILE,
+        MINILM_WEIGHTS_FILE,
+        WEIGHTS_FILE,
+        CrossStanceModel,
+    )
+
+    if args.out_dir:
+        args.out_dir.mkdir(parents=True, exist_ok=True)
+        CrossStanceModel.save(tensors, config, args.out_dir / WEIGHTS_FILE.name,
+                              args.out_dir / INFO_FILE.name)  # fmt: skip
+        (args.out_dir / "cross_scores.json").write_text(json.dumps(report), encoding="utf-8")
+    elif args.write:
+        weights, info = (WEIGHTS_FILE, INFO_FILE) if args.base else (MINILM_WEIGHTS_FILE,
+                                                                     MINILM_INFO_FILE)  # fmt: skip
+        CrossStanceModel.save(tensors, config, weights, info)
+        print(f"wrote {weights} and {info}")
+
+
+def main() -> int:
+    args = build_parser().parse_args()
     if args.export_pairs:
         export(args.data, args.export_pairs)
         return 0
@@ -123,14 +150,7 @@ def main() -> int:
 
     import numpy as np
 
-    from argkb.stance.cross import (
-        INFO_FILE,
-        MINILM_INFO_FILE,
-        MINILM_WEIGHTS_FILE,
-        WEIGHTS_FILE,
-        CrossConfig,
-        CrossStanceModel,
-    )
+    from argkb.stance.cross import CrossConfig
     from argkb.stance.evaluate import topic_folds
 
     if args.pairs:
@@ -178,16 +198,7 @@ def main() -> int:
         "held_out": {k: rounded(r) for k, r in report.items()},
         "script": "bench/train_cross_stance.py",
     }
-    if args.out_dir:
-        args.out_dir.mkdir(parents=True, exist_ok=True)
-        CrossStanceModel.save(tensors, config, args.out_dir / WEIGHTS_FILE.name,
-                              args.out_dir / INFO_FILE.name)  # fmt: skip
-        (args.out_dir / "cross_scores.json").write_text(json.dumps(report), encoding="utf-8")
-    elif args.write:
-        weights, info = (WEIGHTS_FILE, INFO_FILE) if args.base else (MINILM_WEIGHTS_FILE,
-                                                                     MINILM_INFO_FILE)  # fmt: skip
-        CrossStanceModel.save(tensors, config, weights, info)
-        print(f"wrote {weights} and {info}")
+    save(tensors, config, report, args)
     return 0
 
 

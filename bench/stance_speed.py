@@ -65,17 +65,11 @@ def timed(run: Callable[[], Any], repeats: int) -> tuple[float, Any]:
 def cross_rows(sets: dict[str, Any], repeats: int) -> list[dict[str, Any]]:
     import numpy as np
 
-    from argkb.stance.cross import (
-        INFO_FILE,
-        MINILM_INFO_FILE,
-        MINILM_WEIGHTS_FILE,
-        WEIGHTS_FILE,
-        CrossStanceModel,
-    )
+    from argkb.stance.cross import SHIPPED, CrossStanceModel
 
     rows = []
-    models = (("cross (all-mpnet-base-v2)", WEIGHTS_FILE, INFO_FILE, ("torch",)),
-              ("cross-minilm", MINILM_WEIGHTS_FILE, MINILM_INFO_FILE,
+    models = (("cross (all-mpnet-base-v2)", *SHIPPED["cross"], ("torch",)),
+              ("cross-minilm", *SHIPPED["cross-minilm"],
                ("torch", "onnx", "onnx-int8")))  # fmt: skip
     for label, weights, info, backends in models:
         reference: dict[str, Any] = {}

@@ -40,9 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from argkb.negation import negate
-    from argkb.stance.cross import MINILM_INFO_FILE, MINILM_WEIGHTS_FILE, CrossStanceModel
+    from argkb.stance.cross import SHIPPED, CrossStanceModel
 
-    model = CrossStanceModel.load(MINILM_WEIGHTS_FILE, MINILM_INFO_FILE)  # the study's model
+    model = CrossStanceModel.load(*SHIPPED["cross-minilm"])  # the study's model
     print(f"model {model.model_id}")
     print("| dataset | pairs | plain | negated, flipped | symmetrised |\n|---|---:|---:|---:|---:|")
     for name, (conclusions, premises, pro) in datasets(args.data).items():

@@ -39,15 +39,6 @@ from pathlib import Path
 from typing import Any
 
 
-def _cross_defaults() -> Any:
-    from argkb.stance.cross import CrossConfig
-
-    return CrossConfig()
-
-
-CROSS_DEFAULTS = _cross_defaults()
-
-
 def export(data: Path, out: Path) -> None:
     from argkb.stance.data import read_pairs as read_dataset
     from bench.train_stance import read_all  # the linear model's reader: same pairs
@@ -103,6 +94,9 @@ def predict(tensors: dict[str, Any], config: Any, test: list[Any], device: str, 
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from argkb.stance.cross import CrossConfig
+
+    defaults = CrossConfig()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, help="the shared/data folder")
     parser.add_argument("--pairs", type=Path, help="pairs exported with --export-pairs")
@@ -113,30 +107,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out-dir", type=Path, help="save model and scores here instead")
     parser.add_argument("--base", default="", help="CrossConfig.base (default: MiniLM)")
     parser.add_argument("--base-folder", help="read --base's encoder from this folder")
-    parser.add_argument("--epochs", type=int, default=CROSS_DEFAULTS.epochs)
-    parser.add_argument("--seed", type=int, default=CROSS_DEFAULTS.seed)
+    parser.add_argument("--epochs", type=int, default=defaults.epochs)
+    parser.add_argument("--seed", type=int, default=defaults.seed)
     return parser
 
 
 def save(tensors: Any, config: Any, report: dict[str, Any], args: argparse.Namespace) -> None:
     """Into ``--out-dir`` (with the scores), or with ``--write`` as the shipped model of its
     encoder (``cross_model`` for another base, ``cross_minilm`` for MiniLM)."""
-    from argkb.stance.cross import (
-        INFO_FILE,
-        MINILM_INFO_FILE,
-        MINILM_WEIGHTS_FILE,
-        WEIGHTS_FILE,
-        CrossStanceModel,
-    )
+    from argkb.stance.cross import SHIPPED, CrossStanceModel
 
     if args.out_dir:
         args.out_dir.mkdir(parents=True, exist_ok=True)
-        CrossStanceModel.save(tensors, config, args.out_dir / WEIGHTS_FILE.name,
-                              args.out_dir / INFO_FILE.name)  # fmt: skip
+        weights, info = SHIPPED["cross"]  # the file names only
+        CrossStanceModel.save(tensors, config, args.out_dir / weights.name,
+                              args.out_dir / info.name)  # fmt: skip
         (args.out_dir / "cross_scores.json").write_text(json.dumps(report), encoding="utf-8")
     elif args.write:
-        weights, info = (WEIGHTS_FILE, INFO_FILE) if args.base else (MINILM_WEIGHTS_FILE,
-                                                                     MINILM_INFO_FILE)  # fmt: skip
+        weights, info = SHIPPED["cross" if args.base else "cross-minilm"]
         CrossStanceModel.save(tensors, config, weights, info)
         print(f"wrote {weights} and {info}")
 

@@ -154,9 +154,9 @@ def evaluate_all(
 def cross_scores(
     pairs: Sequence[StancePair], echo: Callable[[str], None] | None
 ) -> list[StanceScores]:
-    """The shipped cross-encoder on the pairs it never saw (ArgKP dev, AIF, SIGIR-19), plus the
-    ArgQuality score from its training record (refitting it takes a GPU; see the module
-    docstring of bench/train_cross_stance.py)."""
+    """The shipped cross-encoder on the pairs it never saw (ArgKP dev, AIF, SIGIR-19). It trained
+    on all of ArgQuality, so that has no row (the MiniLM model's record of five held-out folds
+    is in docs/results/stance.md)."""
     from argkb.stance.cross import CrossStanceModel
     from argkb.stance.evaluate import scores_of
 
@@ -172,13 +172,6 @@ def cross_scores(
         prob = model.probability([p.conclusion for p in test], [p.premise for p in test])
         rows.append(scores_of(name, split, [p.group for p in test], [p.pro for p in test],
                               prob >= 0.5))  # fmt: skip
-    recorded = model.info.get("trained_on", {}).get("held_out", {}).get("argquality")
-    if recorded and any(p.dataset == "argquality" for p in pairs):
-        rows.append(StanceScores(
-            "argquality", f"{recorded['split']} (recorded at training)", recorded["pairs"],
-            recorded["topics"], recorded["pro_share"], recorded["majority"], recorded["accuracy"],
-            recorded["macro_f1"], recorded["majority_macro_f1"],
-        ))  # fmt: skip
     return rows
 
 

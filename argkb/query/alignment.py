@@ -172,9 +172,9 @@ class CrossAlignment:
                                        self.backend, err)  # fmt: skip
                         self.backend = "torch"
                 if self._model is None:  # the MiniLM one: the mpnet one is too slow here
-                    from argkb.stance.cross import MINILM_INFO_FILE, MINILM_WEIGHTS_FILE
+                    from argkb.stance.cross import SHIPPED
 
-                    self._model = CrossStanceModel.load(MINILM_WEIGHTS_FILE, MINILM_INFO_FILE)
+                    self._model = CrossStanceModel.load(*SHIPPED["cross-minilm"])
             return self._model
 
 

@@ -50,6 +50,10 @@ WEIGHTS_FILE = Path(__file__).with_name("cross_model.safetensors")
 INFO_FILE = Path(__file__).with_name("cross_model.json")
 MINILM_WEIGHTS_FILE = Path(__file__).with_name("cross_minilm.safetensors")
 MINILM_INFO_FILE = Path(__file__).with_name("cross_minilm.json")
+SHIPPED = {
+    "cross": (WEIGHTS_FILE, INFO_FILE),
+    "cross-minilm": (MINILM_WEIGHTS_FILE, MINILM_INFO_FILE),
+}
 
 # the adapted linear layers inside one encoder layer, by architecture (``config.model_type``):
 # all-MiniLM-L6-v2 is a BERT, all-mpnet-base-v2 an MPNet
@@ -360,9 +364,6 @@ class CrossStanceModel:
             return self
         if self.device != "cpu":
             raise ConfigError(f"the {backend} backend runs on the CPU, not {self.device!r}")
-        if self.encoder.config.model_type != "bert":  # the graph is exported with BERT's inputs
-            raise ConfigError(f"the {backend} backend runs BERT encoders only, not "
-                              f"{self.encoder.config.model_type}")  # fmt: skip
         graph = ensure_graph(self, fingerprint(self.files), backend)
         self.runtime = OnnxCross(graph, self.files[0].with_name("tokenizer.json"), self.max_length)
         return self

@@ -67,6 +67,9 @@ def graph_file(key: str, backend: str) -> Path:
 
 def ensure_graph(model: CrossStanceModel, key: str, backend: str) -> Path:
     """The ``.onnx`` file of ``backend`` for the model fingerprinted ``key``, made on first use."""
+    if model.encoder.config.model_type != "bert":  # the graph is exported with BERT's inputs
+        raise ConfigError(f"the {backend} backend runs BERT encoders only, not "
+                          f"{model.encoder.config.model_type}")  # fmt: skip
     target = graph_file(key, backend)
     fp32 = graph_file(key, "onnx")
     if target.is_file():
@@ -149,13 +152,13 @@ class OnnxCross:
 
 
 def shipped(backend: str, weights: Path | None = None, info: Path | None = None) -> OnnxCross:
-    """A cross-encoder (default: the shipped one on all-MiniLM-L6-v2, ONNX runs BERT encoders
-    only) on ONNX Runtime. torch and transformers load
-    only to export a graph that is not cached yet; after that a process needs neither (loading
-    the model through torch took 5.8 s of a 2-core CPU, this about 0.3 s)."""
-    from argkb.stance.cross import MINILM_INFO_FILE, MINILM_WEIGHTS_FILE, source_files
+    """A cross-encoder (default: the shipped one on all-MiniLM-L6-v2; ONNX runs BERT encoders
+    only) on ONNX Runtime. torch and transformers load only to export a graph that is not cached
+    yet; after that a process needs neither (loading the model through torch took 5.8 s of a
+    2-core CPU, this about 0.3 s)."""
+    from argkb.stance.cross import SHIPPED, source_files
 
-    weights, info = weights or MINILM_WEIGHTS_FILE, info or MINILM_INFO_FILE
+    weights, info = weights or SHIPPED["cross-minilm"][0], info or SHIPPED["cross-minilm"][1]
     try:
         meta = json.loads(info.read_text(encoding="utf-8"))
         max_length, base = int(meta.get("max_length", 256)), str(meta.get("base", ""))

@@ -14,6 +14,7 @@ Nothing is downloaded or kept: each :func:`load` reads the zip across the five i
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import io
 import tempfile
@@ -84,7 +85,7 @@ class JoinedParts(io.RawIOBase):
         view = memoryview(buffer).cast("B")
         done = 0
         while done < len(view) and self.position < self.starts[-1]:
-            part = max(i for i, start in enumerate(self.starts[:-1]) if start <= self.position)
+            part = bisect.bisect_right(self.starts, self.position) - 1  # empty parts skipped
             handle = self.handles[part]
             handle.seek(self.position - self.starts[part])
             want = min(len(view) - done, self.starts[part + 1] - self.position)

@@ -60,19 +60,10 @@ def load_model(kind: Kind = "cross", path: Path | None = None, *, device: str = 
     from argkb.errors import ConfigError
 
     if kind in ("cross", "cross-minilm"):
-        from argkb.stance.cross import (
-            INFO_FILE,
-            MINILM_INFO_FILE,
-            MINILM_WEIGHTS_FILE,
-            WEIGHTS_FILE,
-            CrossStanceModel,
-        )
+        from argkb.stance.cross import SHIPPED, CrossStanceModel
 
-        if path is not None:
-            return CrossStanceModel.load(path.with_suffix(".safetensors"), path, device=device)
-        if kind == "cross":
-            return CrossStanceModel.load(WEIGHTS_FILE, INFO_FILE, device=device)
-        return CrossStanceModel.load(MINILM_WEIGHTS_FILE, MINILM_INFO_FILE, device=device)
+        weights, info = SHIPPED[kind] if path is None else (path.with_suffix(".safetensors"), path)
+        return CrossStanceModel.load(weights, info, device=device)
     if kind == "linear":
         from argkb.stance.model import StanceModel
 

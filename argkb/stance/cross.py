@@ -169,14 +169,16 @@ def _encode(tokenizer: Any, pairs: Sequence[tuple[str, str]], max_length: int, d
 def train(
     conclusions: Sequence[str],
     premises: Sequence[str],
-    labels: Sequence[bool],
+    labels: Sequence[float],
     config: CrossConfig | None = None,
     *,
     device: str = "cpu",
     progress: Callable[[int], object] | None = None,
 ) -> dict[str, NDArray[np.float32]]:
-    """Fit adapters and head on labelled pairs; returns the tensors :meth:`CrossStanceModel.save`
-    stores (``<layer>.<target>.a``, ``.b``, ``head.weight``, ``head.bias``).
+    """Fit adapters and head on labelled pairs (``labels``: 1 pro, 0 con, or a teacher's
+    probability, as ``bench/distill_stance.py`` gives); returns the tensors
+    :meth:`CrossStanceModel.save` stores (``<layer>.<target>.a``, ``.b``, ``head.weight``,
+    ``head.bias``).
 
     ``progress`` is called with the number of pairs after each batch.
     """

@@ -330,7 +330,8 @@ def drop_corpus(driver: neo4j.Driver, cid: str, *, database: str | None = None) 
     """Remove corpus ``cid`` from the graph as a failed load of it is undone (:func:`undo_load`):
     its arguments, the units and sources no other corpus uses, the labels it gave, its corpus
     node. The full-text indexes a killed bulk load dropped are rebuilt first. Returns the corpus
-    node's properties; :class:`ArgKBError` names the corpora there are when none is ``cid``.
+    node's properties and ``redo``, the derived data marked to be redone (below);
+    :class:`ArgKBError` names the corpora there are when none is ``cid``.
 
     Derived data is not recomputed here: clusters keep their other members and PageRank its
     scores. Where units remain, the drop marks those that exist as to be redone (the job marks of
@@ -348,13 +349,15 @@ def drop_corpus(driver: neo4j.Driver, cid: str, *, database: str | None = None) 
     _restore_pending(driver, database)
     undo_load(driver, cid, database=database)
     left = cypher.read(driver, "status/prerequisites", database=database)[0]
+    redo: list[str] = []
     if left["units"]:
         from argkb.db import jobs
 
         redo = ["cluster:claim", "cluster:premise"] if left["clustered"] else []
-        for name in redo + (["pagerank"] if left["ranked"] else []):
+        redo += ["pagerank"] if left["ranked"] else []
+        for name in redo:
             jobs.begin(driver, database, name)
-    return stored
+    return {**stored, "redo": redo}
 
 
 def _stored_corpus(driver: neo4j.Driver, database: str | None, cid: str) -> dict[str, Any] | None:

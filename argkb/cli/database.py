@@ -172,12 +172,18 @@ def drop_cmd(conn: Connection, corpus: str, yes: bool, as_json: bool) -> None:
     stored = drop_corpus(conn.driver(), corpus, database=conn.database)
     counts = {key: stored.get(key) for key in ("arguments", "units", "sources")}
     if as_json:
-        click.echo(to_json({"corpus": corpus, "status": stored.get("status"), **counts}))
+        click.echo(to_json({"corpus": corpus, "status": stored.get("status"), **counts,
+                            "redo": stored.get("redo", [])}))  # fmt: skip
         return
     listed = ", ".join(f"{v:,} {k}" for k, v in counts.items() if isinstance(v, int))
     click.echo(f"removed corpus {corpus} ({stored.get('status')}{'; ' + listed if listed else ''})")
-    click.echo("clusters and PageRank still count it: run 'argkb update' (it rebuilds the "
-               "clusters and recomputes PageRank)")  # fmt: skip
+    redo = stored.get("redo", [])
+    if redo:
+        derived = " and ".join(
+            (["the clusters"] if any(r.startswith("cluster:") for r in redo) else [])
+            + (["PageRank"] if "pagerank" in redo else [])
+        )
+        click.echo(f"{derived} still count it: run 'argkb update' to redo them")
 
 
 def _print_status(

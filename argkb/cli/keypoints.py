@@ -14,6 +14,8 @@ from argkb.cli.app import (
     to_json,
 )
 
+MAX_TOPIC_CHARS = 2000  # as GET /api/v1/keypoints takes (argkb.serve.routes.MAX_QUERY_CHARS)
+
 
 @main.command("keypoints")
 @connection_options
@@ -45,6 +47,9 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
 
     if not topic.strip():
         raise click.BadParameter("is empty: name a conclusion in the graph", param_hint="TOPIC")
+    if len(topic) > MAX_TOPIC_CHARS:
+        raise click.BadParameter(f"is {len(topic):,} characters long: name a conclusion of at "
+                                 f"most {MAX_TOPIC_CHARS:,}", param_hint="TOPIC")  # fmt: skip
     try:
         driver = conn.driver()
         report = keypoints_report(driver, topic, stance, k, Embedder(), database=conn.database,
@@ -60,7 +65,8 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
         return
     click.echo(f"{topic}: {report['premises']} premises")
     if report["unknown_stance"]:
-        click.echo(f"({report['unknown_stance']} premises of unknown stance left out)")
+        click.echo(f"({report['unknown_stance']} premises of unknown stance left out: "
+                   "'argkb stance' predicts their stance)")  # fmt: skip
     for name, part in report["stances"].items():
         click.echo(f"\n{name} ({part['premises']} premises)")
         for row in part["key_points"]:

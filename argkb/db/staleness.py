@@ -44,6 +44,12 @@ _STEPS: tuple[tuple[str, str, str], ...] = (
         "argkb sentences --embed",
         "sentences without a vector, where others have one ('argkb sentences --embed' ran)",
     ),
+    (
+        "sentence_statistics_off",
+        "argkb sentences",
+        "sentences the term statistics of 'argkb query --pairs' miscount (a corpus dropped or a "
+        "failed load undone since; 'argkb sentences' recounts them)",
+    ),
     ("claims_without_cluster", "argkb cluster", "claims with an embedding but no claim cluster"),
     (
         "premises_without_cluster",

@@ -43,6 +43,24 @@ def sides(stance: StanceChoice) -> tuple[str, ...]:
     return ("pro", "con") if stance == "both" else (stance,)
 
 
+def behind_notes(counts: dict[str, int]) -> list[str]:
+    """What the answer says when the pipeline is behind a load (``query/counts``): corpora loaded
+    since the last ``argkb cluster``, and derived data a dropped corpus or an interrupted run left
+    to redo (:mod:`argkb.db.jobs`' markers, also there while a run writes). The full list is
+    ``argkb status``'s; these two are the ones cheap enough to read on every query."""
+    notes = []
+    since = counts.get("corpora_since_cluster", 0)
+    if since:
+        corpora = "1 corpus" if since == 1 else f"{since:,} corpora"
+        notes.append(f"{corpora} loaded since the last 'argkb cluster': its arguments may be "
+                     "missing from this answer or misranked; run 'argkb update'")  # fmt: skip
+    if counts.get("runs_interrupted", 0):
+        notes.append("clusters or PageRank are out of date (a corpus was dropped, or a run "
+                     "stopped while writing them) or being rewritten: run 'argkb update' once "
+                     "no run is going")  # fmt: skip
+    return notes
+
+
 class QueryEngine:
     """Query answering over one database; holds the embedder (model loaded once)."""
 
@@ -148,6 +166,7 @@ class QueryEngine:
                 "nothing in the graph is embedded yet: run 'argkb update' (or 'argkb embed', "
                 "then 'argkb cluster')"
             )
+        result.notes.extend(behind_notes(counts))
         context = QueryContext(text, self._embed(text, result), k, sides(stance), collection,
                                notes=result.notes)  # fmt: skip
         if not self._similar_claims(chosen, context, result):

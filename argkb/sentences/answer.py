@@ -143,8 +143,12 @@ def answer_pairs(
         vector = embed_query(embedder, query)
         result.seconds["embed"] = time.perf_counter() - started
     started = time.perf_counter()
-    found = pipeline_pairs(driver, query, settings, k=k, embedder=embedder, vector=vector,
-                           database=database)  # fmt: skip
+    try:
+        found = pipeline_pairs(driver, query, settings, k=k, embedder=embedder, vector=vector,
+                               database=database)  # fmt: skip
+    except SentencesMissing:
+        _require_sentences(driver, database)  # more precise: no premises, or none split yet
+        raise
     result.seconds["retrieve"] = time.perf_counter() - started
     if not found:
         _require_sentences(driver, database)
@@ -196,6 +200,11 @@ def _require_sentences(driver: neo4j.Driver, database: str | None) -> None:
     """Raise :class:`SentencesMissing` where no premise was ever split into sentences (the
     index exists from ``argkb init`` on, so an empty hit list alone does not tell)."""
     (row,) = cypher.read(driver, "sentences/counts", database=database)
+    if row["premises"] == 0:
+        raise SentencesMissing(
+            "the graph has no premises: load a corpus first (argkb load FORMAT PATH), then run "
+            "'argkb update'"
+        )
     if row["split_premises"] == 0:
         raise SentencesMissing(
             "the graph has no sentences to search: run 'argkb sentences' (or 'argkb update') first"

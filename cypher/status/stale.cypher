@@ -1,7 +1,8 @@
 // What the later pipeline steps have not caught up with since the last loads (one row):
 // units without an embedding, claims without the embedding of their negation, claims and
 // premises with an embedding but no cluster of their kind, premises not (or no longer) split into
-// sentences, sentences without a vector (once some have one), units without PageRank, arguments
+// sentences, sentences without a vector (once some have one), sentences the term statistics
+// miscount, units without PageRank, arguments
 // without relevance, whether clusters exist at all, and the jobs that started writing derived data
 // and never finished (argkb.db.jobs: cluster:claim, cluster:premise, same_as, pagerank).
 CALL () {
@@ -42,11 +43,21 @@ CALL () {
   RETURN count(s) AS sentences_without_embedding
 }
 CALL () {
+  // the term statistics (sentences/stats_check) against the Sentence nodes, from the count
+  // store: they differ after a corpus was dropped or a failed load undone since argkb sentences
+  OPTIONAL MATCH (t:SentenceStats {key: 'all'})
+  WITH coalesce(t.sentences, 0) AS stored, COUNT { (:Sentence) } AS actual
+  RETURN CASE WHEN stored > actual THEN stored - actual ELSE actual - stored END
+           AS sentence_statistics_off
+}
+CALL () {
   MATCH (u:Unit) WHERE u.pagerank IS NULL
   RETURN count(u) AS units_without_pagerank
 }
 CALL () {
-  MATCH (a:Argument) WHERE a.relevance_avg IS NULL
+  // only arguments with a conclusion get relevance (rank/export_arguments): one that only
+  // undercuts another (AIF) has none to get
+  MATCH (a:Argument) WHERE a.relevance_avg IS NULL AND EXISTS { (a)-[:CONCLUDES]->() }
   RETURN count(a) AS arguments_without_relevance
 }
 CALL () {
@@ -61,6 +72,7 @@ CALL () {
          count(CASE j.name WHEN 'pagerank' THEN j END) AS pagerank_runs_interrupted
 }
 RETURN cluster_runs_interrupted, pagerank_runs_interrupted, units_without_embedding,
-       premises_without_sentences, sentences_without_embedding, claims_without_negation_embedding, claims_without_cluster,
+       premises_without_sentences, sentences_without_embedding, sentence_statistics_off,
+       claims_without_negation_embedding, claims_without_cluster,
        premises_without_cluster, units_without_pagerank, arguments_without_relevance,
        corpora_since_cluster, COUNT { (:Cluster) } > 0 AS clustered

@@ -203,7 +203,7 @@ def perspective_cmd(output: Path, name: str) -> None:
     type=click.IntRange(1, 64),
     default=4,
     show_default=True,
-    help="GDS threads per algorithm.",
+    help="GDS threads per algorithm (GDS Community, the managed server's, runs at most 4).",
 )
 @json_option
 @handle_errors
@@ -224,14 +224,18 @@ def analytics_cmd(conn: Connection, concurrency: int, as_json: bool) -> None:
         click.echo(to_json(result))
         return
     click.echo(f"units: {result.units:,}, links: {result.links:,}")
-    click.echo(f"communities (Louvain): {result.communities:,}, modularity {result.modularity:.3f}")
+    modularity = "n/a (no links)" if result.modularity is None else f"{result.modularity:.3f}"
+    click.echo(f"communities (Louvain): {result.communities:,}, modularity {modularity}")
     click.echo(f"weakly connected components: {result.components:,}")
     click.echo(f"largest betweenness: {result.max_betweenness:.1f}")
     click.echo(f"GDS PageRank: {result.pagerank_iterations} iterations"
                + ("" if result.pagerank_converged else " (did not converge)"))  # fmt: skip
     corr = result.correlation
     if corr is None:
-        click.echo("rank correlation with argkb's pagerank: none (run `argkb pagerank` first)")
+        click.echo(
+            "rank correlation with argkb's pagerank: none (no unit has a score of "
+            "`argkb pagerank`, or one of the two scores is the same for every unit)"
+        )
     else:
         click.echo(
             f"rank correlation with argkb's pagerank over {corr.units:,} units: "

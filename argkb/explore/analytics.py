@@ -11,6 +11,7 @@ of exact reuse, and its rank correlation with argkb's own ``Unit.pagerank`` is r
 from __future__ import annotations
 
 import logging
+import math
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -52,13 +53,22 @@ class AnalyticsRun:
     units: int
     links: int
     communities: int
-    modularity: float
+    modularity: float | None  # None where Louvain has no links to score (GDS gives NaN)
     components: int
     max_betweenness: float
     pagerank_iterations: int
     pagerank_converged: bool
     arguments: int
     correlation: Correlation | None
+
+
+COMMUNITY_CONCURRENCY = 4  # GDS Community's limit on threads per algorithm
+
+
+def _number(value: Any) -> float | None:
+    """A float, or None for NaN (which JSON cannot carry)."""
+    number = float(value)
+    return None if math.isnan(number) else number
 
 
 def rank_correlation(x: Sequence[float], y: Sequence[float]) -> Correlation | None:
@@ -84,7 +94,8 @@ def _one(driver: neo4j.Driver, name: str, database: str | None, **params: Any) -
     try:
         rows = cypher.read(driver, name, database=database, **params)
     except Neo4jError as err:
-        raise ExploreError(f"analytics step {name} failed: {err.message}") from err
+        message = " ".join(str(err.message).split())  # the server's Java text spans lines
+        raise ExploreError(f"analytics step {name} failed: {message}") from err
     return rows[0].data() if rows else {}
 
 
@@ -95,7 +106,8 @@ def _write(driver: neo4j.Driver, name: str, database: str | None, **params: Any)
     try:
         records, _, _ = driver.execute_query(cypher.load(name), params, database_=database)
     except Neo4jError as err:
-        raise ExploreError(f"analytics step {name} failed: {err.message}") from err
+        message = " ".join(str(err.message).split())  # the server's Java text spans lines
+        raise ExploreError(f"analytics step {name} failed: {message}") from err
     return records[0].data() if records else {}
 
 
@@ -123,6 +135,10 @@ def run_analytics(
 ) -> AnalyticsRun:
     """Run the analytics on the server and write their properties (see the module docstring)."""
     check_gds(driver, database)
+    if concurrency > COMMUNITY_CONCURRENCY and not _one(driver, "analytics/licensed",
+                                                        database).get("licensed"):  # fmt: skip
+        raise ExploreError(f"concurrency {concurrency}: this server's GDS (Community) runs at "
+                           f"most {COMMUNITY_CONCURRENCY} threads an algorithm")  # fmt: skip
     units = int(_one(driver, "analytics/unit_count", database).get("units", 0))
     if units == 0:
         raise ExploreError("the graph has no units: load a corpus first (argkb load ...)")
@@ -162,7 +178,7 @@ def run_analytics(
         units=units,
         links=int(projected["relationships"]) // 2,
         communities=int(louvain["communities"]),
-        modularity=float(louvain["modularity"]),
+        modularity=_number(louvain["modularity"]),
         components=int(wcc["components"]),
         max_betweenness=float(between["max"] or 0.0),
         pagerank_iterations=int(pagerank["iterations"]),

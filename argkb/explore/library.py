@@ -229,6 +229,9 @@ def bind(query: BrowseQuery, given: dict[str, str]) -> dict[str, Any]:
         try:
             if param.type == "integer":
                 bound[param.name] = int(raw)
+                if not -(2**63) <= bound[param.name] < 2**63:  # Cypher's INTEGER is 64-bit
+                    raise ExploreError(f"parameter {param.name!r} of {query.name} takes a "
+                                       f"64-bit integer, got {raw!r}")  # fmt: skip
             elif param.type == "float":
                 bound[param.name] = float(raw)
             elif param.choices and raw not in param.choices:
@@ -247,7 +250,11 @@ def bind(query: BrowseQuery, given: dict[str, str]) -> dict[str, Any]:
 
 
 _KEYS = ("uid", "aid", "sid", "cid")
-_HIDDEN = {"embedding"}  # 384 floats per unit: noise in a row
+
+
+def _hidden(key: str) -> bool:
+    """Vectors (``embedding``, ``negation_embedding``: 384 floats each) are noise in a row."""
+    return key == "embedding" or key.endswith("_embedding")
 
 
 def plain(value: Any) -> Any:
@@ -255,7 +262,7 @@ def plain(value: Any) -> Any:
     from neo4j.graph import Node, Path, Relationship
 
     if isinstance(value, Node):
-        props = {k: plain(v) for k, v in value.items() if k not in _HIDDEN}
+        props = {k: plain(v) for k, v in value.items() if not _hidden(k)}
         key = next((props[k] for k in _KEYS if k in props), value.element_id)
         return {"key": key, "labels": sorted(value.labels), "properties": props}
     if isinstance(value, Relationship):

@@ -7,9 +7,14 @@
 // Parameters:
 //   $claim (string): the claim's key, text or part of its text
 // :param claim => 'We should abandon fossil fuels'
-MATCH (c:Claim)
-WHERE c.uid = $claim OR toLower(c.text) CONTAINS toLower($claim)
-WITH c ORDER BY c.uid <> $claim, size(c.text), c.uid LIMIT 1
+OPTIONAL MATCH (cKey:Unit:Claim {uid: $claim})
+OPTIONAL CALL (cKey) {
+  // the texts are searched only when no unit has the key: otherwise the UNWIND is empty
+  UNWIND CASE WHEN cKey IS NULL THEN [toLower($claim)] ELSE [] END AS part
+  MATCH (c:Claim) WHERE toLower(c.text) CONTAINS part
+  RETURN c ORDER BY size(c.text), c.uid LIMIT 1
+}
+WITH coalesce(cKey, c) AS c WHERE c IS NOT NULL
 MATCH conclusion = (a:Argument)-[:CONCLUDES]->(c)
 MATCH premise = (:Unit)-[:PREMISE_OF]->(a)
 RETURN conclusion, premise

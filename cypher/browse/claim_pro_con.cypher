@@ -6,9 +6,14 @@
 // Parameters:
 //   $claim (string): the claim's key, text or part of its text
 // :param claim => 'We should abandon fossil fuels'
-MATCH (c:Claim)
-WHERE c.uid = $claim OR toLower(c.text) CONTAINS toLower($claim)
-WITH c ORDER BY c.uid <> $claim, size(c.text), c.uid LIMIT 1
+OPTIONAL MATCH (cKey:Unit:Claim {uid: $claim})
+OPTIONAL CALL (cKey) {
+  // the texts are searched only when no unit has the key: otherwise the UNWIND is empty
+  UNWIND CASE WHEN cKey IS NULL THEN [toLower($claim)] ELSE [] END AS part
+  MATCH (c:Claim) WHERE toLower(c.text) CONTAINS part
+  RETURN c ORDER BY size(c.text), c.uid LIMIT 1
+}
+WITH coalesce(cKey, c) AS c WHERE c IS NOT NULL
 MATCH (p:Unit)-[r:PREMISE_OF]->(a:Argument)-[:CONCLUDES]->(c)
 RETURN c.text AS claim, r.stance AS stance, coalesce(r.stance_source, 'data') AS stance_from,
        p.text AS premise, p.pagerank AS pagerank, a.aid AS argument

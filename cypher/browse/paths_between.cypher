@@ -8,12 +8,22 @@
 //   $to (string): the second unit's key, text or part of its text
 // :param from => 'Carbon dioxide traps heat'
 // :param to => 'We should abandon fossil fuels'
-MATCH (a:Unit)
-WHERE a.uid = $from OR toLower(a.text) CONTAINS toLower($from)
-WITH a ORDER BY a.uid <> $from, size(a.text), a.uid LIMIT 1
-MATCH (b:Unit)
-WHERE b.uid = $to OR toLower(b.text) CONTAINS toLower($to)
-WITH a, b ORDER BY b.uid <> $to, size(b.text), b.uid LIMIT 1
+OPTIONAL MATCH (aKey:Unit {uid: $from})
+OPTIONAL CALL (aKey) {
+  // the texts are searched only when no unit has the key: otherwise the UNWIND is empty
+  UNWIND CASE WHEN aKey IS NULL THEN [toLower($from)] ELSE [] END AS part
+  MATCH (a:Unit) WHERE toLower(a.text) CONTAINS part
+  RETURN a ORDER BY size(a.text), a.uid LIMIT 1
+}
+WITH coalesce(aKey, a) AS a WHERE a IS NOT NULL
+OPTIONAL MATCH (bKey:Unit {uid: $to})
+OPTIONAL CALL (bKey) {
+  // the texts are searched only when no unit has the key: otherwise the UNWIND is empty
+  UNWIND CASE WHEN bKey IS NULL THEN [toLower($to)] ELSE [] END AS part
+  MATCH (b:Unit) WHERE toLower(b.text) CONTAINS part
+  RETURN b ORDER BY size(b.text), b.uid LIMIT 1
+}
+WITH a, coalesce(bKey, b) AS b WHERE b IS NOT NULL
 MATCH path = allShortestPaths((a)-[:PREMISE_OF|CONCLUDES|SAME_AS*..10]-(b))
 WHERE a <> b
 RETURN path

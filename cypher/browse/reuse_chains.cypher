@@ -9,9 +9,14 @@
 //   $depth (integer, default 2): how many argument steps up (1 to 3)
 // :param claim => 'Burning fossil fuels drives climate change'
 // :param depth => 2
-MATCH (u:Unit)
-WHERE u.uid = $claim OR toLower(u.text) CONTAINS toLower($claim)
-WITH u ORDER BY u.uid <> $claim, NOT u:Claim, size(u.text), u.uid LIMIT 1
+OPTIONAL MATCH (uKey:Unit {uid: $claim})
+OPTIONAL CALL (uKey) {
+  // the texts are searched only when no unit has the key: otherwise the UNWIND is empty
+  UNWIND CASE WHEN uKey IS NULL THEN [toLower($claim)] ELSE [] END AS part
+  MATCH (u:Unit) WHERE toLower(u.text) CONTAINS part
+  RETURN u ORDER BY NOT u:Claim, size(u.text), u.uid LIMIT 1
+}
+WITH coalesce(uKey, u) AS u WHERE u IS NOT NULL
 MATCH path = (u)((:Unit)-[:PREMISE_OF]->(:Argument)-[:CONCLUDES]->(:Unit)){1,3}
 WHERE length(path) <= 2 * $depth
 RETURN path

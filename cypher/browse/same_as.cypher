@@ -6,9 +6,14 @@
 // Parameters:
 //   $unit (string): the unit's key, text or part of its text
 // :param unit => 'We should abandon fossil fuels'
-MATCH (u:Unit)
-WHERE u.uid = $unit OR toLower(u.text) CONTAINS toLower($unit)
-WITH u ORDER BY u.uid <> $unit, size(u.text), u.uid LIMIT 1
+OPTIONAL MATCH (uKey:Unit {uid: $unit})
+OPTIONAL CALL (uKey) {
+  // the texts are searched only when no unit has the key: otherwise the UNWIND is empty
+  UNWIND CASE WHEN uKey IS NULL THEN [toLower($unit)] ELSE [] END AS part
+  MATCH (u:Unit) WHERE toLower(u.text) CONTAINS part
+  RETURN u ORDER BY size(u.text), u.uid LIMIT 1
+}
+WITH coalesce(uKey, u) AS u WHERE u IS NOT NULL
 MATCH path = (u)-[:SAME_AS]-{1,2}(:Unit)
 RETURN path
 ORDER BY length(path)

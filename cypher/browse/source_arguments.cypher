@@ -6,9 +6,14 @@
 // Parameters:
 //   $source (string): the source key, or a part of its title
 // :param source => 'fossil fuels'
-MATCH (s:Source)
-WHERE s.sid = $source OR toLower(coalesce(s.title, '')) CONTAINS toLower($source)
-WITH s ORDER BY s.sid <> $source, size(coalesce(s.title, '')), s.sid LIMIT 1
+OPTIONAL MATCH (sKey:Source {sid: $source})
+OPTIONAL CALL (sKey) {
+  // the titles are searched only when no source has the key: otherwise the UNWIND is empty
+  UNWIND CASE WHEN sKey IS NULL THEN [toLower($source)] ELSE [] END AS part
+  MATCH (s:Source) WHERE toLower(coalesce(s.title, '')) CONTAINS part
+  RETURN s ORDER BY size(coalesce(s.title, '')), s.sid LIMIT 1
+}
+WITH coalesce(sKey, s) AS s WHERE s IS NOT NULL
 MATCH provenance = (a:Argument)-[:FROM]->(s)
 MATCH conclusion = (a)-[:CONCLUDES]->(:Unit)
 OPTIONAL MATCH premise = (:Unit)-[:PREMISE_OF]->(a)

@@ -8,9 +8,14 @@
 //   $depth (integer, default 2): how many argument steps down (1 to 3)
 // :param claim => 'We should abandon fossil fuels'
 // :param depth => 2
-MATCH (c:Claim)
-WHERE c.uid = $claim OR toLower(c.text) CONTAINS toLower($claim)
-WITH c ORDER BY c.uid <> $claim, size(c.text), c.uid LIMIT 1
+OPTIONAL MATCH (cKey:Unit:Claim {uid: $claim})
+OPTIONAL CALL (cKey) {
+  // the texts are searched only when no unit has the key: otherwise the UNWIND is empty
+  UNWIND CASE WHEN cKey IS NULL THEN [toLower($claim)] ELSE [] END AS part
+  MATCH (c:Claim) WHERE toLower(c.text) CONTAINS part
+  RETURN c ORDER BY size(c.text), c.uid LIMIT 1
+}
+WITH coalesce(cKey, c) AS c WHERE c IS NOT NULL
 MATCH path = ((:Unit)-[:PREMISE_OF]->(:Argument)-[:CONCLUDES]->(:Unit)){1,3}(c)
 WHERE length(path) <= 2 * $depth
 RETURN path

@@ -16,7 +16,11 @@ CALL () {
   WHERE toLower(coalesce(s.title, '')) CONTAINS toLower($topic)
      OR toLower(coalesce(s.discussion, '')) CONTAINS toLower($topic)
   MATCH (s)<-[:FROM]-(a:Argument)
-  MATCH (u:Unit) WHERE (a)-[:CONCLUDES]->(u) OR (u)-[:PREMISE_OF]->(a)
+  CALL (a) {
+    MATCH (a)-[:CONCLUDES]->(u:Unit) RETURN u
+    UNION
+    MATCH (u:Unit)-[:PREMISE_OF]->(a) RETURN u
+  }
   RETURN u
 }
 RETURN u.uid AS uid, u.text AS text, u.pagerank AS pagerank, u:Claim AS claim,

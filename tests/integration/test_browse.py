@@ -105,6 +105,34 @@ def test_claim_pro_con_table(graph) -> None:
     assert [(r["stance"], r["argument"]) for r in first] == [
         ("pro", "a1"), ("pro", "a3"), ("con", "a2"), ("con", "a12"),
     ]  # fmt: skip
+    assert rows(graph, "claim_pro_con", claim="c1") == first  # by its key
+    # a key wins over a text that contains it; a premise's key names no claim
+    assert rows(graph, "reuse_chains", claim="p4", depth=1) != []
+    assert rows(graph, "claim_pro_con", claim="p3") == []  # p3 concludes nothing
+
+
+def test_a_key_is_looked_up_in_the_index_not_by_scanning(graph) -> None:
+    """The lookups by key (uid, sid) seek the constraint's index; the text search, which
+    scans, runs only when no key matched: its planned label scan produces no row."""
+    from argkb.db.schema import init_schema
+
+    init_schema(graph)  # the constraints whose indexes the keys are sought in
+    for name, params in (("claim_pro_con", {"claim": "c1"}), ("same_as", {"unit": "p6"}),
+                         ("source_arguments", {"source": "fx:s3"}),
+                         ("paths_between", {"from": "p13", "to": "c7"})):  # fmt: skip
+        plan = graph.execute_query("PROFILE " + library.get(name).body, params).summary.profile
+        assert _rows_of(plan, "Seek") > 0, name
+        assert _rows_of(plan, "LabelScan") == 0, name
+    by_text = graph.execute_query(
+        "PROFILE " + library.get("claim_pro_con").body, {"claim": "ban cars"}
+    ).summary.profile
+    assert _rows_of(by_text, "LabelScan") > 0  # the check above can fail
+
+
+def _rows_of(plan: Any, kind: str) -> int:
+    """Rows the operators of ``kind`` produced (a planned scan that never ran produces 0)."""
+    own = int(plan.get("rows", 0)) if kind in plan["operatorType"] else 0
+    return own + sum(_rows_of(c, kind) for c in plan.get("children", []))
 
 
 def test_support_tree_by_depth(graph) -> None:
@@ -382,10 +410,33 @@ def test_cli_run_bad_parameters_are_one_line_errors(graph, neo4j_uri) -> None:
         (["overview", "--param", "x=1"], "has no parameter 'x'"),
         (["overview", "--param", "novalue"], "is not KEY=VALUE"),
         (["nope"], "no browsing query 'nope'"),
+        (
+            ["find_units", "--param", "text=a", "--param", "limit=99999999999999999999"],
+            "takes a 64-bit integer",
+        ),
     ):
         result = runner.invoke(main, ["cypher", "run", *args, "--uri", neo4j_uri])
         assert result.exit_code != 0 and message in result.output, (args, result.output)
         assert "Traceback" not in result.output
+
+
+def test_cli_json_leaves_every_vector_out(graph, neo4j_uri) -> None:
+    graph.execute_query("MATCH (c:Unit {uid: 'c1'}) SET c.negation_embedding = [0.5, 0.5]")
+    try:
+        result = CliRunner().invoke(main, ["cypher", "run", "claim_arguments", "--param",
+                                           "claim=c1", "--json", "--uri", neo4j_uri])  # fmt: skip
+        assert result.exit_code == 0, result.output
+        found = json.loads(result.stdout)
+        claims = [n for r in found for n in r["conclusion"]["nodes"] if n["key"] == "c1"]
+        assert claims and all("negation_embedding" not in n["properties"] for n in claims)
+    finally:
+        graph.execute_query("MATCH (c:Unit {uid: 'c1'}) REMOVE c.negation_embedding")
+
+
+def test_cli_analytics_refuses_more_threads_than_gds_community_runs(graph, neo4j_uri) -> None:
+    result = CliRunner().invoke(main, ["analytics", "--concurrency", "5", "--uri", neo4j_uri])
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert "runs at most 4 threads" in result.output
 
 
 def test_cli_analytics_json(graph, neo4j_uri) -> None:

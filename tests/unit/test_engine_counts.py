@@ -51,3 +51,20 @@ def test_counts_are_read_again_after_the_ttl(monkeypatch: pytest.MonkeyPatch) ->
     now[0] += 2.0
     assert engine.counts()["claims"] == 20  # past it: read again
     assert len(reads) == 2
+
+
+def test_the_answer_notes_what_the_pipeline_is_behind_on() -> None:
+    from argkb.query.engine import behind_notes
+
+    assert behind_notes({"claims": 3, "corpora_since_cluster": 0, "runs_interrupted": 0}) == []
+    (one,) = behind_notes({"corpora_since_cluster": 1})
+    assert one.startswith("1 corpus loaded since the last 'argkb cluster'")
+    two, jobs = behind_notes({"corpora_since_cluster": 2, "runs_interrupted": 1})
+    assert two.startswith("2 corpora loaded") and "argkb update" in jobs
+
+
+def test_a_nan_modularity_is_carried_as_none() -> None:
+    """GDS's Louvain gives NaN for a graph without links; JSON cannot carry NaN."""
+    from argkb.explore.analytics import _number
+
+    assert _number(float("nan")) is None and _number("0.25") == 0.25

@@ -81,7 +81,9 @@ def eval_kpa_cmd(
     rows: list[dict[str, Any]] = []
     names = list(matchers) if matchers else ([] if predictions else list(MATCHERS))
     runs: list[tuple[str, Any]] = [(name, lambda n=name: matcher.scores(n)) for name in names]
-    runs += [(path, lambda p=path: load_predictions(p)) for path in predictions]
+    ids = {arg_id for group in arguments.values() for arg_id in group}
+    runs += [(path, lambda p=path: _predictions_of(load_predictions(p), p, ids, split))
+             for path in predictions]  # fmt: skip
     for name, make in runs:
         click.echo(f"scoring {name} ...", err=True)
         result = track1(arguments, key_points, labels, make())
@@ -185,6 +187,18 @@ def _print_coverage(coverage_rows: list[dict[str, Any]], arguments_matched: Any)
             f"{row['share_by_label']:>9.3f} {row['share_by_model']:>9.3f}"
         )
     click.echo(f"arguments matched to a generated key point (k = gold): {arguments_matched:.3f}")
+
+
+def _predictions_of(
+    scores: dict[str, dict[str, float]], path: str, ids: set[str], split: str
+) -> dict[str, dict[str, float]]:
+    """The predictions of ``path``, refused when none names an argument of the split (a file
+    for another split would otherwise score mAP 0)."""
+    from argkb.errors import LoadError
+
+    if not ids.intersection(scores):
+        raise LoadError(path, "arg_id", f"no argument id of the {split} split is predicted")
+    return scores
 
 
 def _check_cross_model(folder: str) -> None:

@@ -162,7 +162,11 @@ def eval_stance_cmd(
     sources["argquality"] += [Path(argquality)] if argquality else []
     sources["aif"] += [Path(p) for p in aif]
     if not any(sources.values()):
-        raise ConfigError("give --data or at least one of --argkp, --argquality, --aif, --sigir19")
+        raise ConfigError(
+            f"{data}: holds none of argkp-2021, webis-argquality-20, qt30-aif, microtexts-aif, "
+            "webis-sigir19-dev" if data else
+            "give --data or at least one of --argkp, --argquality, --aif, --sigir19"
+        )  # fmt: skip
     side = None
     if side_accuracy:  # the input read and the server reached before the long stance run
         from argkb.eval.side_accuracy import plan

@@ -232,8 +232,10 @@ def _resolve(factory: str | RankerFactory) -> RankerFactory:
     try:
         module = importlib.import_module(module_name)
         resolved: RankerFactory = getattr(module, attribute)
-    except (ImportError, AttributeError) as err:
+    except (ImportError, AttributeError, ValueError) as err:  # ValueError: an empty module name
         raise EvaluationError(f"cannot load ranker factory {factory!r}: {err}") from err
+    if not callable(resolved):
+        raise EvaluationError(f"ranker factory {factory!r} is not callable")
     return resolved
 
 
@@ -241,7 +243,11 @@ def make_rankers(
     name: str, driver: neo4j.Driver, database: str | None, embedder: Embedder | None
 ) -> list[Ranker]:
     """The ranker(s) that ``name`` stands for; several are replicas to average (random seeds)."""
-    made = _resolve(ranker_spec(name).factory)(driver, database, embedder)
+    try:
+        made = _resolve(ranker_spec(name).factory)(driver, database, embedder)
+    except TypeError as err:  # not a factory(driver, database, embedder)
+        raise EvaluationError(f"ranker factory of {name!r} failed: {err} (a factory takes "
+                              "driver, database and embedder)") from err  # fmt: skip
     if isinstance(made, Ranker):
         rankers = [made]
     elif isinstance(made, Sequence | Iterator):
@@ -466,8 +472,8 @@ def run_dataset(
     options = options or HarnessOptions()
     target = Path(options.out) if options.out is not None else Path("argkb-eval") / name
     names = options.ranker_names(baselines)
-    for ranker in names:
-        ranker_spec(ranker)  # an unknown name fails before the load, not after it
+    for ranker in names:  # an unknown name or factory fails before the load, not after it
+        _resolve(ranker_spec(ranker).factory)
     target.mkdir(parents=True, exist_ok=True)
     logger.info("%s: loading the data (rankers: %s)", name, ", ".join(names))
     started = time.perf_counter()
@@ -552,7 +558,7 @@ def run_benchmark(
         relevant_from=options.relevant_from,
     )
     seconds["rank_and_score"] = time.perf_counter() - started
-    table = markdown_tables([r.scores for r in results])
+    table = markdown_tables([r.scores for r in results], groups=benchmark.notes.get("issues"))
     extra = {
         "depth": depth,
         "relevant_from": options.relevant_from,

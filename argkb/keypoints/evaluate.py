@@ -188,6 +188,8 @@ def load_split(data: str, split: str) -> ArgKPSplit:
         first = loaded.rejected[0]
         more = f" (and {len(loaded.rejected) - 1} more)" if len(loaded.rejected) > 1 else ""
         raise LoadError(first.where, first.field, first.reason + more)
+    if not any(loaded.arguments.values()):
+        raise LoadError(f"{data}: arguments_{split}.csv", "rows", "no argument to score")
     return loaded
 
 

@@ -107,11 +107,15 @@ def main(argv: list[str] | None = None) -> int:
 
     from argkb.stance.cross import CrossConfig
     from argkb.stance.cross import train as train_cross
+    from argkb.stance.data import without_texts_of
     from bench.train_cross_stance import predict, read_pairs, rounded, save, scores
 
     pairs, transfer = read_pairs(args.pairs), read_pairs(args.transfer)
     labelled = [p for p in pairs if (p.dataset, p.split) == ("argkp", "train")
                 or p.dataset == "argquality"]  # fmt: skip
+    scored = [p for p in pairs if p.dataset in ("aif", "sigir19")
+              or (p.dataset, p.split) == ("argkp", "dev")]  # fmt: skip
+    labelled = without_texts_of(labelled, scored)  # ArgQuality shares texts with SIGIR-19
     soft, transferred = teacher_targets(args, labelled, transfer)
     every = labelled + transfer
     config = CrossConfig(epochs=args.epochs, seed=args.seed)

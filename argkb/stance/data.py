@@ -19,7 +19,7 @@ for AIF (a map is one debate or one microtext on one topic).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +38,22 @@ class StancePair:
     group: str  # topic or map: the unit of topic-disjoint splits
     dataset: str
     split: str = ""  # ArgKP's own split (train/dev); empty elsewhere
+
+
+def text_key(text: str) -> str:
+    """A premise text with case and spacing ignored: how a text shared by two datasets is found."""
+    return " ".join(text.lower().split())
+
+
+def without_texts_of(pairs: Sequence[StancePair], others: Iterable[StancePair]) -> list[StancePair]:
+    """``pairs`` without those whose premise text (:func:`text_key`) one of ``others`` has:
+    training pairs without the texts scored, or scored pairs without the texts trained on.
+
+    ArgQuality and SIGIR-19 are both args.me samples: 21 of SIGIR-19 dev's 183 scored pairs
+    have their premise text in ArgQuality, labelled the same way (the portal's side), so a
+    model trained on one and scored on the other is scored partly on what it learnt."""
+    seen = {text_key(p.premise) for p in others}
+    return [p for p in pairs if text_key(p.premise) not in seen]
 
 
 def _pairs(records: Iterable[object], dataset: str, group_of: str | None) -> Iterator[StancePair]:

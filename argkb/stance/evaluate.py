@@ -216,16 +216,21 @@ def _training(
     test: NDArray[np.int64],
     train_on: Sequence[str] | None,
 ) -> NDArray[np.int64]:
-    """Every pair outside the test fold's groups, never ArgKP dev (it is only ever a test set)."""
+    """Every pair outside the test fold's groups, never ArgKP dev (it is only ever a test set),
+    and none whose premise text a test pair has (:func:`argkb.stance.data.without_texts_of`)."""
     import numpy as np
 
+    from argkb.stance.data import text_key
+
     groups = {(pairs[i].dataset, pairs[i].group) for i in test}
+    texts = {text_key(pairs[i].premise) for i in test}
     keep = [
         i
         for i in everything
         if (pairs[i].dataset, pairs[i].group) not in groups
         and not (pairs[i].dataset == "argkp" and pairs[i].split == "dev")
         and (train_on is None or pairs[i].dataset in train_on)
+        and text_key(pairs[i].premise) not in texts
     ]
     return np.asarray(keep, dtype=np.int64)
 

@@ -255,3 +255,22 @@ def test_held_out_without_training_pairs_says_what_to_add() -> None:
     x = np.arange(len(pairs), dtype=float)[:, None]
     with pytest.raises(ArgKBError, match="no pro and con pairs to train on for sigir19"):
         held_out(pairs, x, logistic_fitter(1.0), train_on=["argkp", "argquality"])
+
+
+def test_a_text_both_trained_on_and_scored_is_left_out_of_training() -> None:
+    """ArgQuality and SIGIR-19 share args.me posts: a held-out fold never trains on a text it
+    scores, case and spacing aside (argkb.stance.data.without_texts_of)."""
+    from argkb.stance.data import without_texts_of
+    from argkb.stance.evaluate import _training
+
+    shared = "The death penalty deters  crime."
+    pairs = [
+        StancePair("Should it be allowed?", shared, True, "t1", "argquality"),
+        StancePair("Should it be allowed?", "Other text.", False, "t1", "argquality"),
+        StancePair("Death penalty", shared.lower(), True, "issue 13", "sigir19"),
+    ]
+    everything = np.arange(len(pairs))
+    train = _training(pairs, everything, np.asarray([2]), None)
+    assert train.tolist() == [1]
+    assert without_texts_of(pairs[:2], pairs[2:]) == [pairs[1]]
+    assert without_texts_of(pairs[2:], pairs[:2]) == []

@@ -4,6 +4,7 @@ harnesses (which share one option block and one runner)."""
 from __future__ import annotations
 
 import functools
+import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +34,25 @@ _RANKER_HELP = (
 _RELEVANT_HELP = "Grade from which a document counts as relevant for P@k (default: grade > 0)."
 
 
+class _Grade(click.ParamType):
+    """A finite number: NaN or infinity would make every P@k 0 without saying why."""
+
+    name = "grade"
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:  # fmt: skip
+        try:
+            grade = float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if not math.isfinite(grade):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return grade
+
+
+_GRADE = _Grade()
+
+
 @eval_group.command("run")
 @click.option(
     "--topics",
@@ -59,7 +79,7 @@ _RELEVANT_HELP = "Grade from which a document counts as relevant for P@k (defaul
     type=click.Path(exists=True, dir_okay=False),
     help="TREC run `qid Q0 docid rank score tag [cluster_id]`, or .json. Repeatable.",
 )
-@click.option("--relevant-from", type=float, help=_RELEVANT_HELP)
+@click.option("--relevant-from", type=_GRADE, help=_RELEVANT_HELP)
 @json_option
 @handle_errors
 def run_cmd(
@@ -122,7 +142,7 @@ def harness_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     @click.option(
         "--depth", type=click.IntRange(min=1), help="Clusters asked of each ranker per query."
     )
-    @click.option("--relevant-from", type=float, help=_RELEVANT_HELP)
+    @click.option("--relevant-from", type=_GRADE, help=_RELEVANT_HELP)
     @click.option(
         "--model",
         "model_path",

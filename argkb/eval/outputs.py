@@ -51,7 +51,12 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def markdown_tables(results: Sequence[RunScores], *, ks: Sequence[int] = KS) -> str:
+def markdown_tables(
+    results: Sequence[RunScores],
+    *,
+    ks: Sequence[int] = KS,
+    groups: Mapping[str, str] | None = None,
+) -> str:
     """The ranking table (one row per run) and, when a run clusters, the partition table.
 
     A metric no run has is left out; a run without a metric others have shows ``-``.
@@ -71,7 +76,7 @@ def markdown_tables(results: Sequence[RunScores], *, ks: Sequence[int] = KS) -> 
         part_rows = [[r.tag, *(f"{r.mean[m]:.4f}" for m in _PARTITION)] for r in partitioned]
         text += "\n\nClustering of each query's ground-truth documents:\n\n"
         text += _table(["system", *_PARTITION_HEADERS], part_rows)
-    paired = paired_table(paired_rows(results))
+    paired = paired_table(paired_rows(results, groups))
     if paired:
         text += "\n\n" + paired
     return text
@@ -90,10 +95,13 @@ def primary_metric(results: Sequence[RunScores]) -> str | None:
     return None
 
 
-def paired_rows(results: Sequence[RunScores]) -> list[dict[str, Any]]:
+def paired_rows(
+    results: Sequence[RunScores], groups: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
     """Every system that is not a baseline against each baseline of :data:`BASELINES` on the
     :func:`primary_metric`: queries won, tied and lost, the mean difference and its 95 %
-    bootstrap interval (:func:`argkb.eval.compare.paired`)."""
+    bootstrap interval (:func:`argkb.eval.compare.paired`; ``groups``, qid -> group, resamples
+    groups of queries, as SIGIR-19's issues)."""
     from argkb.eval.compare import paired
 
     metric = primary_metric(results)
@@ -109,11 +117,12 @@ def paired_rows(results: Sequence[RunScores]) -> list[dict[str, Any]]:
         if not all(metric in scores for scores in r.per_query.values()):
             continue
         for baseline in baselines:
-            p = paired(r.tag, baseline, per_query, metric)
+            p = paired(r.tag, baseline, per_query, metric, groups=groups)
             rows.append({"system": r.tag, "baseline": baseline, "metric": metric,
                          "queries": p.queries, "wins": p.wins, "ties": p.ties,
                          "losses": p.losses, "mean_difference": p.mean_difference,
-                         "low": p.low, "high": p.high})  # fmt: skip
+                         "low": p.low, "high": p.high,
+                         "resampled": "groups" if groups else "queries"})  # fmt: skip
     return rows
 
 
@@ -126,7 +135,9 @@ def paired_table(rows: Sequence[Mapping[str, Any]]) -> str:
          f"{row['mean_difference']:+.4f}", f"[{row['low']:+.4f}, {row['high']:+.4f}]"]
         for row in rows
     ]  # fmt: skip
-    header = ["system", "baseline", "W/T/L", f"mean diff ({rows[0]['metric']})", "95% interval"]
+    unit = "issues" if rows[0].get("resampled") == "groups" else "queries"
+    header = ["system", "baseline", "W/T/L", f"mean diff ({rows[0]['metric']})",
+              f"95% interval (resampling {unit})"]  # fmt: skip
     return (
         "Per query against the baselines (wins/ties/losses; percentile bootstrap, 10,000 "
         "draws):\n\n" + _table(header, body)
@@ -190,7 +201,7 @@ def write_outputs(
         "benchmark": benchmark.name,
         "notes": benchmark.notes,
         **(extra or {}),
-        "paired": paired_rows([r.scores for r in results]),
+        "paired": paired_rows([r.scores for r in results], benchmark.notes.get("issues")),
         "systems": [
             {
                 **scores_json(r.scores),

@@ -66,3 +66,10 @@ def test_stance_data_without_pairs_is_refused(tmp_path: Path) -> None:
     empty.mkdir()
     result = CliRunner().invoke(main, ["eval", "stance", "--data", str(empty)])
     assert result.exit_code != 0 and "holds none of argkp-2021" in result.output
+
+
+@pytest.mark.parametrize("grade", ["nan", "inf", "two"])
+def test_a_grade_that_is_not_a_finite_number_is_refused(grade: str, tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["eval", "argkp", "--data", str(tmp_path),
+                                       "--relevant-from", grade])  # fmt: skip
+    assert result.exit_code == 2 and "Invalid value for '--relevant-from'" in result.output

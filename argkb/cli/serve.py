@@ -117,9 +117,12 @@ def serve_cmd(
     try:
         sock = listening_socket(host, port)
     except OSError as err:
+        import errno
+
+        hint = ("another argkb serve? try another --port" if err.errno == errno.EADDRINUSE
+                else "is --host an address of this machine?")  # fmt: skip
         raise click.ClickException(
-            f"could not listen on {host}:{port}: {err.strerror or err} (another argkb serve? "
-            "try another --port)"
+            f"could not listen on {host}:{port}: {err.strerror or err} ({hint})"
         ) from None
     port = sock.getsockname()[1]
     target = conn.target()

@@ -48,7 +48,18 @@ def test_a_port_in_use_is_one_line_before_anything_starts() -> None:
         result = CliRunner().invoke(main, ["serve", "--port", str(port), "--no-warm-up"])
     assert result.exit_code == 1, result.output
     assert f"could not listen on 127.0.0.1:{port}" in result.output
+    assert "another argkb serve? try another --port" in result.output
     assert "argkb serve on" not in result.output
+
+
+def test_an_address_this_machine_lacks_is_named_as_the_cause() -> None:
+    """192.0.2.1 (TEST-NET-1, RFC 5737) is no address of this machine: the hint is the host,
+    not a port in use."""
+    result = CliRunner().invoke(main, ["serve", "--host", "192.0.2.1", "--allow-remote",
+                                       "--no-warm-up"])  # fmt: skip
+    assert result.exit_code == 1, result.output
+    assert "could not listen on 192.0.2.1" in result.output
+    assert "is --host an address of this machine?" in result.output
 
 
 def test_port_zero_binds_a_free_port() -> None:

@@ -24,7 +24,8 @@ def test_the_library_has_at_least_15_documented_queries() -> None:
     queries = library.all_queries()
     assert len(queries) >= 15
     for query in queries:
-        assert query.title and query.shows and query.body.startswith(("MATCH", "CALL"))
+        assert query.title and query.shows
+        assert query.body.startswith(("MATCH", "OPTIONAL MATCH", "CALL")), query.name
         # the :param lines Browser needs are in the file, one per parameter
         for line in query.param_lines():
             assert f"// {line}" in query.text

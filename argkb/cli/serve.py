@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import socket
 
 import click
 
@@ -111,19 +112,10 @@ def serve_cmd(
     from argkb.query.settings import DEFAULT
     from argkb.serve.app import LOOPBACK_NAMES, create_app
     from argkb.serve.app import warm_up as answer_warm_up_queries
-    from argkb.serve.protocol import listening_socket, server_config
+    from argkb.serve.protocol import server_config
 
     host = host.strip("[]")  # an IPv6 address as in a URL
-    try:
-        sock = listening_socket(host, port)
-    except OSError as err:
-        import errno
-
-        hint = ("another argkb serve? try another --port" if err.errno == errno.EADDRINUSE
-                else "is --host an address of this machine?")  # fmt: skip
-        raise click.ClickException(
-            f"could not listen on {host}:{port}: {err.strerror or err} ({hint})"
-        ) from None
+    sock = _listen(host, port)
     port = sock.getsockname()[1]
     target = conn.target()
     # a request must not wait the driver's default 30 s of retries when Neo4j is down: retries,
@@ -158,3 +150,19 @@ def serve_cmd(
         server.run(sockets=[sock])
     if not server.started:
         raise click.ClickException(f"could not serve on {host}:{port} (see the message above)")
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The bound socket, before anything else starts; a one-line error naming the likely cause."""
+    import errno
+
+    from argkb.serve.protocol import listening_socket
+
+    try:
+        return listening_socket(host, port)
+    except OSError as err:
+        hint = ("another argkb serve? try another --port" if err.errno == errno.EADDRINUSE
+                else "is --host an address of this machine?")  # fmt: skip
+        raise click.ClickException(
+            f"could not listen on {host}:{port}: {err.strerror or err} ({hint})"
+        ) from None

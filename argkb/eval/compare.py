@@ -57,9 +57,10 @@ def paired(
     if not qids:
         raise KeyError(f"{system!r} and {baseline!r} share no scored query")
     diff = np.asarray([a[q][metric] - b[q][metric] for q in qids], dtype=np.float64)
-    names = sorted({(groups or {}).get(q, f"query:{q}") for q in qids})
+    of_query = [(groups or {}).get(q, f"query:{q}") for q in qids]
+    names = sorted(set(of_query))
     index = {name: i for i, name in enumerate(names)}
-    member = np.asarray([index[(groups or {}).get(q, f"query:{q}")] for q in qids])
+    member = np.asarray([index[name] for name in of_query])
     sums = np.bincount(member, weights=diff, minlength=len(names))
     counts = np.bincount(member, minlength=len(names)).astype(np.float64)
     drawn = np.random.default_rng(seed).integers(0, len(names), size=(draws, len(names)))

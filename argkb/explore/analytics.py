@@ -22,6 +22,7 @@ from argkb.errors import ExploreError, ServerVersionError
 
 if TYPE_CHECKING:
     import neo4j
+    import neo4j.exceptions
 
 logger = logging.getLogger(__name__)
 
@@ -94,8 +95,7 @@ def _one(driver: neo4j.Driver, name: str, database: str | None, **params: Any) -
     try:
         rows = cypher.read(driver, name, database=database, **params)
     except Neo4jError as err:
-        message = " ".join(str(err.message).split())  # the server's Java text spans lines
-        raise ExploreError(f"analytics step {name} failed: {message}") from err
+        raise _step_failed(name, err) from err
     return rows[0].data() if rows else {}
 
 
@@ -106,9 +106,13 @@ def _write(driver: neo4j.Driver, name: str, database: str | None, **params: Any)
     try:
         records, _, _ = driver.execute_query(cypher.load(name), params, database_=database)
     except Neo4jError as err:
-        message = " ".join(str(err.message).split())  # the server's Java text spans lines
-        raise ExploreError(f"analytics step {name} failed: {message}") from err
+        raise _step_failed(name, err) from err
     return records[0].data() if records else {}
+
+
+def _step_failed(name: str, err: neo4j.exceptions.Neo4jError) -> ExploreError:
+    """One line for a failed step (the server's Java text spans lines)."""
+    return ExploreError(f"analytics step {name} failed: {' '.join(str(err.message).split())}")
 
 
 def check_gds(driver: neo4j.Driver, database: str | None = None) -> None:

@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         "held_out": {k: rounded(r) for k, r in report.items()},
         "script": "bench/distill_stance.py",
     }
-    save(tensors, config, report, argparse.Namespace(out_dir=args.out_dir, write=False))
+    save(tensors, config, report, args.out_dir)
     return 0
 
 

@@ -112,19 +112,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def save(tensors: Any, config: Any, report: dict[str, Any], args: argparse.Namespace) -> None:
-    """Into ``--out-dir`` (with the scores), or with ``--write`` as the shipped model of its
-    encoder (``cross_model`` for another base, ``cross_minilm`` for MiniLM)."""
+def save(
+    tensors: Any, config: Any, report: dict[str, Any], out_dir: Path | None, *,
+    write: bool = False, base: str = "",
+) -> None:  # fmt: skip
+    """Into ``out_dir`` (``--out-dir``, with the scores), or with ``write`` (``--write``) as the
+    shipped model of its encoder (``cross_model`` for another ``base``, ``cross_minilm`` for
+    MiniLM)."""
     from argkb.stance.cross import SHIPPED, CrossStanceModel
 
-    if args.out_dir:
-        args.out_dir.mkdir(parents=True, exist_ok=True)
+    if out_dir:
+        out_dir.mkdir(parents=True, exist_ok=True)
         weights, info = SHIPPED["cross"]  # the file names only
-        CrossStanceModel.save(tensors, config, args.out_dir / weights.name,
-                              args.out_dir / info.name)  # fmt: skip
-        (args.out_dir / "cross_scores.json").write_text(json.dumps(report), encoding="utf-8")
-    elif args.write:
-        weights, info = SHIPPED["cross" if args.base else "cross-minilm"]
+        CrossStanceModel.save(tensors, config, out_dir / weights.name,
+                              out_dir / info.name)  # fmt: skip
+        (out_dir / "cross_scores.json").write_text(json.dumps(report), encoding="utf-8")
+    elif write:
+        weights, info = SHIPPED["cross" if base else "cross-minilm"]
         CrossStanceModel.save(tensors, config, weights, info)
         print(f"wrote {weights} and {info}")
 
@@ -191,7 +195,7 @@ def main() -> int:
         "held_out": {k: rounded(r) for k, r in report.items()},
         "script": "bench/train_cross_stance.py",
     }
-    save(tensors, config, report, args)
+    save(tensors, config, report, args.out_dir, write=args.write, base=args.base)
     return 0
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -88,18 +89,31 @@ def not_blank(why: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
 
 
 def output_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """An ``--out`` folder, created when the command line is read: a path that cannot be a
+    """An ``--out`` folder, checked when the command line is read: a path that cannot be a
     folder (under a file, no permission) is a usage error before any work, not a traceback
-    after it."""
+    after it. The folder itself is made by the command when it writes, so a run refused
+    early leaves no empty folder behind."""
     if value is None:
         return None
-    try:
-        Path(value).mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise click.BadParameter(
-            f"cannot create the folder {value}: {err.strerror or err}", ctx, param
-        ) from None
+    problem = _folder_problem(Path(value).absolute())
+    if problem is not None:
+        raise click.BadParameter(f"cannot create the folder {value}: {problem}", ctx, param)
     return value
+
+
+def _folder_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be (made) a folder, or None: the nearest existing ancestor must be a
+    folder this process may write into."""
+    if path.is_dir():
+        return None
+    existing = path
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        return "Not a directory"
+    if existing != path and not os.access(existing, os.W_OK | os.X_OK):
+        return "Permission denied"
+    return None
 
 
 @dataclasses.dataclass

@@ -138,24 +138,28 @@ def default(driver: neo4j.Driver, database: str | None, embedder: Embedder | Non
 
 def hybrid(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:
     """Claim route, BM25 and vector premise routes fused by reciprocal rank, one per cluster;
-    every similar claim counts as aligned with the query (Dumani et al.)."""
-    return _ranker(driver, database, embedder, "hybrid", ranker="hybrid", alignment="always")
+    every similar claim counts as aligned with the query (Dumani et al.). The default until
+    2026-11-26; the ``hybrid`` rows of the results pages are this ranker."""
+    return _ranker(driver, database, embedder, "hybrid", ranker="hybrid", alignment="always",
+                   fusion="rrf")  # fmt: skip
 
 
 def hybrid_aligned(
     driver: neo4j.Driver, database: str | None, embedder: Embedder | None
 ) -> EngineRanker:
-    """The hybrid ranker with the stance-alignment model's decisions (a claim is aligned or
-    opposed) instead of "always aligned"."""
+    """The ``hybrid`` ranker (reciprocal rank fusion) with the stance-alignment model's decisions
+    (a claim is aligned or opposed) instead of "always aligned"."""
     return _ranker(driver, database, embedder, "hybrid-aligned", ranker="hybrid",
-                   alignment="model")  # fmt: skip
+                   alignment="model", fusion="rrf")  # fmt: skip
 
 
 def hybrid_soft(
     driver: neo4j.Driver, database: str | None, embedder: Embedder | None
 ) -> EngineRanker:
-    """The hybrid ranker weighing each claim's premise sides by the alignment probability."""
-    return _ranker(driver, database, embedder, "hybrid-soft", ranker="hybrid", alignment="soft")
+    """The ``hybrid`` ranker (reciprocal rank fusion) weighing each claim's premise sides by the
+    alignment probability."""
+    return _ranker(driver, database, embedder, "hybrid-soft", ranker="hybrid", alignment="soft",
+                   fusion="rrf")  # fmt: skip
 
 
 def pfidf(driver: neo4j.Driver, database: str | None, embedder: Embedder | None) -> EngineRanker:

@@ -204,19 +204,6 @@ def require_fresh(
         )
 
 
-def require_collection(driver: neo4j.Driver, collection: str, *, database: str | None) -> None:
-    """Refuse a ``--collection`` prefix that selects no source (every ranker would score 0)."""
-    from argkb.db import cypher
-
-    row = cypher.read(driver, "eval/collection_sources", database=database,
-                      collection=collection)[0]  # fmt: skip
-    if not row["selected"]:
-        there = ", ".join(row["examples"]) or "none"
-        raise EvaluationError(
-            f"--collection {collection!r} selects no source of the database (sources: {there})"
-        )
-
-
 def load_corpus(
     driver: neo4j.Driver,
     corpus: str | os.PathLike[str],
@@ -282,23 +269,24 @@ def prepare_benchmark(files: DatasetFiles, *, collection: str | None = None) -> 
         qrels_path=str(files.qrels),
     )
     benchmark.notes["corpus"] = str(corpus)
+    if collection is not None:  # refused before anything is loaded
+        _require_corpus_source(corpus, collection)
     return benchmark
 
 
-def _load_checked(
-    driver: neo4j.Driver,
-    corpus: Path,
-    database: str | None,
-    collection: str | None,
-    report: Path,
-) -> Any:
-    """Load the corpus (into a fresh database unless ``collection`` restricts the rankers),
-    then check that ``collection`` selects some source."""
-    loaded = load_corpus(driver, corpus, database=database, fresh=collection is None,
-                         reject_report=report)  # fmt: skip
-    if collection is not None:
-        require_collection(driver, collection, database=database)
-    return loaded
+def _require_corpus_source(corpus: Path, collection: str) -> None:
+    """Refuse a ``--collection`` prefix that selects none of the corpus's own sources: the judged
+    premises would all be left out and every ranker would score 0."""
+    from argkb.loaders import jsonl
+    from argkb.loaders.records import SourceRecord
+
+    records = jsonl.read([corpus])
+    sources = list(dict.fromkeys(r.sid for r in records if isinstance(r, SourceRecord)))
+    if not any(sid.startswith(collection) for sid in sources):
+        there = ", ".join(sources[:_SHOWN]) or "none: its lines give no source"
+        raise EvaluationError(
+            f"--collection {collection!r} selects none of {corpus.name}'s sources ({there})"
+        )
 
 
 def run_corpus(
@@ -323,7 +311,9 @@ def run_corpus(
         driver,
         bench.name,
         database=database,
-        load=lambda report: _load_checked(driver, corpus, database, collection, report),
+        load=lambda report: load_corpus(
+            driver, corpus, database=database, fresh=collection is None, reject_report=report
+        ),
         build=lambda: bench,
         collection=collection,
         baselines=BASELINES,

@@ -104,8 +104,11 @@ def test_eval_dataset_command_and_the_fresh_database_rule(db, tmp_path: Path) ->
     # only the energy debate's premises are candidates: q1 is as before, q2 finds nothing
     q = scoped.results[0].scores.per_query
     assert q["q1"]["ndcg@5"] == pytest.approx(NDCG_Q1) and q["q2"]["ndcg@5"] == 0.0
-    # a prefix that selects no source scored every ranker 0 without a word
-    with pytest.raises(EvaluationError, match=r"'jsonl:nothing-' selects no source .*jsonl:"):
+    # a prefix that selects none of the corpus's sources scored every ranker 0 without a word;
+    # it is refused before the corpus is loaded
+    with pytest.raises(
+        EvaluationError, match=r"'jsonl:nothing-' selects none of corpus.jsonl's sources \(jsonl:"
+    ):
         run_corpus(db, FILES, collection="jsonl:nothing-",
                    options=HarnessOptions(rankers=("bm25",), baselines=False,
                                           out=tmp_path / "none"))  # fmt: skip

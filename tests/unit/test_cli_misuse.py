@@ -128,3 +128,11 @@ def test_options_the_eval_and_query_commands_would_misuse_are_refused(tmp_path: 
         assert result.exit_code == 2, (args, result.output)
         assert said in result.output and "Traceback" not in result.output, result.output
     assert not (tmp_path / "p.json").exists()
+    # a --collection that selects none of the corpus's sources is refused before connecting
+    typo = ["eval", "dataset", "--corpus", str(fixture / "corpus.jsonl"), "--topics",
+            str(fixture / "topics.tsv"), "--qrels", str(fixture / "qrels.txt"),
+            "--collection", "jsonl:typo", "--out", str(tmp_path / "typo"), *NOWHERE]  # fmt: skip
+    result = CliRunner().invoke(main, typo)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "selects none of corpus.jsonl's sources (jsonl:energy-debate" in result.output
+    assert not (tmp_path / "typo").exists()

@@ -11,7 +11,8 @@ let graphKey = null;
 let graphText = "";
 let lastResult = null;
 
-// What each route of the hybrid ranker is, in words (argkb/retrieve/hybrid.py).
+// What each route or feature of the hybrid ranker is, in words (argkb/query/rankers/hybrid.py,
+// hybrid_fusion.py).
 const ROUTES = {
   claims: "given for similar claims",
   bm25: "the query's words (BM25)",

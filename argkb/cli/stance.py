@@ -118,6 +118,13 @@ def stance_cmd(
     help="Also load ArgKP dev and SIGIR-19 dev into the database (as argkb eval argkp / sigir19 "
     "do) and score the side of argkb query's answers: default, bm25, cosine.",
 )
+@click.option(
+    "--relations",
+    type=click.Path(exists=True, dir_okay=False),
+    help="With --side-accuracy: how each SIGIR-19 argument's conclusion relates to its biased "
+    "topic's query (TSV topic, argument, relation); default: the shipped file, which covers "
+    "the dev half's topics.",
+)
 @connection_options
 @json_option
 @handle_errors
@@ -130,6 +137,7 @@ def eval_stance_cmd(
     aif: tuple[str, ...],
     folds: int,
     side_accuracy: bool,
+    relations: str | None,
     as_json: bool,
 ) -> None:
     """Stance accuracy and macro-F1 on held-out topics, against the majority class.
@@ -167,6 +175,8 @@ def eval_stance_cmd(
             "webis-sigir19-dev" if data else
             "give --data or at least one of --argkp, --argquality, --aif, --sigir19"
         )  # fmt: skip
+    if relations and not side_accuracy:
+        raise click.UsageError("--relations applies to --side-accuracy only")
     side = None
     if side_accuracy:  # the input read and the server reached before the long stance run
         from argkb.eval.side_accuracy import plan
@@ -174,7 +184,7 @@ def eval_stance_cmd(
         if not sources["argkp"] and not sources["sigir19"]:
             raise ConfigError("--side-accuracy needs ArgKP-2021 or SIGIR-19 data (--data, "
                               "--argkp, --sigir19)")  # fmt: skip
-        side = plan(sources)
+        side = plan(sources, Path(relations) if relations else None)
         conn.driver()  # opening verifies the connection
     echo = None if as_json else echo_err
     report = evaluate_all(sources, folds=folds, echo=echo)

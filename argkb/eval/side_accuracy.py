@@ -40,11 +40,13 @@ throw-away server instead and scores more rankers.
 
 from __future__ import annotations
 
-import csv
+import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+logger = logging.getLogger(__name__)
 
 RELATIONS = Path(__file__).with_name("sigir19_conclusion_relation.tsv")
 K = 10
@@ -236,14 +238,43 @@ def argkp_topics(root: Path) -> list[Topic]:
 
 
 def read_relations(path: Path = RELATIONS) -> dict[tuple[int, str], str]:
-    """(biased topic id, argument id) -> ``same`` / ``opposite`` / ``unrelated``."""
-    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows = csv.DictReader((line for line in lines if not line.startswith("#")), delimiter="\t")
+    """(biased topic id, argument id) -> ``same`` / ``opposite`` / ``unrelated``, from a
+    tab-separated file with the columns ``topic``, ``argument``, ``relation`` (``#`` lines are
+    comments; the shipped file's header describes them).
+
+    Raises
+    ------
+    ConfigError
+        A missing file or column, a topic that is not a number, an unknown relation: one line
+        naming the file, the line and the field.
+    """
+    from argkb.errors import ConfigError
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{path}: cannot read the relations ({err})") from None
+    numbered = [(n, line) for n, line in enumerate(text.splitlines(), 1)
+                if line.strip() and not line.startswith("#")]  # fmt: skip
+    if not numbered:
+        raise ConfigError(f"{path}: no relations (expected the columns topic, argument, relation)")
+    header = numbered[0][1].split("\t")
+    missing = [c for c in ("topic", "argument", "relation") if c not in header]
+    if missing:
+        raise ConfigError(f"{path}: line {numbered[0][0]}: no column {', '.join(missing)}")
     out = {}
-    for row in rows:
-        if row["relation"] not in ("same", "opposite", "unrelated"):
-            raise ValueError(f"{path}: unknown relation {row['relation']!r}")
-        out[(int(row["topic"]), row["argument"])] = row["relation"]
+    for n, line in numbered[1:]:
+        row = dict(zip(header, line.split("\t"), strict=False))
+        where = f"{path}: line {n}"
+        topic, argument, relation = (row.get(c, "") for c in ("topic", "argument", "relation"))
+        if not topic.strip().isdigit():
+            raise ConfigError(f"{where}: topic: expected a number, not {topic!r:.40}")
+        if not argument.strip():
+            raise ConfigError(f"{where}: argument: empty")
+        if relation not in ("same", "opposite", "unrelated"):
+            raise ConfigError(f"{where}: relation: {relation!r:.40} is not same, opposite or "
+                              "unrelated")  # fmt: skip
+        out[(int(topic), argument.strip())] = relation
     return out
 
 
@@ -350,10 +381,13 @@ def score_benchmark(
 Planned = tuple[str, list[Topic], str, Callable[[Any, str | None], object]]
 
 
-def plan(sources: Mapping[str, Sequence[Path]]) -> list[Planned]:
-    """ArgKP dev (``sources["argkp"]``: ArgKP-2021 folders) and the SIGIR-19 dev biased topics
+def plan(sources: Mapping[str, Sequence[Path]], relations: Path | None = None) -> list[Planned]:
+    """ArgKP dev (``sources["argkp"]``: ArgKP-2021 folders) and the SIGIR-19 biased topics
     (``sources["sigir19"]``), each folder once; every file is read and checked here, so bad
-    input fails before the database changes."""
+    input fails before the database changes. ``relations``: the conclusion relations of the
+    SIGIR-19 topics (:func:`read_relations`; default: the shipped file, which covers the dev
+    half's ten biased topics); a SIGIR-19 folder none of whose biased topics it covers is
+    refused, and topics it leaves out are named in a warning."""
     from argkb.eval.argkp import collection, split_files
     from argkb.eval.sigir19 import COLLECTION
 
@@ -361,11 +395,30 @@ def plan(sources: Mapping[str, Sequence[Path]]) -> list[Planned]:
     for root in dict.fromkeys(Path(p).resolve() for p in sources.get("argkp", ())):
         split_files(root, "dev")  # all three files, as the load demands them
         out.append(("argkp-dev", argkp_topics(root), collection("dev"), _argkp_loader(root)))
-    relations = read_relations() if sources.get("sigir19") else {}
+    path = relations or RELATIONS
+    known = read_relations(path) if sources.get("sigir19") else {}
     for root in dict.fromkeys(Path(p).resolve() for p in sources.get("sigir19", ())):
-        topics = sigir19_topics(root, relations)
+        topics = sigir19_topics(root, known)
+        _require_relations(root, [t.qid for t in topics], {t for t, _ in known}, path)
         out.append(("sigir19-dev", topics, COLLECTION, _sigir19_loader(root)))
     return out
+
+
+def _require_relations(root: Path, biased: Sequence[str], covered: set[int], path: Path) -> None:
+    """Refuse a SIGIR-19 folder whose biased topics the relations leave out (every premise
+    would go unjudged); warn about the topics left out where some are covered."""
+    from argkb.errors import ConfigError
+
+    missing = [qid for qid in biased if int(qid) not in covered]
+    if missing and len(missing) == len(biased):
+        raise ConfigError(
+            f"{path}: no conclusion relations for the biased topics of {root} "
+            f"({', '.join(missing)}); side accuracy needs them: give --relations FILE "
+            "(docs/eval/harness.md, SIGIR-19)"
+        )
+    if missing:
+        logger.warning("%s: no conclusion relations for biased topics %s of %s: not judged",
+                       path, ", ".join(missing), root)  # fmt: skip
 
 
 def _argkp_loader(root: Path) -> Callable[[Any, str | None], object]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from argkb.eval.side_accuracy import (
@@ -128,3 +130,58 @@ def test_an_incomplete_argkp_split_fails_before_anything_is_loaded(tmp_path) -> 
     (tmp_path / "arguments_dev.csv").write_text("arg_id,argument,topic,stance\n")
     with pytest.raises(LoadError, match="incomplete"):
         plan({"argkp": [tmp_path]})
+
+
+SIGIR19 = Path(__file__).resolve().parents[1] / "fixtures" / "sigir19"
+
+
+def test_a_sigir19_half_the_relations_do_not_cover_is_refused_before_loading() -> None:
+    """The shipped relations cover the dev half's biased topics (1 to 19, odd); the fixture's
+    biased topics are 2 and 4: every premise would go unjudged without a word."""
+    from argkb.errors import ConfigError
+    from argkb.eval.side_accuracy import plan
+
+    with pytest.raises(ConfigError, match=r"no conclusion relations for the biased topics .*"
+                       r"\(2, 4\); side accuracy needs them: give --relations FILE"):  # fmt: skip
+        plan({"sigir19": [SIGIR19]})
+
+
+def test_relations_given_for_some_topics_judge_those_and_name_the_rest(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from argkb.eval.side_accuracy import plan
+
+    relations = tmp_path / "relations.tsv"
+    relations.write_text(
+        "# topic 2: abolish homework\ntopic\targument\trelation\n"
+        "2\tsigir19:101:1\tsame\n2\tsigir19:101:2\topposite\n"
+    )
+    with caplog.at_level("WARNING"):
+        [(name, topics, _, _)] = plan({"sigir19": [SIGIR19]}, relations)
+    assert name == "sigir19-dev" and [t.qid for t in topics] == ["2", "4"]
+    by_qid = {t.qid: t for t in topics}
+    # argument 1 is Pro towards "Homework should be abolished" (same: pro); argument 2 is Con
+    # towards it (opposite: pro as well)
+    assert sorted(by_qid["2"].gold.values()) == ["pro", "pro"] and not by_qid["4"].gold
+    assert "no conclusion relations for biased topics 4 of" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("topic\targument\n2\tsigir19:101:1\n", "line 1: no column relation"),
+        ("topic\targument\trelation\nII\tsigir19:101:1\tsame\n", "line 2: topic: expected a"),
+        ("topic\targument\trelation\n2\tsigir19:101:1\tpro\n", "line 2: relation: 'pro' is not"),
+        ("topic\targument\trelation\n2\t\tsame\n", "line 2: argument: empty"),
+        ("# only a comment\n", "no relations"),
+    ],
+)
+def test_a_bad_relations_file_is_one_line_naming_line_and_field(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    from argkb.errors import ConfigError
+
+    path = tmp_path / "r.tsv"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=said):
+        read_relations(path)

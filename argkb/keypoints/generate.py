@@ -14,7 +14,8 @@
    and .8, topic filter .7 or none all gave .50 to .55; the chosen one .55).
 3. **Prevalence**: the chosen key points are the candidates of the matching model
    (:mod:`argkb.keypoints.model`); each argument counts for its top-scoring key point when the
-   model's probability is at least 0.5. Key points are listed by prevalence.
+   model's probability is at least 0.5. Key points are listed by prevalence; one that no
+   argument matches summarises nothing and is left out, so ``k`` is an upper bound.
 """
 
 from __future__ import annotations
@@ -190,7 +191,7 @@ def key_points(
             kp_id, p = max(row.items(), key=lambda item: item[1])
             if p >= MATCH_PROBABILITY:
                 out[kp_id].matched.append(arg_id)
-    return sorted(out.values(), key=lambda kp: -kp.prevalence)
+    return sorted((kp for kp in out.values() if kp.prevalence), key=lambda kp: -kp.prevalence)
 
 
 @dataclass(frozen=True)

@@ -751,6 +751,47 @@ def test_explorer_graph_labels_do_not_overlap(explorer, client, answer) -> None:
         p.shot("explorer-graph.png", page.locator("#graph-panel"))
 
 
+def test_explorer_graph_errors_and_controls_a_user_meets(explorer, answer) -> None:
+    """From a UX audit (2026-11-28): "graph" opened its panel far below the window (the button
+    looked dead); an error left the previous answer on screen under it; a blank or over-long
+    claim got the API's parameter jargon; the stance filter stayed live beside sentence pairs,
+    which have none; every page load logged a 404 for the favicon."""
+    from urllib.parse import urlencode
+
+    base, browser = explorer
+    with _Page(browser) as p:
+        page = p.page
+        page.goto(f"{base}/?" + urlencode({"q": QUERY, "k": 5}))
+        p.wait_answer()
+        page.locator("#pro > li.cluster").first.get_by_role("button", name="graph").click()
+        page.wait_for_timeout(300)
+        top = page.evaluate("document.getElementById('graph-panel').getBoundingClientRect().top")
+        assert -1 <= top < 640, top  # scrolled to it (to a fraction of a pixel)
+        assert page.evaluate("document.activeElement.id") == "graph-title"
+        title = page.inner_text("#graph-title")
+        assert len(title) <= len("Graph around: ") + 120
+        # a blank claim: a plain sentence, and no answer left standing
+        page.fill("#q", "   ")
+        page.press("#q", "Enter")
+        page.wait_for_timeout(300)
+        assert page.inner_text("#message") == "Type a claim to search."
+        assert p.representatives("pro") == [] and p.representatives("con") == []
+        assert page.title() == "argkb explorer"
+        # an over-long claim from an address: said in words, not as the API's parameter error
+        page.goto(f"{base}/?" + urlencode({"q": "x" * 2001}))
+        page.wait_for_timeout(300)
+        assert page.inner_text("#message") == (
+            "A claim is at most 2000 characters; this one has 2001."
+        )
+        # sentence pairs take no stance
+        assert not page.locator("#stance").is_disabled()
+        page.select_option("#view", "pairs")
+        assert page.locator("#stance").is_disabled()
+        page.select_option("#view", "clusters")
+        assert not page.locator("#stance").is_disabled()
+        assert not [m for m in p.console if "404" in m or "Failed to load" in m], p.console
+
+
 def test_explorer_on_a_narrow_window(explorer, answer) -> None:
     """A phone-sized window: one column, nothing wider than the screen."""
     from urllib.parse import urlencode

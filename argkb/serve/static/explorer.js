@@ -248,6 +248,14 @@ function fillForm(params) {
   $("stance").value = ["pro", "con", "both"].includes(stance) ? stance : "both";
   const view = params.get("view");
   $("view").value = ["pairs", "keypoints"].includes(view) ? view : "clusters";
+  syncControls();
+}
+
+function syncControls() {
+  // sentence pairs have no stance filter (as `argkb query --pairs` takes no --stance)
+  const pairs = $("view").value === "pairs";
+  $("stance").disabled = pairs;
+  $("stance").title = pairs ? "sentence pairs come from both sides" : "";
 }
 
 // -- sentence pairs (GET /api/v1/pairs; needs argkb sentences) -----------------------------------
@@ -322,7 +330,21 @@ async function runKeyPoints(params) {
   }
 }
 
+const MAX_QUERY = 2000;  // characters, as the API (argkb.serve.routes) takes them
+
+function clearAnswer(message) {
+  // an answer that failed must not leave the previous one on screen, as if it were its answer
+  $("message").textContent = message;
+  for (const id of ["pro", "con", "pairs"]) $(id).replaceChildren();
+  lastResult = null;
+  document.title = "argkb explorer";
+}
+
 async function run(params) {
+  if (!params.q) return clearAnswer("Type a claim to search.");
+  if (params.q.length > MAX_QUERY) {
+    return clearAnswer(`A claim is at most ${MAX_QUERY} characters; this one has ${params.q.length}.`);
+  }
   $("message").textContent = "searching ...";
   const pairs = params.view === "pairs";
   $("k-label").textContent = pairs ? "pairs" : params.view === "keypoints" ? "key points" : "clusters";
@@ -342,7 +364,7 @@ async function run(params) {
     $("con").replaceChildren(...result.con.map((c) => clusterItem(c, "con")));
     document.title = params.q + " · argkb explorer";
   } catch (err) {
-    $("message").textContent = err.message;
+    clearAnswer(err.message);
   }
 }
 
@@ -369,15 +391,23 @@ function fromAddress() {
 
 // -- the graph ----------------------------------------------------------------------------------
 
-function shortLabel(text) {
-  return text.length > 48 ? text.slice(0, 45).trimEnd() + " ..." : text;
+function shortLabel(text, max = 48) {
+  // cut at a word end where there is one, so that no word is shown cut
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 2);
+  const space = cut.lastIndexOf(" ");
+  return (space > max / 2 ? cut.slice(0, space) : cut).trimEnd() + " …";
 }
 
 async function showGraph(key, text) {
   graphKey = key;
   graphText = text;
   $("graph-panel").hidden = false;
-  $("graph-title").textContent = "Graph around: " + text;
+  $("graph-title").textContent = "Graph around: " + shortLabel(text, 120);
+  $("graph-title").title = text;
+  // the panel is below the answer: bring it into view, and the keyboard's focus with it
+  $("graph-panel").scrollIntoView({ block: "start" });
+  $("graph-title").focus({ preventScroll: true });
   try {
     const graph = await api("graph", { key, depth: $("depth").value, limit: 300 });
     const ranks = graph.nodes.map((n) => n.pagerank || 0);
@@ -418,6 +448,7 @@ async function showGraph(key, text) {
 }
 
 $("search").addEventListener("submit", search);
+$("view").addEventListener("change", syncControls);
 $("depth").addEventListener("change", () => graphKey && showGraph(graphKey, graphText));
 $("token").value = localStorage.getItem("argkb-token") || "";
 window.addEventListener("popstate", fromAddress);

@@ -109,9 +109,13 @@ def _read_dump(path: Path) -> Iterator[Record | Rejected]:
             message = json_error(err)
             if isinstance(err, UnicodeDecodeError) or "UTF8" in message or "utf-8" in message:
                 # bytes in the file that are no UTF-8 (an escape is read on: see above)
-                yield Rejected(path.name, "<encoding>", f"not UTF-8 {after}; rest of file lost")
+                reason = f"not UTF-8 {after}; the rest of the file cannot be read"
+                yield Rejected(path.name, "<encoding>", reason)
+            elif index < 0:
+                reason = f'not args.me JSON (expected {{"arguments": [...]}}): {message}'
+                yield Rejected(path.name, "<json>", reason)
             else:
-                reason = f"malformed JSON {after}: {message}; rest of file lost"
+                reason = f"malformed JSON {after}: {message}; the rest of the file cannot be read"
                 yield Rejected(path.name, "<json>", reason)
     if index < 0:
         yield Rejected(path.name, "arguments", "no arguments found (expected {'arguments': [...]})")

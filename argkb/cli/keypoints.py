@@ -13,8 +13,7 @@ from argkb.cli.app import (
     one_line,
     to_json,
 )
-
-MAX_TOPIC_CHARS = 2000  # as GET /api/v1/keypoints takes (argkb.serve.routes.MAX_QUERY_CHARS)
+from argkb.query.settings import MAX_QUERY_CHARS as MAX_TOPIC_CHARS  # as the HTTP API
 
 
 @main.command("keypoints")

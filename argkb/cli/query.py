@@ -26,6 +26,7 @@ from argkb.cli.app import (
 from argkb.query.settings import (
     DEFAULT,
     DEFAULT_K,
+    MAX_QUERY_CHARS,
     AlignmentChoice,
     CoresetRelevance,
     FusionMethod,
@@ -191,6 +192,9 @@ def query_cmd(
         raise click.BadParameter(
             "is empty: ask a claim, e.g. 'We should abandon fossil fuels'", param_hint="CLAIM"
         )
+    if len(claim) > MAX_QUERY_CHARS:  # as the HTTP API and the explorer refuse it
+        raise click.BadParameter(f"is {len(claim):,} characters long: ask a claim of at most "
+                                 f"{MAX_QUERY_CHARS:,}", param_hint="CLAIM")  # fmt: skip
     _check_pairs_options(pairs, stance, pairs_baseline)
     if pairs:
         from argkb.sentences.pipeline import BASELINE
@@ -231,10 +235,9 @@ def show_answer(result: QueryResult, stance: StanceChoice, show_keys: bool) -> N
         click.echo(result.message)
         return
     click.echo(f"query: {result.query}")
-    click.echo(
-        "similar claims: "
-        + "; ".join(f"{c['text'][:60]} (P={c['p']:.2f})" for c in result.claims[:3])
-    )
+    # P: the claim's share of the claim route's credit, P(c|q) (docs/cli.md)
+    shown = "; ".join(f"{c['text'][:60]} (P={c['p']:.2f})" for c in result.claims[:3])
+    click.echo("similar claims: " + (shown or "none"))
     for stance_name, clusters in (("PRO", result.pro), ("CON", result.con)):
         if stance == "both" or stance_name.lower() == stance:
             click.echo(f"\n{stance_name} ({len(clusters)} clusters)")

@@ -152,6 +152,9 @@ def resolve_target(
     from argkb.db.distribution import default_distribution, install
     from argkb.db.server import LocalServer, ServerConfig
 
+    if user is not None or password is not None:  # else a wrong password passes unnoticed
+        echo("note: --user / --password (NEO4J_USERNAME / NEO4J_PASSWORD) apply with --uri only; "
+             "the managed server signs in with its own (argkb server password)")  # fmt: skip
     config = ServerConfig.default()
     distribution = default_distribution()
     if start_managed:
@@ -229,6 +232,20 @@ def open_driver(target: Target, **config: Any) -> neo4j.Driver:
     except (ServiceUnavailable, OSError, ValueError) as err:
         driver.close()
         hint = "run 'argkb server start'" if target.managed else "check --uri / NEO4J_URI"
-        said = " ".join(str(err).split())[:300]  # the driver's message spans lines
-        raise ConnectionFailed(f"No Neo4j answers at {target.uri} ({said}); {hint}.") from err
+        raise ConnectionFailed(
+            f"No Neo4j answers at {target.uri} ({unreachable_reason(err)}); {hint}."
+        ) from err
     return driver
+
+
+def unreachable_reason(err: BaseException) -> str:
+    """The operating system's reason in a driver's "cannot connect" message ("connection
+    refused", "name or service not known"), else the message itself, on one line: the driver
+    wraps the reason in its resolver's internals (``ResolvedIPv4Address(...)``)."""
+    import re
+
+    said = " ".join(str(err).split())  # the driver's message spans lines
+    reasons = re.findall(r"\[Errno -?\d+\] ([^()\[\]]+)", said)
+    if reasons:
+        return reasons[-1].strip().rstrip(".").lower()
+    return said[:300]

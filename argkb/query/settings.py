@@ -227,3 +227,6 @@ ranker answer with when told nothing else (docs/evaluation.md gives its numbers)
 
 DEFAULT_K = 10
 """Clusters per stance when a caller does not say."""
+
+MAX_QUERY_CHARS = 2000
+"""The longest claim or topic a user may ask, in characters: the CLI and the HTTP API alike."""

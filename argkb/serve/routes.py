@@ -37,7 +37,7 @@ from argkb.embed.model import Embedder
 from argkb.errors import ApiError
 from argkb.jsonout import to_json
 from argkb.query.engine import QueryEngine
-from argkb.query.settings import RankerName, StanceChoice
+from argkb.query.settings import MAX_QUERY_CHARS, RankerName, StanceChoice
 from argkb.query.types import QueryResult
 from argkb.sentences.answer import answer_pairs
 from argkb.serve import models
@@ -45,7 +45,6 @@ from argkb.serve.store import Store
 
 STATIC = PathType(__file__).resolve().parent / "static"
 """The explorer page and its assets (Cytoscape.js vendored from npm; no CDN at run time)."""
-MAX_QUERY_CHARS = 2000
 MAX_K = 100
 MAX_DEPTH = 3
 MAX_LIST = 1000

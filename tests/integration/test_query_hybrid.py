@@ -270,6 +270,16 @@ def test_missing_indexes_degrade_the_answer_with_a_note(wide_db, embedder) -> No
     assert not _engine(wide_db, embedder).query(QUERY, k=3, ranker="hybrid").notes
 
 
+def test_a_query_that_nothing_matches_says_so(wide_db, embedder) -> None:
+    """From a UX audit (2026-11-28): gibberish got ten confident pro and con premises and no
+    word that nothing matched."""
+    from argkb.query.rankers.hybrid import UNMATCHED
+
+    result = _engine(wide_db, embedder).query("zzzz qqqq", k=3, ranker="hybrid")
+    assert result.pro and UNMATCHED in result.notes  # the nearest in meaning, said to be so
+    assert UNMATCHED not in _engine(wide_db, embedder).query(QUERY, k=3).notes
+
+
 def test_a_failure_that_names_no_index_is_put_down_to_the_index_state(wide_db) -> None:
     """A full-text query running while a bulk load drops its index can fail with Neo4j's
     "unexpected error", which names no index (behind the driver's ResultFailedError): the route

@@ -82,6 +82,7 @@ def test_query_that_is_not_utf8_is_a_one_line_error() -> None:
         (["query", "   "], "CLAIM: is empty"),
         (["keypoints", ""], "TOPIC: is empty"),
         (["keypoints", "x" * 2001], "TOPIC: is 2,001 characters long"),
+        (["query", "x" * 2001], "CLAIM: is 2,001 characters long"),
         (["quer", "x"], "No such command 'quer'"),
         (["eval", "argkp"], "Missing option '--data'"),
     ],

@@ -20,6 +20,22 @@ def test_explicit_uri_is_never_managed() -> None:
     assert resolve_target("bolt+s://db.example", None, None, None).auth is None
 
 
+def test_a_password_without_uri_is_said_to_be_unused(tmp_path: Path, monkeypatch) -> None:
+    """From a UX audit (2026-11-28): `--password wrong` (or NEO4J_PASSWORD) without --uri was
+    ignored without a word, so a user believed it had been checked."""
+    monkeypatch.setenv("ARGKB_HOME", str(tmp_path))
+    said: list[str] = []
+    target = resolve_target(None, None, "wrong", None, start_managed=False, echo=said.append)
+    assert target.managed and target.password != "wrong"
+    assert said == [
+        "note: --user / --password (NEO4J_USERNAME / NEO4J_PASSWORD) apply with --uri only; "
+        "the managed server signs in with its own (argkb server password)"
+    ]
+    said.clear()
+    resolve_target(None, None, None, None, start_managed=False, echo=said.append)
+    assert said == []
+
+
 def test_conf_listens_on_loopback_only(tmp_path: Path) -> None:
     config = ServerConfig(tmp_path / "instance", bolt_port=17999, heap="512m", pagecache="128m")
     server = LocalServer(Distribution(tmp_path / "neo4j"), config)
@@ -34,3 +50,18 @@ def test_conf_listens_on_loopback_only(tmp_path: Path) -> None:
     assert f"server.directories.plugins={tmp_path / 'neo4j' / 'plugins'}" in conf
     without = server.write_config(with_plugins=False).read_text()
     assert f"server.directories.plugins={tmp_path / 'instance' / 'no-plugins'}" in without
+
+
+def test_the_unreachable_reason_is_the_systems_not_the_resolvers() -> None:
+    """From a UX audit (2026-11-28): the one-line error quoted the driver's resolver internals."""
+    from argkb.db.connect import unreachable_reason
+
+    refused = (
+        "Couldn't connect to 127.0.0.1:7798 (resolved to ('127.0.0.1:7798',)):\nFailed to "
+        "establish connection to ResolvedIPv4Address(('127.0.0.1', 7798)) (reason [Errno 111] "
+        "Connection refused)"
+    )
+    assert unreachable_reason(OSError(refused)) == "connection refused"
+    unknown = "Failed to DNS resolve address x.invalid:7687: [Errno -2] Name or service not known"
+    assert unreachable_reason(OSError(unknown)) == "name or service not known"
+    assert unreachable_reason(OSError("no errno\nhere")) == "no errno here"

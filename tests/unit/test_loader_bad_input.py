@@ -219,7 +219,11 @@ def test_bytes_that_are_no_utf8_in_an_argsme_dump_are_called_so(tmp_path: Path) 
     records = list(argsme.read([path]))
     assert _aids(records) == ["argsme:a1"]
     assert _rejected(records) == [
-        Rejected("latin.json", "<encoding>", "not UTF-8 after record 0; rest of file lost")
+        Rejected(
+            "latin.json",
+            "<encoding>",
+            "not UTF-8 after record 0; the rest of the file cannot be read",
+        )
     ]
 
 

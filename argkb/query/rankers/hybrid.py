@@ -50,6 +50,13 @@ class DirectHits:
 
     bm25: dict[int, float]
     cosine: dict[int, float]
+    searched: bool = True  # whether BM25 ran (the query has terms, the index is there)
+
+
+UNMATCHED = (
+    "no premise shares a word with the query and no claim is similar to it: the premises shown "
+    "are only the nearest in meaning, and may be unrelated"
+)
 
 
 def direct_hits(
@@ -84,6 +91,7 @@ def direct_hits(
                  for p, v in zip(columns["vector_id"], columns["vector_score"], strict=True)},
             )  # fmt: skip
     # one route at a time: a missing index then leaves only its own route out
+    noted = len(notes)
     bm25 = (
         unless_index_missing(
             lambda: cypher.read_scores(reader.driver, "query/premises_bm25",
@@ -92,6 +100,7 @@ def direct_hits(
             "premise_text", notes, reader.driver, reader.database)
         if terms and s.bm25_depth > 0 else {}
     )  # fmt: skip
+    searched = bool(terms) and s.bm25_depth > 0 and len(notes) == noted
     cosine = (
         {p: cypher.cosine(v)
          for p, v in unless_index_missing(
@@ -102,7 +111,7 @@ def direct_hits(
              "premise_embedding", notes, reader.driver, reader.database).items()}
         if s.vector_depth > 0 else {}
     )  # fmt: skip
-    return DirectHits(bm25, cosine)
+    return DirectHits(bm25, cosine, searched)
 
 
 def _top(scores: dict[int, float], allowed: set[int], depth: int) -> dict[int, float]:
@@ -140,6 +149,8 @@ def side_pools(
     )  # fmt: skip
     if hits is None:
         hits = direct_hits(reader, text, vector, collection, notes if notes is not None else [])
+    if hits.searched and not hits.bm25 and not p_cluster and notes is not None:
+        notes.append(UNMATCHED)
     read = _read_edges(reader, vector, claim_cluster, hits, collection)
     if read is None:
         return {}, None

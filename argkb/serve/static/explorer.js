@@ -359,7 +359,7 @@ async function run(params) {
     }
     const result = await api("query", { ...params, explain: true, snippets: true });
     lastResult = result;
-    $("message").textContent = result.message || "";
+    $("message").textContent = result.message || (result.notes || []).join(" ");
     $("pro").replaceChildren(...result.pro.map((c) => clusterItem(c, "pro")));
     $("con").replaceChildren(...result.con.map((c) => clusterItem(c, "con")));
     document.title = params.q + " · argkb explorer";

@@ -61,7 +61,9 @@ def setting_option(name: str, flag: str | None = None) -> Callable[[Any], Any]:
 
 def _member_line(member: Member) -> str:
     """A premise as a person reads it: its text (shortened), where it comes from (the source's
-    title, else its id) and who said its stance (the data, or argkb stance's model)."""
+    title, else its id) and who said its stance towards its own claim (the data, or argkb
+    stance's model): its side for the query follows from that and from whether the claim says
+    what the query says."""
     shown = " ".join(getattr(member, "snippet", None) or [member.text])  # the snippet, if asked
     text = one_line(shown, TEXT_WIDTH)
     names = [source.title or source.sid for source in member.sources]
@@ -71,7 +73,7 @@ def _member_line(member: Member) -> str:
     said = {"data": "data", "model": "model (argkb stance)"}.get(
         member.stance_source, member.stance_source.replace("+", " and ")
     )
-    return f"{text}  [source: {where}; stance from {said}]"
+    return f"{text}  [source: {where}; stance to its claim from {said}]"
 
 
 def _check_pairs_options(pairs: bool, stance: str, pairs_baseline: bool) -> None:

@@ -119,16 +119,16 @@ def test_text_view_shows_texts_sources_and_stance_source(sourced_db, neo4j_uri: 
         return found[0]
 
     assert line_of(SHARED).endswith(
-        "[source: Should the world abandon fossil fuels? (+1 more); stance from data]"
+        "[source: Should the world abandon fossil fuels? (+1 more); stance to its claim from data]"
     )
     assert line_of("Many jobs").endswith(
-        "[source: Should the world abandon fossil fuels?; stance from data]"
+        "[source: Should the world abandon fossil fuels?; stance to its claim from data]"
     )
     long = line_of("Renewable energy")
-    assert long.endswith("[source: Energy debate, round two; stance from data]")
+    assert long.endswith("[source: Energy debate, round two; stance to its claim from data]")
     assert " ..." in long and len(long.split("  [source")[0]) <= 2 + 80
     assert line_of("Poor countries").endswith(
-        "[source: argsme:s3; stance from model (argkb stance)]"
+        "[source: argsme:s3; stance to its claim from model (argkb stance)]"
     )
 
 

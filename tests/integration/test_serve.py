@@ -707,7 +707,7 @@ def test_explorer_explains_in_words_from_the_keyboard(explorer, client) -> None:
         assert all(f"value {row['value']:.3f}, rank" in text for row in ex["routes"].values())
         assert "{" not in text
         assert ex["pagerank"] is not None and f"PageRank {ex['pagerank']:.4f}" in text
-        assert "Stance: pro, from the data (as loaded)" in text
+        assert "Stance: pro, from the data (as loaded). That is its stance towards" in text
         assert "Claims that lent mass" in text and f'"{QUERY}"' in text
         # sources: the args.me debate, linked where the data has an http(s) URL
         link = box.locator("a.source").first

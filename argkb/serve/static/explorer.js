@@ -86,7 +86,7 @@ function memberItem(m) {
   if (!sources.length) meta.append("none recorded");
   sources.forEach((s, i) => { if (i) meta.append(", "); meta.append(sourceNode(s)); });
   meta.append(" · stance " + (m.stance_source === "data" ? "from the data" :
-    m.stance_source === "model" ? "from the model" : "from data and model"));
+    m.stance_source === "model" ? "from the model" : "from data and model") + " (towards its claim)");
   const show = el("button", { type: "button", className: "link", textContent: m.text,
     title: "draw the graph around this premise", onclick: () => showGraph(m.key, m.text) });
   return el("li", {}, show, meta);
@@ -134,7 +134,9 @@ function explanation(cluster, side) {
   for (const m of cluster.members) counts[m.stance_source] = (counts[m.stance_source] || 0) + 1;
   const said = Object.entries(counts).map(([source, n]) =>
     `${stanceWords(source)}${cluster.members.length > 1 ? ` for ${n} of ${cluster.members.length}` : ""}`);
-  box.append(el("p", { className: "stance" }, `Stance: ${side}, ${said.join("; ")}.`));
+  box.append(el("p", { className: "stance" }, `Stance: ${side}, ${said.join("; ")}. That is ` +
+    "its stance towards the claim it is given for; its side here also depends on whether that " +
+    "claim says what the query says, which the alignment model decides."));
   const sources = sourcesOf(cluster.members);
   const where = el("p", {}, "Sources: ");
   if (!sources.length) where.append("none recorded.");

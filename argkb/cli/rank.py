@@ -6,7 +6,15 @@ from typing import TYPE_CHECKING, get_args
 
 import click
 
-from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
+from argkb.cli.app import (
+    Connection,
+    connection_options,
+    handle_errors,
+    json_option,
+    main,
+    one_line,
+    to_json,
+)
 from argkb.cli.progress import progress_for
 from argkb.rank.store import Reuse, Variant
 
@@ -100,6 +108,7 @@ def pagerank_cmd(
     click.echo("seconds: " + ", ".join(f"{k} {v:.2f}" for k, v in run.seconds.items()))
     click.echo(f"top {len(best)} units:")
     for row in best:
-        click.echo(
-            f"  {row['pagerank']:.5f}  reused {row['used_as_premise']:>3}x  {row['text'][:90]}"
-        )
+        uses = row["used_as_premise"]
+        arguments = "argument " if uses == 1 else "arguments"
+        text = one_line(row["text"], 80)
+        click.echo(f"  {row['pagerank']:.5f}  premise of {uses:>3} {arguments}  {text}")

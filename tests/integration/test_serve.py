@@ -770,6 +770,17 @@ def test_explorer_graph_errors_and_controls_a_user_meets(explorer, answer) -> No
         assert page.evaluate("document.activeElement.id") == "graph-title"
         title = page.inner_text("#graph-title")
         assert len(title) <= len("Graph around: ") + 120
+        # the nodes as a list of buttons: the graph from the keyboard
+        page.wait_for_selector("#graph-nodes li", state="attached")
+        drawn = page.evaluate("window.argkbGraph.nodes().length")
+        assert page.locator("#graph-nodes li").count() == drawn
+        page.click("#graph-panel summary")
+        other = page.locator("#graph-nodes button:not([aria-current])").first
+        target = other.get_attribute("title")
+        other.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(500)
+        assert page.get_attribute("#graph-title", "title") == target
         # a blank claim: a plain sentence, and no answer left standing
         page.fill("#q", "   ")
         page.press("#q", "Enter")

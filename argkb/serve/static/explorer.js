@@ -425,7 +425,7 @@ async function showGraph(key, text) {
       container: $("graph"), elements,
       style: [
         { selector: "node", style: { label: "data(label)", width: "data(size)", height: "data(size)",
-          "font-size": 10, "text-wrap": "wrap", "text-max-width": 120, "text-valign": "bottom",
+          "font-size": 12, "text-wrap": "wrap", "text-max-width": 140, "text-valign": "bottom",
           "text-margin-y": 3, "text-background-color": "#fff", "text-background-opacity": 0.85,
           "text-background-padding": 1, "min-zoomed-font-size": 7, color: "#111" } },
         { selector: 'node[kind = "claim"]', style: { "background-color": "#2563eb" } },
@@ -444,9 +444,24 @@ async function showGraph(key, text) {
     });
     cy.on("tap", "node", (e) => showGraph(e.target.id(), e.target.data("text")));
     window.argkbGraph = cy;  // for tests and the console
+    graphList(graph.nodes, key);
   } catch (err) {
     $("message").textContent = err.message;
   }
+}
+
+function graphList(nodes, key) {
+  // the drawn nodes again as a list of buttons, nearest first: what the keyboard (and a screen
+  // reader) can reach, where the drawing answers only the mouse
+  const sorted = [...nodes].sort((a, b) => a.depth - b.depth);
+  $("graph-nodes").replaceChildren(...sorted.map((n) => {
+    const kind = n.kind.startsWith("claim") ? "claim" : "premise";
+    const text = n.text || n.id;
+    const button = el("button", { type: "button", className: "link", textContent: shortLabel(text, 90),
+      title: text, onclick: () => showGraph(n.id, text) });
+    if (n.id === key) button.setAttribute("aria-current", "true");
+    return el("li", {}, `${kind}, step ${n.depth}: `, button);
+  }));
 }
 
 $("search").addEventListener("submit", search);

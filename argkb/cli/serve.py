@@ -23,6 +23,9 @@ from argkb.query.settings import AlignmentChoice
 
 __all__ = ["is_loopback", "serve_cmd"]
 
+RETRY_SECONDS = 2.0
+"""How long the driver retries a request's transaction (a brief blip of Neo4j, not an outage)."""
+
 
 def _check_token(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A bearer token a client can send: not blank, printable ASCII without spaces (HTTP
@@ -118,11 +121,12 @@ def serve_cmd(
     sock = _listen(host, port)
     port = sock.getsockname()[1]
     target = conn.target()
-    # a request must not wait the driver's default 30 s of retries when Neo4j is down: retries,
-    # connecting and waiting for a pooled connection are bounded by --timeout as well
+    # a request must not wait the driver's default 30 s of retries when Neo4j is down: retries
+    # get at most RETRY_SECONDS (a stopped Neo4j answered 503 after 16.9 s with --timeout's 10,
+    # after 2.9 s with 2), connecting and waiting for a pooled connection --timeout
     driver = conn._driver = open_driver(
         target,
-        max_transaction_retry_time=timeout,
+        max_transaction_retry_time=min(timeout, RETRY_SECONDS),
         connection_timeout=timeout,
         connection_acquisition_timeout=timeout,
     )

@@ -612,6 +612,14 @@ class _Page:
             self.page.wait_for_timeout(100)
         raise AssertionError("no answer shown: " + self.page.inner_text("#message"))
 
+    def graph_of_first_pro(self, base: str) -> None:
+        """Ask the test's query (k = 5), then click "graph" on the first pro cluster."""
+        from urllib.parse import urlencode
+
+        self.page.goto(f"{base}/?" + urlencode({"q": QUERY, "k": 5}))
+        self.wait_answer()
+        self.page.locator("#pro > li.cluster").first.get_by_role("button", name="graph").click()
+
     def params(self) -> dict[str, str]:
         from urllib.parse import parse_qs, urlparse
 
@@ -719,14 +727,11 @@ def test_explorer_explains_in_words_from_the_keyboard(explorer, client) -> None:
 def test_explorer_graph_labels_do_not_overlap(explorer, client, answer) -> None:
     """Issue 31: the graph's labels overlapped at the centre."""
     import time
-    from urllib.parse import urlencode
 
     base, browser = explorer
     with _Page(browser) as p:
         page = p.page
-        page.goto(f"{base}/?" + urlencode({"q": QUERY, "k": 5}))
-        p.wait_answer()
-        page.locator("#pro > li.cluster").first.get_by_role("button", name="graph").click()
+        p.graph_of_first_pro(base)
         key = answer["pro"][0]["representative"]["key"]
         graph = client.get("/api/v1/graph", params={"key": key, "depth": 2, "limit": 300})
         drawn, deadline = 0, time.monotonic() + 60
@@ -761,9 +766,7 @@ def test_explorer_graph_errors_and_controls_a_user_meets(explorer, answer) -> No
     base, browser = explorer
     with _Page(browser) as p:
         page = p.page
-        page.goto(f"{base}/?" + urlencode({"q": QUERY, "k": 5}))
-        p.wait_answer()
-        page.locator("#pro > li.cluster").first.get_by_role("button", name="graph").click()
+        p.graph_of_first_pro(base)
         page.wait_for_timeout(300)
         top = page.evaluate("document.getElementById('graph-panel').getBoundingClientRect().top")
         assert -1 <= top < 640, top  # scrolled to it (to a fraction of a pixel)

@@ -803,6 +803,12 @@ def test_explorer_graph_errors_and_controls_a_user_meets(explorer, answer) -> No
         assert page.locator("#stance").is_disabled()
         page.select_option("#view", "clusters")
         assert not page.locator("#stance").is_disabled()
+        # a count left at its view's default follows the view (key points: 5, as the CLI's)
+        assert page.input_value("#k") == "10"
+        page.select_option("#view", "keypoints")
+        assert page.input_value("#k") == "5"
+        page.select_option("#view", "clusters")
+        assert page.input_value("#k") == "10"
         assert not [m for m in p.console if "404" in m or "Failed to load" in m], p.console
 
 

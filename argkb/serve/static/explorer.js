@@ -237,19 +237,29 @@ function clusterItem(cluster, side) {
 // -- search and the address bar -----------------------------------------------------------------
 
 function formParams() {
-  const params = { q: $("q").value.trim(), k: $("k").value || "10", stance: $("stance").value };
+  const params = { q: $("q").value.trim(), k: $("k").value || DEFAULT_K[$("view").value],
+    stance: $("stance").value };
   if ($("view").value !== "clusters") params.view = $("view").value;
   return params;
 }
 
+// the default count of each view, as the CLI's (argkb query --k 10, argkb keypoints --k 5)
+const DEFAULT_K = { clusters: "10", pairs: "10", keypoints: "5" };
+
 function fillForm(params) {
   $("q").value = params.get("q") || "";
-  const k = Number.parseInt(params.get("k") || "", 10);
-  $("k").value = Number.isFinite(k) && k >= 1 && k <= 100 ? String(k) : "10";
-  const stance = params.get("stance");
-  $("stance").value = ["pro", "con", "both"].includes(stance) ? stance : "both";
   const view = params.get("view");
   $("view").value = ["pairs", "keypoints"].includes(view) ? view : "clusters";
+  const k = Number.parseInt(params.get("k") || "", 10);
+  $("k").value = Number.isFinite(k) && k >= 1 && k <= 100 ? String(k) : DEFAULT_K[$("view").value];
+  const stance = params.get("stance");
+  $("stance").value = ["pro", "con", "both"].includes(stance) ? stance : "both";
+  syncControls();
+}
+
+function viewChanged() {
+  // a count left at the old view's default follows the new view's
+  if (Object.values(DEFAULT_K).includes($("k").value)) $("k").value = DEFAULT_K[$("view").value];
   syncControls();
 }
 
@@ -465,7 +475,7 @@ function graphList(nodes, key) {
 }
 
 $("search").addEventListener("submit", search);
-$("view").addEventListener("change", syncControls);
+$("view").addEventListener("change", viewChanged);
 $("depth").addEventListener("change", () => graphKey && showGraph(graphKey, graphText));
 $("token").value = localStorage.getItem("argkb-token") || "";
 window.addEventListener("popstate", fromAddress);

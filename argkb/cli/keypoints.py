@@ -71,5 +71,6 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
         for row in part["key_points"]:
             click.echo(f"  {row['prevalence']:>4}  {row['key_point']}")
             for example in row["examples"]:
-                source = f" [{example['sources'][0]}]" if example["sources"] else ""
+                first = example["sources"][0] if example["sources"] else None
+                source = f" [{first['title'] or first['sid']}]" if first else ""
                 click.echo(f"          e.g. {one_line(example['text'], 90)}{source}")

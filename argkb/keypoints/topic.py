@@ -61,7 +61,7 @@ class Premise:
     text: str
     stance: str
     arguments: list[str] = field(default_factory=list)
-    sources: list[str] = field(default_factory=list)
+    sources: list[dict[str, str | None]] = field(default_factory=list)  # sid, title, url
 
 
 def topic_premises(
@@ -75,16 +75,16 @@ def topic_premises(
         driver, "keypoints/topic_premises", database=database, words=topic.lower().split()
     )
     out: dict[str, Premise] = {}
-    for uid, text, stance, aid, sid in zip(
+    for uid, text, stance, aid, sid, title, url in zip(
         columns["premise"], columns["text"], columns["stance"], columns["argument"],
-        columns["source"], strict=True,
+        columns["source"], columns["title"], columns["url"], strict=True,
     ):  # fmt: skip
         key = f"{uid}|{stance}"
         premise = out.setdefault(key, Premise(uid, text, stance))
         if aid not in premise.arguments:
             premise.arguments.append(aid)
-        if sid and sid not in premise.sources:
-            premise.sources.append(sid)
+        if sid and all(s["sid"] != sid for s in premise.sources):  # as argkb query's sources
+            premise.sources.append({"sid": sid, "title": title or None, "url": url or None})
     return out
 
 

@@ -312,9 +312,9 @@ async function runPairs(params) {
 // -- key points of a topic (GET /api/v1/keypoints) ------------------------------------------------
 
 function keyPointExample(example) {
-  const where = example.sources.length ? ` [${example.sources.join(", ")}]` : "";
-  return el("li", { className: "example" }, example.text,
-    el("span", { className: "meta" }, where));
+  const where = el("span", { className: "meta" });
+  example.sources.forEach((s, i) => where.append(i ? ", " : " ", sourceNode(s)));
+  return el("li", { className: "example" }, example.text, where);
 }
 
 function keyPointItem(row) {

@@ -13,7 +13,8 @@ between two statements about the same thing:
   the same thing. Polarity differs when the parities of negation cues
   (:data:`argkb.stance.features.NEGATIONS`) differ, or when one text has a word whose antonym
   (:data:`ANTONYMS`: abandon/keep, ban/allow, increase/decrease, ...) is in the other, an odd
-  number of such flips counting once;
+  number of such flips counting once; a comparison's foil ("more harm than *good*") is not
+  looked at for antonyms;
 * ``contrast``: ``cos(q, c) - cos(q, not c)`` with ``not c`` from
   :func:`argkb.stance.features.negate`, in all-MiniLM-L6-v2 space.
 
@@ -59,6 +60,7 @@ _PAIRS = [
     ("positive", "negative"), ("worse", "better"),
     ("advantage", "disadvantage"), ("end", "continue"), ("stop", "continue"),
     ("start", "stop"), ("win", "lose"), ("rise", "fall"), ("encourage", "discourage"),
+    ("help", "harm"), ("good", "harm"),
 ]  # fmt: skip
 ANTONYMS: dict[str, frozenset[str]] = {}
 for _a, _b in _PAIRS:
@@ -111,11 +113,18 @@ def _negations(words: list[str]) -> int:
     return sum(1 for w in words if w in NEGATIONS or w.endswith("n't"))
 
 
+def _before_than(words: list[str]) -> list[str]:
+    """The words before a comparison's foil: in "more harm than good" the claim is "harm";
+    "good" is what it is weighed against and says nothing of the side on its own."""
+    return words[: words.index("than")] if "than" in words else words
+
+
 def lexical_flip(query: str, claim: str) -> tuple[float, float]:
-    """``flip`` (+1 polarity differs, -1 same) and the content-word Jaccard overlap."""
+    """``flip`` (+1 polarity differs, -1 same) and the content-word Jaccard overlap. Antonyms
+    are looked for before a comparison's "than" (:func:`_before_than`)."""
     q, c = tokens(query), tokens(claim)
     flips = (_negations(q) % 2) != (_negations(c) % 2)
-    q_set, c_set = set(q), set(c)
+    q_set, c_set = set(_before_than(q)), set(_before_than(c))
     if _antonym_hits(q_set, c_set) % 2 == 1:
         flips = not flips
     content_q = {_stem(w) for w in q if w not in NEGATIONS and w not in _STOP}

@@ -205,6 +205,25 @@ def test_lexical_flip(query: str, claim: str, flip: float) -> None:
     assert overlap > 0.3
 
 
+@pytest.mark.parametrize(
+    ("claim", "flip"),
+    [
+        ("Social media is bad for society", -1.0),  # was +1: "good" of "than good" vs "bad"
+        ("Social media helps people stay connected", 1.0),  # was -1: help / harm
+        ("Social media is good for people", 1.0),  # good / harm
+        ("Social media does more good than harm", 1.0),
+    ],
+)
+def test_a_comparisons_foil_is_not_its_side(claim: str, flip: float) -> None:
+    """The sample's wrong sides (issue 28, item 4): in "more harm than good" the side is harm;
+    "good" is what it is weighed against."""
+    assert lexical_flip("Social media does more harm than good", claim)[0] == flip
+    assert (
+        lexical_flip("Nuclear power is better than coal", "Nuclear power is worse than coal")[0]
+        == 1.0
+    )
+
+
 def test_scores_of_per_topic_and_topic_bootstrap() -> None:
     """Issue 29, item 3: each row's per-topic accuracy, and a 95 % interval from resampling
     whole topics (so one topic all right and one all wrong span [0, 1])."""

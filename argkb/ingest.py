@@ -250,8 +250,8 @@ def load_records(
         rejects = _RejectLog(summary, on_error, reject_report)
         phase = time.perf_counter()
         _write_records(records, writer, rejects, summary, max_text=max_text, progress=progress)
+        names = ", ".join(p.name for p in files)
         if summary.records == 0:  # never a complete corpus of nothing, whatever the format
-            names = ", ".join(p.name for p in files)
             reason = (
                 f"no records loaded: all {summary.rejected:,} rejected "
                 f"(see {summary.reject_report})"
@@ -263,7 +263,7 @@ def load_records(
         if dropped:  # the server populates them while the reuse edges and counts are computed
             _restore_indexes(driver, database, dropped, wait=False)
         _link_reuse(driver, database, summary, writer)
-        _complete_corpus(driver, database, summary, dropped)
+        _complete_corpus(driver, database, summary, dropped, names)
     except BaseException as err:
         _after_failure(driver, database, cid, dropped, err, was_complete=complete)
         raise
@@ -483,14 +483,19 @@ def _link_reuse(
 
 
 def _complete_corpus(
-    driver: neo4j.Driver, database: str | None, summary: LoadSummary, dropped: list[str]
-) -> None:
+    driver: neo4j.Driver, database: str | None, summary: LoadSummary, dropped: list[str],
+    names: str,
+) -> None:  # fmt: skip
     """Count the corpus, wait for the full-text indexes a bulk load rebuilt, and mark the corpus
-    complete: a corpus is complete only with its full-text indexes online."""
+    complete: a corpus is complete only with its full-text indexes online, and with an argument
+    (an AIF map without nodes gave a source and nothing else; ``names``: the input's files)."""
     phase = time.perf_counter()
     counts = cypher.read(driver, "ingest/corpus_counts", database=database, cid=summary.corpus)
     for key, value in counts[0].data().items():
         setattr(summary, key, int(value or 0))
+    if summary.arguments == 0:
+        raise LoadError(names, "<file>", f"no arguments: {summary.records:,} record(s) loaded, "
+                                         "none an argument")  # fmt: skip
     stored_counts = {key: getattr(summary, key) for key in _COUNTS}
     summary.seconds["count"] = time.perf_counter() - phase
     if dropped:

@@ -94,6 +94,8 @@ def _unit(value: Any, where: str, field: str) -> UnitRef | Rejected:
         text, unit_id = value.get("text"), value.get("id")
     else:
         text, unit_id = value, None
+    if text is not None and not isinstance(text, str):  # a number, a list: say what it is
+        return Rejected(where, field, type_problem(text, "text") or "not a text")
     if not isinstance(text, str) or not text.strip():
         return Rejected(where, field, "missing or empty text")
     if unit_id in (None, ""):

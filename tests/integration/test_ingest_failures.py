@@ -225,6 +225,12 @@ def test_an_input_without_records_is_an_error_in_every_format_and_mode(
     empty.write_text("")
     with pytest.raises(LoadError, match="no records loaded: all 1 rejected"):
         load(clean, "jsonl", empty, on_error="skip", reject_report=tmp_path / "r.jsonl")
+    # an AIF map with no nodes (a bad-input audit, 2026-11-28): its source alone made an empty
+    # "complete" corpus
+    bare = tmp_path / "bare.json"
+    bare.write_text('{"nodes": [], "edges": []}')
+    with pytest.raises(LoadError, match="no arguments: 1 record"):
+        load(clean, "aif", bare)
     assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
 
 

@@ -48,6 +48,24 @@ def test_a_jsonl_source_property_of_the_wrong_type_is_rejected(
 
 
 @pytest.mark.parametrize(
+    ("change", "field", "reason"),
+    [
+        ({"conclusion": 5}, "conclusion", "an int, not a text"),
+        ({"premises": [{"text": 42, "stance": "pro"}]}, "premises[0].text", "an int, not a text"),
+        ({"premises": [{"text": " ", "stance": "pro"}]}, "premises[0].text", "missing or empty"),
+    ],
+)
+def test_a_jsonl_text_of_the_wrong_type_says_so(
+    tmp_path: Path, change: dict[str, Any], field: str, reason: str
+) -> None:
+    """A bad-input audit (2026-11-28): a number as a text was "missing or empty text"."""
+    path = _jsonl(tmp_path, LINE, {**LINE, "id": "a2", **change})
+    [problem] = [r for r in jsonl.read([path]) if isinstance(r, Rejected)]
+    assert (problem.where, problem.field) == ("in.jsonl:2", field)
+    assert problem.reason.startswith(reason)
+
+
+@pytest.mark.parametrize(
     ("source", "properties"),
     [
         ({"id": "s", "pagerank": 0.25, "title": "T", "url": "u"}, {"pagerank": 0.25, "title": "T"}),

@@ -114,6 +114,25 @@ def direct_hits(
     return DirectHits(bm25, cosine, searched)
 
 
+def _hits_noted(
+    reader: CandidateReader,
+    text: str,
+    vector: NDArray[np.float32],
+    collection: str | None,
+    claims_credited: bool,
+    notes: list[str] | None,
+    hits: DirectHits | None,
+) -> DirectHits:
+    """``hits``, read by :func:`direct_hits` when the caller has not; with :data:`UNMATCHED` in
+    ``notes`` when BM25 found nothing and no claim was credited (nothing matches the query)."""
+    notes = notes if notes is not None else []
+    if hits is None:
+        hits = direct_hits(reader, text, vector, collection, notes)
+    if hits.searched and not hits.bm25 and not claims_credited:
+        notes.append(UNMATCHED)
+    return hits
+
+
 def _top(scores: dict[int, float], allowed: set[int], depth: int) -> dict[int, float]:
     kept = sorted(((v, p) for p, v in scores.items() if p in allowed), key=lambda t: (-t[0], t[1]))
     return {p: v for v, p in kept[:depth]}
@@ -147,10 +166,7 @@ def side_pools(
         reader.executor().submit(reader.alignment_ahead, text, vector, p_cluster, claim_cluster)
         if claim_cluster and reader.alignment is not always_aligned else None
     )  # fmt: skip
-    if hits is None:
-        hits = direct_hits(reader, text, vector, collection, notes if notes is not None else [])
-    if hits.searched and not hits.bm25 and not p_cluster and notes is not None:
-        notes.append(UNMATCHED)
+    hits = _hits_noted(reader, text, vector, collection, bool(p_cluster), notes, hits)
     read = _read_edges(reader, vector, claim_cluster, hits, collection)
     if read is None:
         return {}, None

@@ -245,6 +245,7 @@ function formParams() {
 
 // the default count of each view, as the CLI's (argkb query --k 10, argkb keypoints --k 5)
 const DEFAULT_K = { clusters: "10", pairs: "10", keypoints: "5" };
+let shownView = "clusters";  // the view the count was last set for
 
 function fillForm(params) {
   $("q").value = params.get("q") || "";
@@ -254,12 +255,14 @@ function fillForm(params) {
   $("k").value = Number.isFinite(k) && k >= 1 && k <= 100 ? String(k) : DEFAULT_K[$("view").value];
   const stance = params.get("stance");
   $("stance").value = ["pro", "con", "both"].includes(stance) ? stance : "both";
+  shownView = $("view").value;
   syncControls();
 }
 
 function viewChanged() {
-  // a count left at the old view's default follows the new view's
-  if (Object.values(DEFAULT_K).includes($("k").value)) $("k").value = DEFAULT_K[$("view").value];
+  // a count left at the old view's default follows the new view's; one the user chose stays
+  if ($("k").value === DEFAULT_K[shownView]) $("k").value = DEFAULT_K[$("view").value];
+  shownView = $("view").value;
   syncControls();
 }
 

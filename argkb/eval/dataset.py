@@ -106,10 +106,19 @@ def document_names(corpus: str | os.PathLike[str]) -> dict[str, list[str]]:
         For each premise unit key, its premise ``id`` (when given), then the ids of the arguments
         it is a premise of, in file order, each once.
     """
+    return _corpus_index(Path(corpus))[0]
+
+
+def _corpus_index(corpus: Path) -> tuple[dict[str, list[str]], list[str]]:
+    """:func:`document_names`, and the source ids of the corpus's arguments in file order (each
+    once), from one reading of the file."""
     names: dict[str, list[str]] = {}
-    for line in _arguments(Path(corpus)):
+    sources: dict[str, None] = {}
+    for line in _arguments(corpus):
         split = len(line) > 1
         for record in line:
+            if record.source is not None:
+                sources[record.source] = None
             argument = _argument_id(record, split)
             for premise in record.premises:
                 own = names.setdefault(premise.uid, [])
@@ -119,7 +128,7 @@ def document_names(corpus: str | os.PathLike[str]) -> dict[str, list[str]]:
                         own.insert(0, pid)
                 if argument not in own:
                     own.append(argument)
-    return names
+    return names, list(sources)
 
 
 def build_benchmark(
@@ -249,8 +258,8 @@ def prepare_benchmark(files: DatasetFiles, *, collection: str | None = None) -> 
     Raises
     ------
     EvaluationError, EvalFileError
-        A missing corpus, a malformed line of the evaluation files, or judged ids that the corpus
-        does not have.
+        A missing corpus, a malformed line of the evaluation files, judged ids that the corpus
+        does not have, or a ``collection`` that selects none of its sources.
     """
     from argkb.eval import trec
 
@@ -260,32 +269,28 @@ def prepare_benchmark(files: DatasetFiles, *, collection: str | None = None) -> 
     queries = [Query(q.qid, q.text, q.stance, collection) for q in trec.read_topics(files.topics)]
     qrels = trec.read_qrels(files.qrels)
     clusters = trec.read_clusters(files.clusters) if files.clusters is not None else None
+    names, sources = _corpus_index(corpus)
     benchmark = build_benchmark(
         f"dataset-{corpus.stem}",
         queries,
         qrels,
         clusters,
-        document_names(corpus),
+        names,
         qrels_path=str(files.qrels),
     )
     benchmark.notes["corpus"] = str(corpus)
     if collection is not None:  # refused before anything is loaded
-        _require_corpus_source(corpus, collection)
+        _require_corpus_source(corpus.name, sources, collection)
     return benchmark
 
 
-def _require_corpus_source(corpus: Path, collection: str) -> None:
-    """Refuse a ``--collection`` prefix that selects none of the corpus's own sources: the judged
-    premises would all be left out and every ranker would score 0."""
-    from argkb.loaders import jsonl
-    from argkb.loaders.records import SourceRecord
-
-    records = jsonl.read([corpus])
-    sources = list(dict.fromkeys(r.sid for r in records if isinstance(r, SourceRecord)))
+def _require_corpus_source(name: str, sources: list[str], collection: str) -> None:
+    """Refuse a ``--collection`` prefix that selects none of the corpus's own ``sources``: the
+    judged premises would all be left out and every ranker would score 0."""
     if not any(sid.startswith(collection) for sid in sources):
         there = ", ".join(sources[:_SHOWN]) or "none: its lines give no source"
         raise EvaluationError(
-            f"--collection {collection!r} selects none of {corpus.name}'s sources ({there})"
+            f"--collection {collection!r} selects none of {name}'s sources ({there})"
         )
 
 

@@ -397,9 +397,10 @@ def plan(sources: Mapping[str, Sequence[Path]], relations: Path | None = None) -
         out.append(("argkp-dev", argkp_topics(root), collection("dev"), _argkp_loader(root)))
     path = relations or RELATIONS
     known = read_relations(path) if sources.get("sigir19") else {}
+    covered = {topic for topic, _ in known}
     for root in dict.fromkeys(Path(p).resolve() for p in sources.get("sigir19", ())):
         topics = sigir19_topics(root, known)
-        _require_relations(root, [t.qid for t in topics], {t for t, _ in known}, path)
+        _require_relations(root, [t.qid for t in topics], covered, path)
         out.append(("sigir19-dev", topics, COLLECTION, _sigir19_loader(root)))
     return out
 

@@ -397,10 +397,7 @@ function fromAddress() {
   if ($("q").value.trim()) {
     run(formParams());
   } else {
-    $("pro").replaceChildren();
-    $("con").replaceChildren();
-    $("pairs").replaceChildren();
-    $("message").textContent = "";
+    clearAnswer("");
   }
 }
 
@@ -413,6 +410,10 @@ function shortLabel(text, max = 48) {
   const space = cut.lastIndexOf(" ");
   return (space > max / 2 ? cut.slice(0, space) : cut).trimEnd() + " …";
 }
+
+// a node of GET /api/v1/graph as drawn and listed: claim or premise, and its text (else its key)
+const nodeKind = (n) => (n.kind.startsWith("claim") ? "claim" : "premise");
+const nodeText = (n) => n.text || n.id;
 
 async function showGraph(key, text) {
   graphKey = key;
@@ -428,8 +429,8 @@ async function showGraph(key, text) {
     const ranks = graph.nodes.map((n) => n.pagerank || 0);
     const top = Math.max(...ranks, 1e-12);
     const elements = [
-      ...graph.nodes.map((n) => ({ data: { id: n.id, label: shortLabel(n.text || n.id), text: n.text || n.id,
-        depth: n.depth, kind: n.kind.startsWith("claim") ? "claim" : "premise",
+      ...graph.nodes.map((n) => ({ data: { id: n.id, label: shortLabel(nodeText(n)), text: nodeText(n),
+        depth: n.depth, kind: nodeKind(n),
         size: 14 + 30 * Math.sqrt((n.pagerank || 0) / top), origin: n.id === key ? "yes" : "no" } })),
       ...graph.edges.map((e, i) => ({ data: { id: "e" + i, source: e.source, target: e.target,
         kind: e.type === "same_as" ? "same" : (e.stance || "unknown") } })),
@@ -468,8 +469,8 @@ function graphList(nodes, key) {
   // reader) can reach, where the drawing answers only the mouse
   const sorted = [...nodes].sort((a, b) => a.depth - b.depth);
   $("graph-nodes").replaceChildren(...sorted.map((n) => {
-    const kind = n.kind.startsWith("claim") ? "claim" : "premise";
-    const text = n.text || n.id;
+    const kind = nodeKind(n);
+    const text = nodeText(n);
     const button = el("button", { type: "button", className: "link", textContent: shortLabel(text, 90),
       title: text, onclick: () => showGraph(n.id, text) });
     if (n.id === key) button.setAttribute("aria-current", "true");

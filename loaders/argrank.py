@@ -363,8 +363,10 @@ def _read_graph(path: Path) -> Iterator[tuple[int, str] | tuple[int, int, str] |
     try:
         with open_utf8(path) as raw:
             graph = json.load(io.TextIOWrapper(raw, encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise LoadError(str(path), "<json>", f"not UTF-8 JSON: {err}") from err
+    except UnicodeDecodeError as err:
+        raise LoadError(str(path), "<encoding>", f"not UTF-8: {err}") from err
+    except json.JSONDecodeError as err:  # a cut file ends here too ("Expecting ...")
+        raise LoadError(str(path), "<json>", f"malformed JSON: {err}") from err
     except ValueError as err:  # json.loads refuses an integer of too many digits
         raise LoadError(str(path), "<json>", TOO_LONG_NUMBER) from err
     except RecursionError as err:
@@ -377,7 +379,7 @@ def _read_graph(path: Path) -> Iterator[tuple[int, str] | tuple[int, int, str] |
     seen_nodes: set[int] = set()
     for index, value in enumerate(graph["nodes"]):
         unit_id = _as_id(value)
-        where = f"{path.name}:nodes[{index}]"
+        where = f"{path}:nodes[{index}]"
         if unit_id is None:
             yield Rejected(
                 where, "nodes", _beyond_64_bits(value) or f"not a unit id: {value!r:.60}"
@@ -389,7 +391,7 @@ def _read_graph(path: Path) -> Iterator[tuple[int, str] | tuple[int, int, str] |
             yield unit_id, where
     seen_edges: dict[tuple[int, int], str] = {}
     for index, value in enumerate(graph["edges"]):
-        where = f"{path.name}:edges[{index}]"
+        where = f"{path}:edges[{index}]"
         pair = _as_pair(value)
         if pair is None:
             too_big = [_beyond_64_bits(end) for end in value] if _is_pair(value) else []
@@ -428,7 +430,7 @@ def _read_benchmark(path: Path) -> Iterator[BenchmarkArgument | Rejected]:
     first_seen: dict[int, str] = {}
     # ragged: stray fields of an unquoted text shift some rows (see the module docstring)
     for where, columns, row in csv_table(path, BENCHMARK_COLUMNS, ragged=True):
-        item = _benchmark_argument(where, columns, row)
+        item = row if isinstance(row, Rejected) else _benchmark_argument(where, columns, row)
         if isinstance(item, BenchmarkArgument):
             if item.argument_id in first_seen:
                 first = first_seen[item.argument_id]

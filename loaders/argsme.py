@@ -101,24 +101,24 @@ def _read_dump(path: Path) -> Iterator[Record | Rejected]:
             for index, obj in enumerate(items):
                 deep = guard.take("arguments.item")
                 if deep is not None:
-                    yield Rejected(f"{path.name}#{index}", deep, too_deep_message())
+                    yield Rejected(f"{path}#{index}", deep, too_deep_message())
                     continue
-                yield from argument_records(obj, f"{path.name}#{index}", seen_sources)
+                yield from argument_records(obj, f"{path}#{index}", seen_sources)
         except (ijson.JSONError, UnicodeDecodeError) as err:
             after = f"after record {index}" if index >= 0 else "before the first record"
             message = json_error(err)
             if isinstance(err, UnicodeDecodeError) or "UTF8" in message or "utf-8" in message:
                 # bytes in the file that are no UTF-8 (an escape is read on: see above)
                 reason = f"not UTF-8 {after}; the rest of the file cannot be read"
-                yield Rejected(path.name, "<encoding>", reason)
+                yield Rejected(str(path), "<encoding>", reason)
             elif index < 0:
                 reason = f'not args.me JSON (expected {{"arguments": [...]}}): {message}'
-                yield Rejected(path.name, "<json>", reason)
+                yield Rejected(str(path), "<json>", reason)
             else:
                 reason = f"malformed JSON {after}: {message}; the rest of the file cannot be read"
-                yield Rejected(path.name, "<json>", reason)
+                yield Rejected(str(path), "<json>", reason)
     if index < 0:
-        yield Rejected(path.name, "arguments", "no arguments found (expected {'arguments': [...]})")
+        yield Rejected(str(path), "arguments", "no arguments found (expected {'arguments': [...]})")
 
 
 def _read_jsonl(path: Path) -> Iterator[Record | Rejected]:

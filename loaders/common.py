@@ -11,7 +11,7 @@ import sys
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, NamedTuple, overload
+from typing import Any, BinaryIO, Literal, NamedTuple
 
 from argkb.errors import LoadError
 from argkb.loaders.records import Rejected, Stance, StanceLabel
@@ -146,16 +146,6 @@ def field_count(where: str, row: Sequence[str], header: Sequence[str]) -> Reject
     return Rejected(where, "<columns>", f"{len(row)} fields, the header has {width} ({detail})")
 
 
-@overload
-def csv_table(
-    path: Path, required: Sequence[str], *, ragged: Literal[True]
-) -> Iterator[tuple[str, dict[str, int], list[str]]]: ...
-@overload
-def csv_table(
-    path: Path, required: Sequence[str], *, ragged: Literal[False] = False
-) -> Iterator[tuple[str, dict[str, int], list[str] | Rejected]]: ...
-
-
 def csv_table(
     path: Path, required: Sequence[str], *, ragged: bool = False
 ) -> Iterator[tuple[str, dict[str, int], list[str] | Rejected]]:
@@ -164,11 +154,13 @@ def csv_table(
     ``where`` is ``file:line N``, the row's first physical line (quoted fields may span lines).
     A row with more or fewer fields than the header comes as ``(where, columns, Rejected)``
     (:func:`field_count`), unless ``ragged`` (a format whose rows are known to be uneven and
-    that reads them itself, as Webis-ArgRank-17's ``ground-truth-list.csv``).
-    Header names are stripped; a repeated name maps to its first column. A missing file or
-    required column and unparsable CSV raise :class:`LoadError`. Bytes that are not UTF-8
-    come as lone surrogates (``surrogateescape``), so only the row that holds them is rejected
-    (by :func:`required_fields`, or the ingest's check of every value). A field
+    that reads them itself, as Webis-ArgRank-17's ``ground-truth-list.csv``). A row the CSV
+    parser cannot read (a quote never closed) comes as a Rejected too, and ends the file: where
+    the next row starts cannot be known, so an ``--on-error skip`` load keeps the rows before it.
+    Header names are stripped; a repeated name maps to its first column. A missing or empty
+    file, a missing required column and an unreadable header raise :class:`LoadError`. Bytes
+    that are not UTF-8 come as lone surrogates (``surrogateescape``), so only the row that holds
+    them is rejected (by :func:`required_fields`, or the ingest's check of every value). A field
     may be as long as :data:`MAX_CSV_FIELD`; ``--max-text`` decides which texts are too long.
     """
     if not path.is_file():
@@ -181,29 +173,45 @@ def csv_table(
     ):
         # strict: an unterminated quote is an error, not a field that swallows the rest
         reader = csv.reader(text, strict=True)
-        line = 0  # the last physical line of the last row read
+        header, columns = _csv_header(path, reader, required)
+        line = reader.line_num  # the last physical line of the last row read
         try:
-            header = [name.strip() for name in next(reader, [])]
-            columns: dict[str, int] = {}
-            for index, name in enumerate(header):
-                columns.setdefault(name, index)
-            missing = [name for name in required if name not in columns]
-            if missing:
-                raise LoadError(str(path), missing[0], f"missing column (header: {header})")
-            line = reader.line_num
             for row in reader:
                 start, line = line + 1, reader.line_num
                 if any(value.strip() for value in row):
-                    where = f"{path.name}:line {start}"
+                    where = f"{path}:line {start}"
                     bad = None if ragged else field_count(where, row, header)
                     yield where, columns, row if bad is None else bad
         except csv.Error as err:
-            if "unexpected end of data" in str(err):  # a quote in the row after ``line``
-                raise LoadError(
-                    f"{path.name}:line {line + 1}", "<csv>",
-                    "unterminated quoted field: a \" opened in this row is never closed",
-                ) from err  # fmt: skip
-            raise LoadError(f"{path.name}:line {reader.line_num}", "<csv>", str(err)) from err
+            where = f"{path}:line {line + 1}"  # the row after the last one read
+            yield where, columns, Rejected(where, "<csv>", _csv_problem(err))
+
+
+def _csv_header(
+    path: Path, reader: Iterator[list[str]], required: Sequence[str]
+) -> tuple[list[str], dict[str, int]]:
+    """The stripped header names and each name's first column; LoadError for an empty file, a
+    header the parser cannot read or a required column missing."""
+    try:
+        first = next(reader, None)
+    except csv.Error as err:
+        raise LoadError(f"{path}:line 1", "<csv>", _csv_problem(err)) from err
+    if first is None:
+        raise LoadError(str(path), "<file>", "the file is empty: no header row")
+    header = [name.strip() for name in first]
+    columns: dict[str, int] = {}
+    for index, name in enumerate(header):
+        columns.setdefault(name, index)
+    missing = [name for name in required if name not in columns]
+    if missing:
+        raise LoadError(str(path), missing[0], f"missing column (header: {header})")
+    return header, columns
+
+
+def _csv_problem(err: csv.Error) -> str:
+    if "unexpected end of data" in str(err):
+        return 'unterminated quoted field: a " opened in this row is never closed'
+    return f"{err}; the rest of the file is not read"
 
 
 def csv_rows(
@@ -441,7 +449,7 @@ def json_lines(path: Path, max_bytes: int = MAX_JSON_LINE) -> Iterator[tuple[str
     empty = True
     with open_utf8(path) as handle:
         for number, line in enumerate(_lines(handle, max_bytes), start=1):
-            where = f"{path.name}:{number}"
+            where = f"{path}:{number}"
             if line is None:
                 yield where, Rejected(where, "<record>", f"line longer than {max_bytes:,} bytes")
                 continue
@@ -463,7 +471,7 @@ def json_lines(path: Path, max_bytes: int = MAX_JSON_LINE) -> Iterator[tuple[str
             except RecursionError:
                 yield where, Rejected(where, "<json>", too_deep_message())
     if empty:  # a load of nothing must not look like a complete corpus
-        yield path.name, Rejected(path.name, "<file>", "no records: the file is empty")
+        yield str(path), Rejected(str(path), "<file>", "no records: the file is empty")
 
 
 class RecentSet:

@@ -201,8 +201,9 @@ def _print_load(summary: LoadSummary) -> None:
             f"{summary.shared:,} arguments were loaded before by another corpus, with the same "
             "id and content: left to it"
         )
-    if summary.rejected:
-        click.echo(f"rejected records written to {summary.reject_report}; first ones:")
+    if summary.rejected and not summary.already_loaded:  # else: counts of the earlier load
+        report = f" written to {summary.reject_report}" if summary.reject_report else ""
+        click.echo(f"rejected records{report}; first ones:")
         for line in summary.rejected_examples:
             click.echo(f"  {line}")
     if summary.left_out:

@@ -45,7 +45,9 @@ def test_skip_mode_rejects_each_bad_record_and_loads_the_good_ones(clean, tmp_pa
     aids = clean.execute_query("MATCH (a:Argument) RETURN a.aid AS aid ORDER BY aid").records
     assert [r["aid"] for r in aids] == ["jsonl:a1", "jsonl:z9"]
     entries = [json.loads(line) for line in report.read_text().splitlines()]
-    assert [e["where"] for e in entries] == [f"bad.jsonl:{n}" for n in range(2, 2 + len(BAD_LINES))]
+    assert [e["where"] for e in entries] == [
+        f"{tmp_path}/bad.jsonl:{n}" for n in range(2, 2 + len(BAD_LINES))
+    ]
     texts = clean.execute_query("MATCH (u:Unit) RETURN u.text AS t").records
     assert all("?" not in r["t"] and "\ud800" not in r["t"] for r in texts)
 
@@ -53,7 +55,7 @@ def test_skip_mode_rejects_each_bad_record_and_loads_the_good_ones(clean, tmp_pa
 def test_fail_mode_stops_at_the_first_bad_record_with_one_line(clean, tmp_path: Path) -> None:
     with pytest.raises(LoadError) as err:
         load(clean, "jsonl", _file(tmp_path))
-    assert err.value.where == "bad.jsonl:2" and "\n" not in str(err.value)
+    assert err.value.where == f"{tmp_path}/bad.jsonl:2" and "\n" not in str(err.value)
     str(err.value).encode("utf-8")
 
 
@@ -75,19 +77,66 @@ def test_lone_surrogates_in_an_argsme_dump_are_one_line_errors(clean, tmp_path: 
     runner = CliRunner()
     failed = runner.invoke(main, ["load", "argsme", str(path)])
     assert failed.exit_code == 1
-    assert failed.output.splitlines()[-1] == (
-        "Error: dump.json#0 (id s1): field 'conclusion': not UTF-8 text (a lone surrogate)"
-    )
+    # the one line: no progress text before it where stderr is not a terminal
+    assert failed.output.splitlines() == [
+        f"Error: {path}#0 (id s1): field 'conclusion': not UTF-8 text (a lone surrogate)"
+    ]
     report = tmp_path / "rejected.jsonl"
     args = ["load", "argsme", str(path), "--on-error", "skip", "--reject-report", str(report)]
     skipped = runner.invoke(main, args)
     assert skipped.exit_code == 0, skipped.output
     entries = [json.loads(line) for line in report.read_text().splitlines()]
     assert [(e["where"], e["field"]) for e in entries] == [
-        ("dump.json#0 (id s1)", "conclusion"),
-        ("dump.json#1 (id s2)", "premises[0]"),
-        ("dump.json#2 (id s3)", "premises[0]"),
+        (f"{tmp_path}/dump.json#0 (id s1)", "conclusion"),
+        (f"{tmp_path}/dump.json#1 (id s2)", "premises[0]"),
+        (f"{tmp_path}/dump.json#2 (id s3)", "premises[0]"),
     ]
     assert {e["reason"] for e in entries} == {"not UTF-8 text (a lone surrogate)"}
     texts = clean.execute_query("MATCH (u:Unit) RETURN u.text AS t ORDER BY t").records
     assert [r["t"] for r in texts] == ["C four", "P4"]
+
+
+def _argkp_cut_in_a_quote(tmp_path: Path) -> Path:
+    """The fixture's ArgKP train split, its arguments file cut inside line 3's quoted text."""
+    folder = tmp_path / "argkp"
+    folder.mkdir()
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "argkp"
+    for name in ("arguments_train.csv", "key_points_train.csv", "labels_train.csv"):
+        (folder / name).write_bytes((fixture / name).read_bytes())
+    arguments = folder / "arguments_train.csv"
+    lines = arguments.read_text(encoding="utf-8").splitlines()
+    arguments.write_text("\n".join([*lines[:2], lines[2][:30]]) + "\n", encoding="utf-8")
+    return folder
+
+
+def test_a_csv_cut_inside_a_quote_is_one_reject_in_skip_mode(clean, tmp_path: Path) -> None:
+    folder = _argkp_cut_in_a_quote(tmp_path)
+    with pytest.raises(LoadError) as err:  # fail mode: one line, nothing written
+        load(clean, "argkp", folder)
+    assert err.value.where == f"{folder}/arguments_train.csv:line 3" and err.value.field == "<csv>"
+    assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
+    report = tmp_path / "rejected.jsonl"
+    summary = load(clean, "argkp", folder, on_error="skip", reject_report=report)
+    assert summary.arguments == 1  # line 2, the only argument before the cut
+    entries = [json.loads(line) for line in report.read_text().splitlines()]
+    assert entries[0] == {
+        "where": f"{folder}/arguments_train.csv:line 3",
+        "field": "<csv>",
+        "reason": 'unterminated quoted field: a " opened in this row is never closed',
+    }
+
+
+def test_errors_name_the_whole_path_of_two_files_of_one_name(clean, tmp_path: Path) -> None:
+    """``a/x.jsonl`` and ``b/x.jsonl``: the error says which one (it said ``x.jsonl:2``)."""
+    paths = []
+    for folder, premise in (("a", {"text": "P", "stance": "pro"}), ("b", {"text": "P"})):
+        (tmp_path / folder).mkdir()
+        path = tmp_path / folder / "x.jsonl"
+        record = {"id": f"{folder}1", "conclusion": "C", "premises": [premise]}
+        bad = {**record, "id": f"{folder}2", "premises": [{"text": "Q", "stance": "+2"}]}
+        path.write_text(json.dumps(record) + "\n" + (json.dumps(bad) if folder == "b" else ""))
+        paths.append(path)
+    with pytest.raises(LoadError) as err:
+        load(clean, "jsonl", *paths)
+    assert err.value.where == f"{tmp_path}/b/x.jsonl:2"
+    assert str(err.value).startswith(f"{tmp_path}/b/x.jsonl:2: field 'premises[0].stance'")

@@ -44,7 +44,7 @@ def test_dev_split_gives_exactly_these_records() -> None:
         SourceRecord(
             UNIFORM_SOURCE,
             (("topic", UNIFORM), ("split", "dev")),
-            "arguments_dev.csv:line 2",
+            f"{FIXTURE}/arguments_dev.csv:line 2",
         ),
         ArgumentRecord(
             aid="argkp:arg_4_0",
@@ -53,7 +53,7 @@ def test_dev_split_gives_exactly_these_records() -> None:
             stance="con",
             source=UNIFORM_SOURCE,
             properties=(("split", "dev"), ("arg_id", "arg_4_0")),
-            where="arguments_dev.csv:line 2",
+            where=f"{FIXTURE}/arguments_dev.csv:line 2",
         ),
         ArgumentRecord(
             aid="argkp:arg_4_1",
@@ -62,7 +62,7 @@ def test_dev_split_gives_exactly_these_records() -> None:
             stance="pro",
             source=UNIFORM_SOURCE,
             properties=(("split", "dev"), ("arg_id", "arg_4_1")),
-            where="arguments_dev.csv:line 3",
+            where=f"{FIXTURE}/arguments_dev.csv:line 3",
         ),
         UnitRecord(
             unit=key_point,
@@ -74,21 +74,21 @@ def test_dev_split_gives_exactly_these_records() -> None:
                 ("split", "dev"),
             ),
             source=UNIFORM_SOURCE,
-            where="key_points_dev.csv:line 2",
+            where=f"{FIXTURE}/key_points_dev.csv:line 2",
         ),
         LinkRecord(
             start=bullying,
             end=key_point,
             type="MATCHES_KEY_POINT",
             properties=(("label", 1), ("arg_id", "arg_4_0"), ("kp_id", "kp_4_0")),
-            where="labels_dev.csv:line 2",
+            where=f"{FIXTURE}/labels_dev.csv:line 2",
         ),
         LinkRecord(
             start=expressing,
             end=key_point,
             type="MATCHES_KEY_POINT",
             properties=(("label", 0), ("arg_id", "arg_4_1"), ("kp_id", "kp_4_0")),
-            where="labels_dev.csv:line 3",
+            where=f"{FIXTURE}/labels_dev.csv:line 3",
         ),
     ]
 
@@ -134,19 +134,21 @@ def test_bad_argument_rows_are_rejected_and_reading_goes_on(tmp_path: Path) -> N
     records = list(argkp.read([path]))
     rejected = [r for r in records if isinstance(r, Rejected)]
     assert [(r.where, r.field) for r in rejected] == [
-        ("arguments_dev.csv:line 2", "argument"),
-        ("arguments_dev.csv:line 3", "stance"),
-        ("arguments_dev.csv:line 4", "<columns>"),
-        ("arguments_dev.csv:line 6", "arg_id"),
-        ("arguments_dev.csv:line 9", "arg_id"),
+        (f"{tmp_path}/arguments_dev.csv:line 2", "argument"),
+        (f"{tmp_path}/arguments_dev.csv:line 3", "stance"),
+        (f"{tmp_path}/arguments_dev.csv:line 4", "<columns>"),
+        (f"{tmp_path}/arguments_dev.csv:line 6", "arg_id"),
+        (f"{tmp_path}/arguments_dev.csv:line 9", "arg_id"),
     ]
     assert "unknown stance '0'" in rejected[1].reason
     assert "3 fields, the header has 4 (nothing from column 'stance' on)" in rejected[2].reason
-    assert "duplicate id 'arg_4' (first at arguments_dev.csv:line 5)" in rejected[3].reason
+    assert (
+        f"duplicate id 'arg_4' (first at {tmp_path}/arguments_dev.csv:line 5)" in rejected[3].reason
+    )
     arguments = [r for r in records if isinstance(r, ArgumentRecord)]
     assert [(a.aid, a.stance, a.where) for a in arguments] == [
-        ("argkp:arg_4", "con", "arguments_dev.csv:line 5"),
-        ("argkp:arg_5", "pro", "arguments_dev.csv:line 7"),
+        ("argkp:arg_4", "con", f"{tmp_path}/arguments_dev.csv:line 5"),
+        ("argkp:arg_5", "pro", f"{tmp_path}/arguments_dev.csv:line 7"),
     ]
 
 
@@ -165,11 +167,11 @@ def test_labels_with_unknown_ids_or_values_are_rejected(tmp_path: Path) -> None:
     records = list(argkp.read([root], split="dev"))
     rejected = [r for r in records if isinstance(r, Rejected)]
     assert [(r.where, r.field) for r in rejected] == [
-        ("labels_dev.csv:line 3", "arg_id"),
-        ("labels_dev.csv:line 4", "key_point_id"),
-        ("labels_dev.csv:line 5", "label"),
-        ("labels_dev.csv:line 6", "arg_id"),
-        ("labels_dev.csv:line 7", "arg_id"),
+        (f"{root}/labels_dev.csv:line 3", "arg_id"),
+        (f"{root}/labels_dev.csv:line 4", "key_point_id"),
+        (f"{root}/labels_dev.csv:line 5", "label"),
+        (f"{root}/labels_dev.csv:line 6", "arg_id"),
+        (f"{root}/labels_dev.csv:line 7", "arg_id"),
     ]
     assert rejected[0].reason == "unknown argument id 'arg_9_9'"
     assert rejected[1].reason == "unknown key point id 'kp_9_9'"
@@ -189,8 +191,8 @@ def test_bad_key_point_row_is_rejected(tmp_path: Path) -> None:
     )
     rejected = [r for r in argkp.read([root], split="dev") if isinstance(r, Rejected)]
     assert [(r.where, r.field) for r in rejected] == [
-        ("key_points_dev.csv:line 3", "key_point"),
-        ("key_points_dev.csv:line 4", "stance"),
+        (f"{root}/key_points_dev.csv:line 3", "key_point"),
+        (f"{root}/key_points_dev.csv:line 4", "stance"),
     ]
 
 
@@ -225,7 +227,11 @@ def test_a_row_that_is_not_utf8_is_rejected_and_the_rest_loads(tmp_path: Path) -
     )
     records = list(argkp.read([path]))
     assert [r for r in records if isinstance(r, Rejected)] == [
-        Rejected("arguments_dev.csv:line 2", "argument", "not UTF-8 (bytes that are no UTF-8 text)")
+        Rejected(
+            f"{tmp_path}/arguments_dev.csv:line 2",
+            "argument",
+            "not UTF-8 (bytes that are no UTF-8 text)",
+        )
     ]
     assert [r.aid for r in records if isinstance(r, ArgumentRecord)] == ["argkp:arg_2"]
 

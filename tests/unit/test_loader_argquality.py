@@ -35,7 +35,7 @@ def test_fixture_gives_exactly_these_records() -> None:
         SourceRecord(
             "argquality:discussion:1349",
             (("discussion_id", 1349),),
-            f"{ARGUMENTS}:line 2",
+            f"{FIXTURE}/{ARGUMENTS}:line 2",
         ),
         ArgumentRecord(
             aid="argquality:14:1349:3",
@@ -55,7 +55,7 @@ def test_fixture_gives_exactly_these_records() -> None:
                 ("combined", 1.2959366627272988),
                 ("text_length", 10),
             ),
-            where=f"{ARGUMENTS}:line 2",
+            where=f"{FIXTURE}/{ARGUMENTS}:line 2",
         ),
     ]
     summary = [
@@ -121,16 +121,16 @@ def test_bad_rows_are_rejected_and_reading_goes_on(tmp_path: Path) -> None:
     records = list(argquality.read([root]))
     rejected = [r for r in records if isinstance(r, Rejected)]
     assert [(r.where, r.field) for r in rejected] == [
-        (f"{ARGUMENTS}:line 2", "Premise"),
-        (f"{ARGUMENTS}:line 3", "Stance"),
-        (f"{ARGUMENTS}:line 4", "Topic ID"),
-        (f"{ARGUMENTS}:line 5", "Discussion ID"),
-        (f"{ARGUMENTS}:line 6", "Topic ID"),
-        (f"{ARGUMENTS}:line 7", "Relevance"),
-        (f"{ARGUMENTS}:line 8", "Rhetorical Quality"),
-        (f"{ARGUMENTS}:line 9", "Is Argument?"),
-        (f"{ARGUMENTS}:line 10", "Text Length"),
-        (f"{ARGUMENTS}:line 12", "Argument ID"),
+        (f"{root}/{ARGUMENTS}:line 2", "Premise"),
+        (f"{root}/{ARGUMENTS}:line 3", "Stance"),
+        (f"{root}/{ARGUMENTS}:line 4", "Topic ID"),
+        (f"{root}/{ARGUMENTS}:line 5", "Discussion ID"),
+        (f"{root}/{ARGUMENTS}:line 6", "Topic ID"),
+        (f"{root}/{ARGUMENTS}:line 7", "Relevance"),
+        (f"{root}/{ARGUMENTS}:line 8", "Rhetorical Quality"),
+        (f"{root}/{ARGUMENTS}:line 9", "Is Argument?"),
+        (f"{root}/{ARGUMENTS}:line 10", "Text Length"),
+        (f"{root}/{ARGUMENTS}:line 12", "Argument ID"),
     ]
     assert "unknown stance 'Neutral'" in rejected[1].reason
     assert "unknown topic 99" in rejected[4].reason
@@ -153,7 +153,7 @@ def test_a_premise_that_is_its_topics_query_is_left_out(tmp_path: Path) -> None:
     assert not [r for r in records if isinstance(r, Rejected)]
     left_out = [r for r in records if isinstance(r, LeftOut)]
     assert [(r.where, r.kind) for r in left_out] == [
-        (f"{ARGUMENTS}:line 2", "premise is the query")
+        (f"{root}/{ARGUMENTS}:line 2", "premise is the query")
     ]
     assert "topic 14's query" in left_out[0].reason
     arguments = [r for r in records if isinstance(r, ArgumentRecord)]
@@ -171,8 +171,8 @@ def test_bad_topic_row_is_rejected_and_its_arguments_too(tmp_path: Path) -> None
     )
     rejected = [r for r in argquality.read([root]) if isinstance(r, Rejected)]
     assert [(r.where, r.field) for r in rejected] == [
-        (f"{TOPICS}:line 2", "Topic ID"),
-        (f"{ARGUMENTS}:line 2", "Topic ID"),
+        (f"{root}/{TOPICS}:line 2", "Topic ID"),
+        (f"{root}/{ARGUMENTS}:line 2", "Topic ID"),
     ]
 
 

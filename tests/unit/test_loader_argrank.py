@@ -52,7 +52,7 @@ def test_benchmark_arguments_come_first_with_their_texts_and_maps() -> None:
     records = list(argrank.read([FIXTURE]))
     assert records[:3] == [
         SourceRecord(
-            "argrank:map:10", (("map_id", 10), ("corpus", "looc1")), f"{BENCHMARK}:line 2"
+            "argrank:map:10", (("map_id", 10), ("corpus", "looc1")), f"{FIXTURE}/{BENCHMARK}:line 2"
         ),
         ArgumentRecord(
             aid="argrank:501",
@@ -69,7 +69,7 @@ def test_benchmark_arguments_come_first_with_their_texts_and_maps() -> None:
                 ("corrected_premises", VITAMIN + "."),
                 ("aifdb_map_ids", "10 11"),
             ),
-            where=f"{BENCHMARK}:line 2",
+            where=f"{FIXTURE}/{BENCHMARK}:line 2",
         ),
         ArgumentRecord(
             aid="argrank:502",
@@ -92,7 +92,7 @@ def test_benchmark_arguments_come_first_with_their_texts_and_maps() -> None:
                 ),
                 ("aifdb_map_ids", "10"),
             ),
-            where=f"{BENCHMARK}:line 3",
+            where=f"{FIXTURE}/{BENCHMARK}:line 3",
         ),
     ]
 
@@ -142,7 +142,7 @@ def test_every_unit_gets_a_unit_record_with_its_provenance() -> None:
             ("isolated", False),
             ("corrected_text", "Strawberries are the best choice for your breakfast."),
         ),
-        where="ground-truth-list.csv:line 2 (unit 1)",
+        where=f"{FIXTURE}/ground-truth-list.csv:line 2 (unit 1)",
     )
     assert units[8] == UnitRecord(
         unit=UnitRef("", key="argrank:9"),
@@ -153,11 +153,11 @@ def test_every_unit_gets_a_unit_record_with_its_provenance() -> None:
             ("aifdb_map_ids", "40"),
             ("isolated", True),
         ),
-        where="unit-source-list.csv:line 13 (unit 9)",
+        where=f"{FIXTURE}/unit-source-list.csv:line 13 (unit 9)",
     )
     assert units[9].properties == (("argrank_id", 100), ("isolated", False))
     # every unit names the file that first names it (a graph node, an edge, a benchmark row)
-    assert units[7].where == "groundtruth.json:edges[5] (unit 8)"
+    assert units[7].where == f"{FIXTURE}/groundtruth.json:edges[5] (unit 8)"
     without = [
         r for r in argrank.read([FIXTURE], include_isolated=False) if isinstance(r, UnitRecord)
     ]
@@ -181,7 +181,7 @@ def test_load_benchmark_parses_ranks_and_texts() -> None:
         mean_rank=1.285714286,
         annotator_ranks=(1, 1, 2, 1, 1, 1, 2),
         repaired=False,
-        where=f"{BENCHMARK}:line 2",
+        where=f"{FIXTURE}/{BENCHMARK}:line 2",
     )
     assert first.aid == "argrank:501"
     assert sum(first.annotator_ranks) / 7 == pytest.approx(first.mean_rank)
@@ -230,19 +230,19 @@ def test_bad_benchmark_rows_are_rejected(tmp_path: Path) -> None:
     )
     rejected = [r for r in argrank.read([root]) if isinstance(r, Rejected)]
     assert [(r.where, r.field) for r in rejected] == [
-        (f"{BENCHMARK}:line 2", "Argument ID"),
-        (f"{BENCHMARK}:line 3", "Number of premises"),
-        (f"{BENCHMARK}:line 4", "Premise 1 argument unit ID"),
-        (f"{BENCHMARK}:line 5", "Mean rank"),
-        (f"{BENCHMARK}:line 6", "Conclusion argument unit ID"),
-        (f"{BENCHMARK}:line 8", "Argument ID"),
+        (f"{root}/{BENCHMARK}:line 2", "Argument ID"),
+        (f"{root}/{BENCHMARK}:line 3", "Number of premises"),
+        (f"{root}/{BENCHMARK}:line 4", "Premise 1 argument unit ID"),
+        (f"{root}/{BENCHMARK}:line 5", "Mean rank"),
+        (f"{root}/{BENCHMARK}:line 6", "Conclusion argument unit ID"),
+        (f"{root}/{BENCHMARK}:line 8", "Argument ID"),
     ]
     assert rejected[0].reason == "not a non-negative integer: 'x1'"
     assert rejected[1].reason == "says 2, but the row has 1 numeric premise ids"
     assert rejected[4].reason == "missing or empty"
     with pytest.raises(LoadError) as err:
         argrank.load_benchmark(root)
-    assert err.value.where == f"{BENCHMARK}:line 2"
+    assert err.value.where == f"{root}/{BENCHMARK}:line 2"
 
 
 def test_bad_graph_entries_and_source_rows_are_rejected(tmp_path: Path) -> None:
@@ -257,18 +257,18 @@ def test_bad_graph_entries_and_source_rows_are_rejected(tmp_path: Path) -> None:
     records = list(argrank.read([root]))
     rejected = [(r.where, r.field) for r in records if isinstance(r, Rejected)]
     assert rejected == [
-        ("unit-source-list.csv:line 14", "Argument Unit ID"),
-        ("unit-source-list.csv:line 15", "Corpus Name"),
-        ("groundtruth.json:nodes[2]", "nodes"),
-        ("groundtruth.json:nodes[3]", "nodes"),
-        ("groundtruth.json:edges[1]", "edges"),
-        ("groundtruth.json:edges[2]", "edges"),
-        ("groundtruth.json:edges[3]", "edges"),
-        ("groundtruth.json:edges[4]", "edges"),
-        ("groundtruth.json:edges[5]", "edges"),  # unit 8 is not in "nodes"
+        (f"{root}/unit-source-list.csv:line 14", "Argument Unit ID"),
+        (f"{root}/unit-source-list.csv:line 15", "Corpus Name"),
+        (f"{root}/groundtruth.json:nodes[2]", "nodes"),
+        (f"{root}/groundtruth.json:nodes[3]", "nodes"),
+        (f"{root}/groundtruth.json:edges[1]", "edges"),
+        (f"{root}/groundtruth.json:edges[2]", "edges"),
+        (f"{root}/groundtruth.json:edges[3]", "edges"),
+        (f"{root}/groundtruth.json:edges[4]", "edges"),
+        (f"{root}/groundtruth.json:edges[5]", "edges"),  # unit 8 is not in "nodes"
     ]
     reasons = {r.where: r.reason for r in records if isinstance(r, Rejected)}
-    assert reasons["groundtruth.json:edges[5]"] == "unit 8 is not in 'nodes'"
+    assert reasons[f"{root}/groundtruth.json:edges[5]"] == "unit 8 is not in 'nodes'"
     counts = Counter(type(r).__name__ for r in records)
     assert counts["ArgumentRecord"] == 5  # 4 benchmark arguments and the edge [2, 9]
 
@@ -292,8 +292,13 @@ def test_missing_files_and_columns_raise(tmp_path: Path) -> None:
 def test_malformed_graph_raises(tmp_path: Path) -> None:
     root = _copy(tmp_path)
     (root / "groundtruth.json").write_text('{"nodes": [1, 2]', encoding="utf-8")
-    with pytest.raises(LoadError, match="not UTF-8 JSON"):
+    with pytest.raises(LoadError, match="malformed JSON: Expecting") as cut:
         list(argrank.read([root]))
+    assert cut.value.field == "<json>"
+    (root / "groundtruth.json").write_bytes(b'{"nodes": ["\xff"]}')
+    with pytest.raises(LoadError, match="not UTF-8") as bad:
+        list(argrank.read([root]))
+    assert bad.value.field == "<encoding>"
     (root / "groundtruth.json").write_text('{"nodes": [1, 2]}', encoding="utf-8")
     with pytest.raises(LoadError) as err:
         list(argrank.read([root]))
@@ -321,11 +326,11 @@ def test_an_id_beyond_64_bits_is_rejected_where_it_is_written(tmp_path: Path) ->
     records = list(argrank.read([graph, sources]))
     rejected = [r for r in records if isinstance(r, Rejected)]
     assert [(r.where, r.field) for r in rejected] == [
-        ("unit-source-list.csv:line 3", "Argument Unit ID"),
-        ("unit-source-list.csv:line 4", "AIFdb Unit ID"),
-        ("groundtruth.json:nodes[0]", "nodes"),
-        ("groundtruth.json:edges[1]", "edges"),
-        ("groundtruth.json:edges[2]", "edges"),
+        (f"{tmp_path}/unit-source-list.csv:line 3", "Argument Unit ID"),
+        (f"{tmp_path}/unit-source-list.csv:line 4", "AIFdb Unit ID"),
+        (f"{tmp_path}/groundtruth.json:nodes[0]", "nodes"),
+        (f"{tmp_path}/groundtruth.json:edges[1]", "edges"),
+        (f"{tmp_path}/groundtruth.json:edges[2]", "edges"),
     ]
     reasons = [r.reason for r in rejected]
     assert reasons[:4] == [
@@ -337,8 +342,8 @@ def test_an_id_beyond_64_bits_is_rejected_where_it_is_written(tmp_path: Path) ->
     assert reasons[4].startswith("not a [conclusion id, premise id] pair")
     units = [r for r in records if isinstance(r, UnitRecord)]
     assert [u.where for u in units] == [
-        "groundtruth.json:edges[0] (unit 2)",
-        "groundtruth.json:edges[0] (unit 3)",
+        f"{tmp_path}/groundtruth.json:edges[0] (unit 2)",
+        f"{tmp_path}/groundtruth.json:edges[0] (unit 3)",
     ]
 
 
@@ -348,7 +353,10 @@ def test_a_benchmark_premise_id_beyond_64_bits_is_rejected(tmp_path: Path) -> No
         tmp_path, f"601,{ranks},1,Claim,1,Claim.,Text.,{2**70},Premise, ,, ,, ,,,,"
     )
     [problem] = [r for r in argrank.read([root]) if isinstance(r, Rejected)]
-    assert (problem.where, problem.field) == (f"{BENCHMARK}:line 2", "Premise 1 argument unit ID")
+    assert (problem.where, problem.field) == (
+        f"{root}/{BENCHMARK}:line 2",
+        "Premise 1 argument unit ID",
+    )
     assert problem.reason == "integer of 71 bits, beyond 64 bits"
 
 
@@ -361,5 +369,8 @@ def test_a_corpus_name_that_is_not_utf8_is_rejected_on_its_row(tmp_path: Path) -
     )
     records = list(argrank.read([graph, sources]))
     [problem] = [r for r in records if isinstance(r, Rejected)]
-    assert (problem.where, problem.field) == ("unit-source-list.csv:line 2", "Corpus Name")
+    assert (problem.where, problem.field) == (
+        f"{tmp_path}/unit-source-list.csv:line 2",
+        "Corpus Name",
+    )
     assert "not UTF-8" in problem.reason

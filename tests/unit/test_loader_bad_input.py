@@ -37,7 +37,7 @@ def test_deeply_nested_value_in_argsme_dump_is_one_rejected_record(tmp_path: Pat
     records = list(argsme.read([path]))
     assert _aids(records) == ["argsme:a1", "argsme:a3"]
     [problem] = _rejected(records)
-    assert problem.where == "deep.json#1"
+    assert problem.where == f"{tmp_path}/deep.json#1"
     assert problem.field.startswith("extra.item.item")
     assert f"deeper than {MAX_JSON_DEPTH} levels" in problem.reason
     assert "\n" not in str(problem)
@@ -57,7 +57,7 @@ def test_deeply_nested_jsonl_line_is_rejected_not_a_recursion_error(
     records = list(module.read([path]))
     assert _aids(records) == [f"{module.FORMAT}:a1", f"{module.FORMAT}:a3"]
     [problem] = _rejected(records)
-    assert problem.where.startswith("deep.jsonl:2")
+    assert problem.where.startswith(f"{tmp_path}/deep.jsonl:2")
     assert problem.field.startswith("premises.item")
 
 
@@ -68,7 +68,11 @@ def test_a_jsonl_line_over_the_size_limit_is_rejected_and_read_past(tmp_path: Pa
     big = json.dumps({**GOOD, "id": "a2", "conclusion": "x" * 5000})
     path.write_text("\n".join([json.dumps(GOOD), big, json.dumps({**GOOD, "id": "a3"})]) + "\n")
     rows = list(json_lines(path, max_bytes=1000))
-    assert [where for where, _ in rows] == ["big.jsonl:1", "big.jsonl:2", "big.jsonl:3"]
+    assert [where for where, _ in rows] == [
+        f"{tmp_path}/big.jsonl:1",
+        f"{tmp_path}/big.jsonl:2",
+        f"{tmp_path}/big.jsonl:3",
+    ]
     assert isinstance(rows[1][1], Rejected) and "longer than 1,000 bytes" in rows[1][1].reason
     assert rows[2][1]["id"] == "a3"
 
@@ -135,11 +139,11 @@ def test_every_bad_jsonl_line_is_one_rejected_record_and_good_lines_load(tmp_pat
     path.write_text("\n".join(lines) + "\n")
     rows, rejected = _checked(list(jsonl.read([path])))
     assert [row["aid"] for kind, row in rows if kind == "arguments"] == ["jsonl:a1", "jsonl:last"]
-    assert sorted(r.where for r in rejected) == [f"bad.jsonl:{n}" for n in range(2, 9)]
+    assert sorted(r.where for r in rejected) == [f"{tmp_path}/bad.jsonl:{n}" for n in range(2, 9)]
     fields = {r.where: r.field for r in rejected}
-    assert fields["bad.jsonl:4"] == "source.pagerank"
-    assert fields["bad.jsonl:5"] == "source.pagerank"
-    assert fields["bad.jsonl:6"] == "conclusion.id"
+    assert fields[f"{tmp_path}/bad.jsonl:4"] == "source.pagerank"
+    assert fields[f"{tmp_path}/bad.jsonl:5"] == "source.pagerank"
+    assert fields[f"{tmp_path}/bad.jsonl:6"] == "conclusion.id"
     for problem in rejected:
         str(problem).encode("utf-8")  # printable: no lone surrogate in any message
         assert "\n" not in str(problem)
@@ -194,7 +198,7 @@ def test_lone_surrogates_in_an_argsme_dump_are_rejected_as_in_jsonl(tmp_path: Pa
     dump.write_text('{"arguments": [' + ",\n".join(records) + "]}")
     lines = tmp_path / "dump.jsonl"
     lines.write_text("\n".join(records) + "\n")
-    for path, first in ((dump, "dump.json#0"), (lines, "dump.jsonl:1")):
+    for path, first in ((dump, f"{tmp_path}/dump.json#0"), (lines, f"{tmp_path}/dump.jsonl:1")):
         rows, rejected = _checked(list(argsme.read([path])))
         assert [(r.field, r.reason) for r in rejected] == [
             ("conclusion", "not UTF-8 text (a lone surrogate)"),
@@ -220,7 +224,7 @@ def test_bytes_that_are_no_utf8_in_an_argsme_dump_are_called_so(tmp_path: Path) 
     assert _aids(records) == ["argsme:a1"]
     assert _rejected(records) == [
         Rejected(
-            "latin.json",
+            str(path),
             "<encoding>",
             "not UTF-8 after record 0; the rest of the file cannot be read",
         )
@@ -272,9 +276,9 @@ def test_a_second_text_under_one_unit_id_is_rejected(tmp_path: Path) -> None:
     assert _aids(records) == ["jsonl:a1", "jsonl:a2"]
     assert _rejected(records) == [
         Rejected(
-            "ids.jsonl:3",
+            f"{tmp_path}/ids.jsonl:3",
             "premises[0].id",
-            "unit id 'p7' already names another text (at ids.jsonl:1)",
+            f"unit id 'p7' already names another text (at {path}:1)",
         )
     ]
 
@@ -286,5 +290,5 @@ def test_an_empty_jsonl_file_is_a_rejection_not_an_empty_corpus(
     path = tmp_path / "empty.jsonl"
     path.write_text("\n  \n")
     assert list(module.read([path])) == [
-        Rejected("empty.jsonl", "<file>", "no records: the file is empty")
+        Rejected(str(path), "<file>", "no records: the file is empty")
     ]

@@ -38,9 +38,9 @@ def test_argkp_arguments_row_with_an_extra_or_a_missing_field_is_rejected(tmp_pa
     )
     records = list(argkp.read([path]))
     extra, short = _rejected(records)
-    assert (extra.where, extra.field) == ("arguments_dev.csv:line 3", "<columns>")
+    assert (extra.where, extra.field) == (f"{tmp_path}/arguments_dev.csv:line 3", "<columns>")
     assert extra.reason == "5 fields, the header has 4 (first extra value 'EXTRA')"
-    assert (short.where, short.field) == ("arguments_dev.csv:line 4", "<columns>")
+    assert (short.where, short.field) == (f"{tmp_path}/arguments_dev.csv:line 4", "<columns>")
     assert "3 fields, the header has 4" in short.reason and "'stance'" in short.reason
     aids = [r.aid for r in records if isinstance(r, ArgumentRecord)]
     assert aids == ["argkp:arg_4_0", "argkp:arg_4_3"]
@@ -55,8 +55,8 @@ def test_argkp_labels_and_key_points_rows_are_checked_too(tmp_path: Path) -> Non
     _write(tmp_path / "labels_dev.csv", "arg_id,key_point_id,label\na1,k1,1\na1,k1,1,x\n")
     records = list(argkp.read([tmp_path]))
     assert [(r.where, r.field) for r in _rejected(records)] == [
-        ("key_points_dev.csv:line 3", "<columns>"),
-        ("labels_dev.csv:line 3", "<columns>"),
+        (f"{tmp_path}/key_points_dev.csv:line 3", "<columns>"),
+        (f"{tmp_path}/labels_dev.csv:line 3", "<columns>"),
     ]
     assert "6 fields, the header has 4" in _rejected(records)[0].reason
     assert sum(isinstance(r, UnitRecord) for r in records) == 1
@@ -88,8 +88,8 @@ def test_argquality_row_with_an_extra_field_is_rejected(tmp_path: Path) -> None:
     records = list(argquality.read([tmp_path]))
     rejected = _rejected(records)
     assert [(r.where, r.field) for r in rejected] == [
-        ("webis-argquality20-arguments.csv:line 3", "<columns>"),
-        ("webis-argquality20-arguments.csv:line 4", "<columns>"),
+        (f"{tmp_path}/webis-argquality20-arguments.csv:line 3", "<columns>"),
+        (f"{tmp_path}/webis-argquality20-arguments.csv:line 4", "<columns>"),
     ]
     assert "13 fields, the header has 12 (first extra value 'EXTRA')" in rejected[0].reason
     assert "11 fields, the header has 12" in rejected[1].reason
@@ -119,7 +119,7 @@ def test_sigir19_row_with_an_extra_field_is_rejected(tmp_path: Path) -> None:
     )
     records = list(sigir19.read([tmp_path]))
     [problem] = _rejected(records)
-    assert (problem.where, problem.field) == ("arguments.csv:line 3", "<columns>")
+    assert (problem.where, problem.field) == (f"{tmp_path}/arguments.csv:line 3", "<columns>")
     assert "13 fields, the header has 12 (first extra value 'EXTRA')" in problem.reason
     assert [r.aid for r in records if isinstance(r, ArgumentRecord)] == ["sigir19:201:9"]
 
@@ -136,8 +136,8 @@ def test_argrank_source_list_row_with_an_extra_field_is_rejected(tmp_path: Path)
     records = list(argrank.read([graph, sources]))
     rejected = _rejected(records)
     assert [(r.where, r.field) for r in rejected] == [
-        ("unit-source-list.csv:line 3", "<columns>"),
-        ("unit-source-list.csv:line 4", "<columns>"),
+        (f"{tmp_path}/unit-source-list.csv:line 3", "<columns>"),
+        (f"{tmp_path}/unit-source-list.csv:line 4", "<columns>"),
     ]
     assert rejected[0].reason == "5 fields, the header has 4 (first extra value 'EXTRA')"
     [unit] = [r for r in records if isinstance(r, UnitRecord)]
@@ -166,4 +166,4 @@ def test_csv_table_ragged_keeps_uneven_rows_for_the_reader_to_realign(tmp_path: 
 def test_a_quoted_field_over_two_lines_counts_once(tmp_path: Path, newline: str) -> None:
     path = _write(tmp_path / "t.csv", f'a,b{newline}1,"two{newline}lines"{newline}')
     [(where, row)] = list(csv_rows(path, ("a", "b")))
-    assert where == "t.csv:line 2" and not isinstance(row, Rejected) and row["a"] == "1"
+    assert where == f"{tmp_path}/t.csv:line 2" and not isinstance(row, Rejected) and row["a"] == "1"

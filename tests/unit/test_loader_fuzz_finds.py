@@ -26,7 +26,7 @@ def test_a_jsonl_number_of_5000_digits_rejects_its_line(module, tmp_path: Path) 
     path = tmp_path / "big.jsonl"
     path.write_text('{"id": ' + HUGE + ', "conclusion": "C"}\n' + GOOD + "\n")
     records = list(module.read([path]))
-    assert records[0] == Rejected("big.jsonl:1", "<json>", TOO_LONG_NUMBER)
+    assert records[0] == Rejected(f"{tmp_path}/big.jsonl:1", "<json>", TOO_LONG_NUMBER)
     assert [r.aid for r in records if isinstance(r, ArgumentRecord)] == [f"{module.FORMAT}:a1"]
 
 

@@ -42,7 +42,11 @@ def test_a_jsonl_source_property_of_the_wrong_type_is_rejected(
     path = _jsonl(tmp_path, LINE, {**LINE, "id": "a2", "source": source})
     records = list(jsonl.read([path]))
     [problem] = [r for r in records if isinstance(r, Rejected)]
-    assert (problem.where, problem.field, problem.reason) == ("in.jsonl:2", field, reason)
+    assert (problem.where, problem.field, problem.reason) == (
+        f"{tmp_path}/in.jsonl:2",
+        field,
+        reason,
+    )
     assert [r.aid for r in records if isinstance(r, ArgumentRecord)] == ["jsonl:a1"]
     assert not [r for r in records if isinstance(r, SourceRecord)]
 
@@ -61,7 +65,7 @@ def test_a_jsonl_text_of_the_wrong_type_says_so(
     """A bad-input audit (2026-11-28): a number as a text was "missing or empty text"."""
     path = _jsonl(tmp_path, LINE, {**LINE, "id": "a2", **change})
     [problem] = [r for r in jsonl.read([path]) if isinstance(r, Rejected)]
-    assert (problem.where, problem.field) == ("in.jsonl:2", field)
+    assert (problem.where, problem.field) == (f"{tmp_path}/in.jsonl:2", field)
     assert problem.reason.startswith(reason)
 
 
@@ -117,7 +121,9 @@ def test_an_argsme_context_of_the_wrong_type_is_rejected(
     records = list(argsme.read([_argsme(tmp_path, suffix, ARGUMENT, bad)]))
     [problem] = [r for r in records if isinstance(r, Rejected)]
     assert problem.where.endswith("(id d2)")
-    assert problem.where.startswith("args.json#1" if suffix == ".json" else "args.jsonl:2")
+    assert problem.where.startswith(
+        f"{tmp_path}/args.json#1" if suffix == ".json" else f"{tmp_path}/args.jsonl:2"
+    )
     assert (problem.field, problem.reason) == (field, reason)
     assert [r.aid for r in records if isinstance(r, ArgumentRecord)] == ["argsme:d1"]
     assert not [r for r in records if isinstance(r, SourceRecord)]

@@ -12,7 +12,7 @@ import pytest
 from argkb.errors import DatabaseError, DatabaseUnavailable, LoadError
 from argkb.ingest import content_hash
 from argkb.loaders import argkp, argsme, jsonl
-from argkb.loaders.records import Rejected
+from argkb.loaders.records import ArgumentRecord, Rejected
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOOD = {"id": "a1", "conclusion": "C one", "premises": [{"text": "P one", "stance": "PRO"}]}
@@ -59,11 +59,13 @@ def test_an_unterminated_csv_quote_is_named_as_such(tmp_path: Path) -> None:
     assert lines[2].startswith('arg_0_1,"A patient')
     lines[2] = lines[2].replace('"".",', '"".,', 1)  # the closing quote of the field is gone
     arguments.write_text("\n".join(lines) + "\n")
-    with pytest.raises(LoadError) as caught:
-        list(argkp.read([folder]))
-    err = caught.value
-    assert (err.where, err.field) == ("arguments_train.csv:line 3", "<csv>")
+    records = list(argkp.read([folder]))
+    [err] = [r for r in records if isinstance(r, Rejected) and r.field == "<csv>"]
+    assert (err.where, err.field) == (f"{arguments}:line 3", "<csv>")
     assert "unterminated quoted field" in err.reason
+    # the rows before it are read (an --on-error skip load keeps them), none after it
+    aids = {r.aid for r in records if isinstance(r, ArgumentRecord)}
+    assert "argkp:arg_0_0" in aids and "argkp:arg_0_1" not in aids
 
 
 def test_the_driver_s_errors_become_one_line() -> None:

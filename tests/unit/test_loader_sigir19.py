@@ -50,7 +50,9 @@ def test_the_format_is_registered() -> None:
 def test_fixture_gives_exactly_these_records() -> None:
     records = list(sigir19.read([FIXTURE]))
     assert records[:2] == [
-        SourceRecord("sigir19:discussion:101", (("discussion_id", 101),), "arguments.csv:line 2"),
+        SourceRecord(
+            "sigir19:discussion:101", (("discussion_id", 101),), f"{FIXTURE}/arguments.csv:line 2"
+        ),
         ArgumentRecord(
             aid="sigir19:101:1",
             conclusion=UnitRef("Homework should be abolished"),
@@ -70,7 +72,7 @@ def test_fixture_gives_exactly_these_records() -> None:
                 ("dialectical", 3.5),
                 ("comment", "repetitive"),
             ),
-            where="arguments.csv:line 2",
+            where=f"{FIXTURE}/arguments.csv:line 2",
         ),
     ]
     arguments = [r for r in records if isinstance(r, ArgumentRecord)]
@@ -95,7 +97,7 @@ def test_fixture_gives_exactly_these_records() -> None:
         "sigir19:discussion:201",
     ]
     [left_out] = [r for r in records if isinstance(r, LeftOut)]
-    assert left_out.where == "arguments.csv:line 8"
+    assert left_out.where == f"{FIXTURE}/arguments.csv:line 8"
     assert left_out.kind == "premise is the conclusion"
     assert not [r for r in records if isinstance(r, Rejected)]
 
@@ -156,7 +158,7 @@ def test_a_bad_row_is_one_rejected_record_naming_line_and_field(
     root = _with_arguments(tmp_path, GOOD.replace("00000900", "00000800") + row + GOOD)
     records = list(sigir19.read([root]))
     [problem] = [r for r in records if isinstance(r, Rejected)]
-    assert (problem.where, problem.field) == ("arguments.csv:line 3", field)
+    assert (problem.where, problem.field) == (f"{root}/arguments.csv:line 3", field)
     assert reason in problem.reason
     assert "\n" not in str(problem)
     # the good rows around it still come
@@ -167,9 +169,9 @@ def test_a_bad_row_is_one_rejected_record_naming_line_and_field(
 def test_a_repeated_judgement_of_one_topic_is_rejected(tmp_path: Path) -> None:
     root = _with_arguments(tmp_path, GOOD + GOOD)
     [problem] = [r for r in sigir19.read([root]) if isinstance(r, Rejected)]
-    assert problem.where == "arguments.csv:line 3"
+    assert problem.where == f"{root}/arguments.csv:line 3"
     assert problem.field == "Argument ID"
-    assert "first at arguments.csv:line 2" in problem.reason
+    assert f"first at {root}/arguments.csv:line 2" in problem.reason
 
 
 @pytest.mark.parametrize(
@@ -186,8 +188,8 @@ def test_an_argument_judged_twice_with_another_text_is_rejected(
     root = _with_arguments(tmp_path, GOOD + second)
     records = list(sigir19.read([root]))
     [problem] = [r for r in records if isinstance(r, Rejected)]
-    assert (problem.where, problem.field) == ("arguments.csv:line 3", field)
-    assert "was read at arguments.csv:line 2" in problem.reason
+    assert (problem.where, problem.field) == (f"{root}/arguments.csv:line 3", field)
+    assert f"was read at {root}/arguments.csv:line 2" in problem.reason
     [argument] = [r for r in records if isinstance(r, ArgumentRecord)]
     assert dict(argument.properties)["topic_ids"] == "2"  # the rejected row is no judgement
     data = sigir19.load_judgements(root)
@@ -200,7 +202,7 @@ def test_bytes_that_are_not_utf8_reject_only_their_row(tmp_path: Path) -> None:
     root = _with_arguments(tmp_path, GOOD.encode() + bad)
     records = list(sigir19.read([root]))
     [problem] = [r for r in records if isinstance(r, Rejected)]
-    assert (problem.where, problem.field) == ("arguments.csv:line 3", "Comment")
+    assert (problem.where, problem.field) == (f"{root}/arguments.csv:line 3", "Comment")
     assert "not UTF-8" in problem.reason
 
 
@@ -218,18 +220,18 @@ def test_a_bad_topic_is_rejected_and_its_judgements_with_it(
     root = _with_topics(tmp_path, row)
     records = list(sigir19.read([root]))
     problems = [r for r in records if isinstance(r, Rejected)]
-    assert (problems[0].where, problems[0].field) == ("topics.csv:line 2", field)
+    assert (problems[0].where, problems[0].field) == (f"{root}/topics.csv:line 2", field)
     assert reason in problems[0].reason
     # the judgement of the topic that was not read names the unknown topic
-    assert (problems[1].where, problems[1].field) == ("arguments.csv:line 2", "Topic ID")
+    assert (problems[1].where, problems[1].field) == (f"{root}/arguments.csv:line 2", "Topic ID")
     assert not [r for r in records if isinstance(r, ArgumentRecord)]
 
 
 def test_a_duplicate_topic_is_rejected(tmp_path: Path) -> None:
     root = _with_topics(tmp_path, "0002,True,,,,homework\n0002,False,,,,homework\n")
     [problem] = [r for r in sigir19.read([root]) if isinstance(r, Rejected)]
-    assert (problem.where, problem.field) == ("topics.csv:line 3", "Topic ID")
-    assert "duplicate id (first at topics.csv:line 2)" in problem.reason
+    assert (problem.where, problem.field) == (f"{root}/topics.csv:line 3", "Topic ID")
+    assert f"duplicate id (first at {root}/topics.csv:line 2)" in problem.reason
 
 
 def test_missing_files_and_columns_raise_load_errors(tmp_path: Path) -> None:

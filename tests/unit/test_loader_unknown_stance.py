@@ -41,7 +41,9 @@ def test_jsonl_premises_without_stance(tmp_path: Path) -> None:
     ]
     assert all(validate(a, 1000) is None for a in arguments)
     (bad,) = [r for r in records if isinstance(r, Rejected)]
-    assert str(bad) == "mine.jsonl:3: field 'premises[0].stance': unknown stance 'perhaps'"
+    assert (
+        str(bad) == f"{tmp_path}/mine.jsonl:3: field 'premises[0].stance': unknown stance 'perhaps'"
+    )
 
 
 def test_ingest_still_refuses_other_stances() -> None:

@@ -3,6 +3,7 @@ progress interface (argkb.progress) that the CLI renders."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -40,7 +41,23 @@ def test_stderr_progress_keeps_stdout_for_results(capsys: pytest.CaptureFixture[
     Prefixed(shown, "  ").message("warm start")
     out, err = capsys.readouterr()
     assert out == ""
-    assert "embed" in err and "4/4" in err
-    assert err.endswith("  warm start\n")
+    # stderr is no terminal here: a stage is one line when it is done, no redrawn bar
+    assert re.fullmatch(r"embed: 4 units in \d+\.\d s\n  warm start\n", err), err
+    with pytest.raises(RuntimeError), shown.stage("load", unit=" rec") as advance:
+        advance(3)
+        raise RuntimeError("a failed stage leaves stderr to its error")
+    assert capsys.readouterr() == ("", "")
     assert progress_for(True) is SILENT
     assert isinstance(progress_for(False), StderrProgress)
+
+
+def test_stderr_progress_draws_a_bar_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from argkb.cli.progress import StderrProgress
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    with StderrProgress().stage("embed", unit=" units", total=4) as advance:
+        advance(4)
+    err = capsys.readouterr().err
+    assert "embed" in err and "4/4" in err and "100%" in err

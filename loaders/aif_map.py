@@ -129,6 +129,7 @@ def read_map(
                 continue
             if isinstance(found, ArgumentRecord):
                 written.add(nid)
+                yield from _edges_to_inferences(nid, node, table, links, found.where)
             yield found
     yield from _undercuts(undercuts, table, flavour, where, map_id, used, written)
     for nid, node in table.items():
@@ -283,6 +284,21 @@ def _argument(
         properties=_scheme(node, flavour),
         where=at,
     )
+
+
+def _edges_to_inferences(
+    nid: str, node: _Node, table: dict[str, _Node], links: _Links, at: str
+) -> Iterator[LeftOut]:
+    """One :class:`LeftOut` per edge from an argument with an I-node conclusion to another
+    inference node: the argument loads, that edge is not modelled (it was dropped silently)."""
+    for target in dict.fromkeys(links.out_of.get(nid, ())):
+        if table[target].type in _ARGUMENT_TYPES:
+            yield LeftOut(
+                at,
+                "edge to an inference",
+                f"{node.type} node also points at {table[target].type} node {target}; "
+                "the argument loads, that edge is left out",
+            )
 
 
 def _broken_neighbour(

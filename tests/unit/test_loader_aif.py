@@ -361,6 +361,36 @@ def test_argument_without_premise_or_with_two_conclusions(tmp_path: Path) -> Non
     assert "2 I-nodes (1, 2)" in left[1].reason
 
 
+def test_an_edge_from_an_argument_to_another_inference_is_left_out_not_dropped(
+    tmp_path: Path,
+) -> None:
+    # RA 10 (1 -> 2) also points at RA 11 (3 -> 4): both arguments load, and the edge 10 -> 11,
+    # which argkb does not model, is a warning (it was dropped without one)
+    path = _aifdb(
+        tmp_path / "ra_to_ra.json",
+        [
+            ("1", "I", "A"),
+            ("2", "I", "B"),
+            ("3", "I", "C"),
+            ("4", "I", "D"),
+            ("10", "RA", "Default Inference"),
+            ("11", "RA", "Default Inference"),
+        ],
+        [("1", "10"), ("10", "2"), ("3", "11"), ("11", "4"), ("10", "11")],
+    )
+    records = list(read([path]))
+    arguments = [r for r in records if isinstance(r, ArgumentRecord)]
+    assert [(a.aid, a.premises, a.conclusion) for a in arguments] == [
+        ("aif:ra_to_ra:10", (_u("A"),), _u("B")),
+        ("aif:ra_to_ra:11", (_u("C"),), _u("D")),
+    ]
+    [left] = [r for r in records if isinstance(r, LeftOut)]
+    assert (left.where, left.kind) == (f"{path}#node 10", "edge to an inference")
+    assert left.reason == (
+        "RA node also points at RA node 11; the argument loads, that edge is left out"
+    )
+
+
 def test_self_loop_is_left_out_and_its_unit_kept(tmp_path: Path) -> None:
     path = _aifdb(
         tmp_path / "loop.json",

@@ -65,7 +65,12 @@ def _member_line(member: Member) -> str:
     stance's model): its side for the query follows from that and from whether the claim says
     what the query says."""
     shown = " ".join(getattr(member, "snippet", None) or [member.text])  # the snippet, if asked
-    text = one_line(shown, TEXT_WIDTH)
+    return f"{one_line(shown, TEXT_WIDTH)}  {_origin(member)}"
+
+
+def _origin(member: Member) -> str:
+    """``[source: ...; stance to its claim from ...]``: where a premise comes from and who said
+    its stance (:func:`_member_line`)."""
     names = [source.title or source.sid for source in member.sources]
     where = names[0] if names else "no source"
     if len(names) > 1:
@@ -73,7 +78,11 @@ def _member_line(member: Member) -> str:
     said = {"data": "data", "model": "model (argkb stance)"}.get(
         member.stance_source, member.stance_source.replace("+", " and ")
     )
-    return f"{text}  [source: {where}; stance to its claim from {said}]"
+    return f"[source: {where}; stance to its claim from {said}]"
+
+
+def _premises(n: int) -> str:
+    return "1 premise" if n == 1 else f"{n:,} premises"
 
 
 def _check_pairs_options(pairs: bool, stance: str, pairs_baseline: bool) -> None:
@@ -238,8 +247,9 @@ def show_answer(result: QueryResult, stance: StanceChoice, show_keys: bool) -> N
         return
     click.echo(f"query: {result.query}")
     # P: the claim's share of the claim route's credit, P(c|q) (docs/cli.md)
-    shown = "; ".join(f"{c['text'][:60]} (P={c['p']:.2f})" for c in result.claims[:3])
-    click.echo("similar claims: " + (shown or "none"))
+    shown = "; ".join(f"{one_line(c['text'], 60)} (P={c['p']:.2f})" for c in result.claims[:3])
+    shown = f"{shown}  [P: share of the claim route]" if shown else "none"
+    click.echo(f"similar claims: {shown}")
     for stance_name, clusters in (("PRO", result.pro), ("CON", result.con)):
         if stance == "both" or stance_name.lower() == stance:
             click.echo(f"\n{stance_name} ({len(clusters)} clusters)")
@@ -258,15 +268,17 @@ def _show_cluster(cluster: ResultCluster, show_keys: bool) -> None:
     click.echo(f"{cluster.rank:>3}. [{cluster.score:.3f}] {shown}")
     if show_keys:
         click.echo(
-            f"     {cluster.size} premise(s): "
+            f"     {_premises(cluster.size)}: "
             + ", ".join(m.key for m in cluster.members[:6])
             + (" ..." if cluster.size > 6 else "")
         )
         predicted = [m for m in cluster.members if "model" in m.stance_source]
         if predicted:
             click.echo(f"     stance predicted by argkb stance for {len(predicted)} of them")
+    elif cluster.size == 1:  # its one premise is the text above: only where it comes from
+        click.echo(f"     {_origin(cluster.members[0])}")
     else:
-        click.echo(f"     {cluster.size} premise(s):")
+        click.echo(f"     {_premises(cluster.size)}:")
         for member in cluster.members[:MEMBERS_SHOWN]:
             click.echo(f"     - {_member_line(member)}")
         if cluster.size > MEMBERS_SHOWN:

@@ -216,7 +216,8 @@ function clusterItem(cluster, side) {
   const rep = cluster.representative;
   const members = el("ul", { className: "members", hidden: true }, ...cluster.members.map(memberItem));
   const explain = explanation(cluster, side);
-  const more = el("button", { type: "button", textContent: `${cluster.size} premise(s)` });
+  const more = el("button", { type: "button",
+    textContent: cluster.size === 1 ? "1 premise" : `${cluster.size} premises` });
   more.setAttribute("aria-expanded", "false");
   more.onclick = () => toggle(more, members);
   const why = el("button", { type: "button", className: "why", textContent: "why this rank" });

@@ -68,8 +68,10 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
                    "'argkb stance' predicts their stance)")  # fmt: skip
     for name, part in report["stances"].items():
         click.echo(f"\n{name} ({part['premises']} premises)")
+        if part["key_points"]:  # the count: premises the key point summarises (its prevalence)
+            click.echo("  matched  key point")
         for row in part["key_points"]:
-            click.echo(f"  {row['prevalence']:>4}  {row['key_point']}")
+            click.echo(f"  {row['prevalence']:>7}  {row['key_point']}")
             for example in row["examples"]:
                 first = example["sources"][0] if example["sources"] else None
                 source = f" [{first['title'] or first['sid']}]" if first else ""

@@ -64,6 +64,11 @@ def test_keypoints_command(db, neo4j_uri) -> None:
     n = printed["stances"]["pro"]["premises"]
     assert shown.stderr.splitlines() == [f"pro: {n:,} premises; choosing key points ..."]
     assert shown.stdout.startswith(f"{TOPIC}: {printed['premises']} premises")
+    # each key point under a labelled count: the premises it summarises
+    out = shown.stdout.splitlines()
+    assert out[out.index(f"pro ({n} premises)") + 1] == "  matched  key point"
+    for row in printed["stances"]["pro"]["key_points"]:
+        assert f"  {row['prevalence']:>7}  {row['key_point']}" in out
     # examples are cut at a word, within 90 characters, and say so
     rows = printed["stances"]["pro"]["key_points"]
     examples = [" ".join(e["text"].split()) for row in rows for e in row["examples"]]

@@ -318,8 +318,8 @@ def show_pairs(
     as_json: bool,
 ) -> None:
     """``--pairs``: the best sentence pairs (:func:`argkb.sentences.answer.answer_pairs`), as
-    JSON or as a person reads them: score, premise key, stance and the conclusion it supports or
-    attacks, then the two sentences with the retrieved one marked ``>``."""
+    JSON or as a person reads them: score, stance and the conclusion it supports or attacks, the
+    premise's unit key, then the two sentences with the retrieved one marked ``>``."""
     from argkb.sentences.answer import answer_pairs
 
     embedder = None
@@ -340,14 +340,13 @@ def show_pairs(
     parts = "re-ranked, one per premise" if settings.reranks else "not re-ranked"
     click.echo(f"sentence pairs ({result.model}, {parts}, top sentence + {result.pairing}):")
     for pair in result.pairs:
-        stance = pair.stance or "stance unknown"
-        where = f"unit {pair.unit}; {stance}"
+        where = pair.stance or "stance unknown"
         if pair.arguments:
             first = pair.arguments[0]
             conclusion = one_line(first.conclusion or first.aid, 50)
             more = f" (+{len(pair.arguments) - 1} more)" if len(pair.arguments) > 1 else ""
             where += f"; premise of '{conclusion}'{more}"
-        click.echo(f"\n{pair.rank:>3}. [{pair.score:.3f}] {where}")
+        click.echo(f"\n{pair.rank:>3}. [{pair.score:.3f}] {where}  [unit {pair.unit}]")
         for i, sentence in enumerate(pair.sentences):
             marker = ">" if i == pair.top else " "
             click.echo(textwrap.fill(" ".join(sentence.text.split()), TEXT_WIDTH,

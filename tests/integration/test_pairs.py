@@ -268,7 +268,8 @@ def test_cli_json_and_text(split, answer, neo4j_uri: str) -> None:
     assert any(line.startswith("  1. [") and first.unit in line for line in lines)
     assert any(line.startswith("     > ") for line in lines)
     assert "paired with the" in text.output
-    assert text.output.count("] unit ") == 3
+    # the stance and conclusion first, the unit key (for Neo4j Browser) last
+    assert text.output.count("; premise of '") == 3 and text.output.count("  [unit t:") == 3
 
 
 def test_api_answers_as_the_cli(split, app, neo4j_uri: str) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
@@ -19,6 +18,7 @@ from argkb.cli.app import (
     to_json,
 )
 from argkb.cli.data import check_device
+from argkb.cli.progress import Bar, open_bar
 from argkb.eval.argrank.scoring import PagerankNorm
 from argkb.rank.pagerank import Shared
 
@@ -123,15 +123,15 @@ def eval_argrank_cmd(
     mean Kendall's tau against the experts' ranking, and how often each approach is best /
     worst. Prints the table next to the paper's and writes table.md and results.json to --out.
     """
-    from tqdm import tqdm
-
     from argkb.eval.argrank import evaluate_argrank
 
-    bars: list[tqdm] = []  # the load's progress bar, open while records are written
+    bars: list[Bar] = []  # the load's progress bar, open while records are written
 
     def progress(count: int) -> None:
+        if as_json:
+            return
         if not bars:
-            bars.append(tqdm(unit=" rec", desc="load argrank", disable=as_json, file=sys.stderr))
+            bars.append(open_bar("load argrank", " rec"))
         bars[0].update(count)
 
     def status(message: str) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import math
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -23,6 +22,7 @@ from argkb.cli.app import (
     output_folder,
     to_json,
 )
+from argkb.cli.progress import Bar, open_bar
 
 if TYPE_CHECKING:
     from argkb.eval.harness import HarnessReport
@@ -178,17 +178,15 @@ class _Bar:
 
     def __init__(self, quiet: bool, desc: str, unit: str, after: _Bar | None = None) -> None:
         self.quiet, self.desc, self.unit, self.after = quiet, desc, unit, after
-        self.bar: Any = None
+        self.bar: Bar | None = None
 
     def update(self, n: int) -> None:
         if self.quiet:
             return
         if self.bar is None:
-            from tqdm import tqdm
-
             if self.after is not None:
                 self.after.close()  # the previous step is over
-            self.bar = tqdm(desc=self.desc, unit=self.unit, file=sys.stderr, mininterval=0.5)
+            self.bar = open_bar(self.desc, self.unit, mininterval=0.5)
         self.bar.update(n)
 
     def close(self) -> None:

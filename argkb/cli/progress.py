@@ -10,6 +10,7 @@ import contextlib
 import sys
 import time
 from collections.abc import Iterator
+from typing import Protocol
 
 from argkb.cli.app import echo_err
 from argkb.progress import SILENT, Advance, Progress
@@ -20,41 +21,56 @@ class StderrProgress:
 
     ``mininterval`` is tqdm's (seconds between redraws, tqdm's default 0.1): ``argkb load``
     redraws less often, as its records come fast. Where stderr is not a terminal (a log file,
-    a pipe) a stage is one line when it ends, and none when it fails: a redrawn bar there is
-    one long line of carriage returns before the ``Error:`` line a script reads."""
+    a pipe) a stage is one line when it ends, and none when it fails (:func:`open_bar`)."""
 
     def __init__(self, *, mininterval: float = 0.1) -> None:
         self._mininterval = mininterval
 
     @contextlib.contextmanager
     def stage(self, desc: str, *, unit: str, total: int | None = None) -> Iterator[Advance]:
-        if not sys.stderr.isatty():
-            with _logged_stage(desc, unit, total) as advance:
-                yield advance
-            return
-        from tqdm import tqdm
-
-        with tqdm(total=total, unit=unit, desc=desc, file=sys.stderr,
-                  mininterval=self._mininterval) as bar:  # fmt: skip
-            yield bar.update
+        bar = open_bar(desc, unit, total=total, mininterval=self._mininterval)
+        yield bar.update  # an exception from the work passes through: no closing line then
+        bar.close()
 
     def message(self, text: str) -> None:
         echo_err(text)
 
 
-@contextlib.contextmanager
-def _logged_stage(desc: str, unit: str, total: int | None) -> Iterator[Advance]:
-    """A stage as one line on stderr once it is done: ``load argkp: 932 rec in 1.4 s``."""
-    done = 0
+class Bar(Protocol):
+    """What :func:`open_bar` gives: counted with :meth:`update`, ended with :meth:`close`."""
 
-    def advance(n: int) -> None:
-        nonlocal done
-        done += n
+    def update(self, n: int = 1) -> object: ...
 
-    started = time.monotonic()
-    yield advance  # an exception from the work passes through and skips the line
-    of = f" of {total:,}" if total is not None and total != done else ""
-    echo_err(f"{desc}: {done:,}{of}{unit} in {time.monotonic() - started:.1f} s")
+    def close(self) -> None: ...
+
+
+class _LineBar:
+    """A stage's count, said in one line when it is closed: ``load argkp: 932 rec in 1.4 s``."""
+
+    def __init__(self, desc: str, unit: str, total: int | None) -> None:
+        self.desc, self.unit, self.total = desc, unit, total
+        self.done = 0
+        self.started = time.monotonic()
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+
+    def close(self) -> None:
+        of = f" of {self.total:,}" if self.total is not None and self.total != self.done else ""
+        seconds = time.monotonic() - self.started
+        echo_err(f"{self.desc}: {self.done:,}{of}{self.unit} in {seconds:.1f} s")
+
+
+def open_bar(desc: str, unit: str, *, total: int | None = None, mininterval: float = 0.1) -> Bar:
+    """A progress bar on stderr: tqdm on a terminal; elsewhere (a log file, a pipe) one line
+    when it is closed, since a redrawn bar there is one long line of carriage returns before
+    the ``Error:`` line a script reads (a bar left unclosed by an error says nothing)."""
+    if not sys.stderr.isatty():
+        return _LineBar(desc, unit, total)
+    from tqdm import tqdm
+
+    bar: Bar = tqdm(total=total, unit=unit, desc=desc, file=sys.stderr, mininterval=mininterval)
+    return bar
 
 
 def progress_for(as_json: bool, *, mininterval: float = 0.1) -> Progress:

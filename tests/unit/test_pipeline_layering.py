@@ -61,3 +61,17 @@ def test_stderr_progress_draws_a_bar_on_a_terminal(
         advance(4)
     err = capsys.readouterr().err
     assert "embed" in err and "4/4" in err and "100%" in err
+
+
+def test_open_bar_off_a_terminal_is_one_line_when_closed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # what the eval commands' bars use: nothing while counting, one line at the end
+    from argkb.cli.progress import open_bar
+
+    bar = open_bar("load argrank", " rec", total=10)
+    bar.update(2)
+    bar.update(3)
+    assert capsys.readouterr().err == ""
+    bar.close()
+    assert re.fullmatch(r"load argrank: 5 of 10 rec in \d+\.\d s\n", capsys.readouterr().err)

@@ -145,7 +145,7 @@ function explanation(cluster, side) {
   const lent = el("div", { className: "lent" });
   if (ex.claims) {  // pfidf: the engine names the claims itself
     lent.append(el("p", {}, "Claims that lent mass:"), el("ul", {}, ...ex.claims.map((row) =>
-      el("li", {}, `"${row.claim}": P(c|q) ${fixed(row.p_claim, 3)}, ${fixed(row.pf, 0)} premise(s) of it in this cluster`))));
+      el("li", {}, `"${row.claim}": P(c|q) ${fixed(row.p_claim, 3)}, ${row.pf === 1 ? "1 premise" : `${fixed(row.pf, 0)} premises`} of it in this cluster`))));
   } else {
     lent.append(el("p", { className: "meta" }, "reading the claims that lent mass ..."));
     box.addEventListener("explain-open", () => claimsThatLentMass(cluster, lent), { once: true });

@@ -18,6 +18,7 @@ corpus node gets its counts.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -90,8 +91,10 @@ def _files(paths: Sequence[Path]) -> Iterator[Path]:
             if not files:
                 raise LoadError(str(path), "<path>", "empty directory: no files in it")
             yield from files
-        elif path.exists():
+        elif path.is_file():
             yield path
+        elif path.exists():  # a pipe or a device: hashing it would never end
+            raise LoadError(str(path), "<file>", "not a regular file (a pipe or a device?)")
         else:
             raise LoadError(str(path), "<file>", "no such file or directory")
 
@@ -227,6 +230,8 @@ def load_records(
     files = [Path(p) for p in paths]
     started = time.perf_counter()
     cid = f"{fmt}:{content_hash(files)[:24]}"
+    if on_error == "skip":
+        reject_report = _reject_report(reject_report, cid, files)
     summary = LoadSummary(cid, fmt, [str(p) for p in files])
     summary.seconds["hash"] = time.perf_counter() - started
     stored = _stored_corpus(driver, database, cid)
@@ -250,7 +255,7 @@ def load_records(
         rejects = _RejectLog(summary, on_error, reject_report)
         phase = time.perf_counter()
         _write_records(records, writer, rejects, summary, max_text=max_text, progress=progress)
-        names = ", ".join(p.name for p in files)
+        names = ", ".join(str(p) for p in files)
         if summary.records == 0:  # never a complete corpus of nothing, whatever the format
             reason = (
                 f"no records loaded: all {summary.rejected:,} rejected "
@@ -390,9 +395,29 @@ def _printable(text: str) -> str:
     return one_line.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+def _reject_report(path: Path | None, cid: str, inputs: Sequence[Path]) -> Path:
+    """Where a skip-mode load writes its rejected records (``path``, or a file named after the
+    corpus in the current folder), checked before anything is read: not one of the inputs (it
+    would be overwritten while read) and writable."""
+    path = path or Path(f"argkb-rejected-{cid.replace(':', '-')}.jsonl")
+    where, field = str(path), "<reject-report>"
+    resolved = path.resolve()
+    if any(resolved == file.resolve() for file in _files(inputs)):
+        raise LoadError(where, field, "is one of the input files: name another file")
+    if path.exists() and not path.is_file():
+        raise LoadError(where, field, "not a regular file")
+    target = path if path.exists() else path.parent
+    if not target.is_dir() and not path.exists():
+        raise LoadError(where, field, f"folder {str(path.parent)!r} does not exist")
+    if not os.access(target, os.W_OK):
+        raise LoadError(where, field, "cannot be written here: permission denied")
+    return path
+
+
 class _RejectLog:
     """Where rejected records go: raised as :class:`LoadError` (``on_error="fail"``), or counted
-    in the summary and written to a JSONL report that is opened on the first rejection."""
+    in the summary and written to a JSONL report (checked by :func:`_reject_report`) that is
+    opened on the first rejection; a report that cannot be written after all is one error."""
 
     def __init__(self, summary: LoadSummary, on_error: OnError, path: Path | None) -> None:
         self.summary = summary
@@ -409,15 +434,27 @@ class _RejectLog:
         summary.rejected += 1
         if len(summary.rejected_examples) < 5:
             summary.rejected_examples.append(str(problem))
-        if self._out is None:
-            self._out = self.path.open("w", encoding="utf-8")
-            summary.reject_report = str(self.path)
         entry = {"where": problem.where, "field": problem.field, "reason": problem.reason}
-        self._out.write(json.dumps(entry) + "\n")
+        with self._unwritable():
+            if self._out is None:
+                self._out = self.path.open("w", encoding="utf-8")
+                summary.reject_report = str(self.path)
+            self._out.write(json.dumps(entry) + "\n")
 
     def close(self) -> None:
         if self._out is not None:
-            self._out.close()
+            out, self._out = self._out, None
+            with self._unwritable():
+                out.close()
+
+    @contextlib.contextmanager
+    def _unwritable(self) -> Iterator[None]:
+        try:
+            yield
+        except OSError as err:  # a full disk, a folder that changed since the check
+            raise LoadError(
+                str(self.path), "<reject-report>", f"cannot be written: {err.strerror or err}"
+            ) from err
 
 
 def _write_records(
@@ -487,13 +524,14 @@ def _complete_corpus(
     names: str,
 ) -> None:  # fmt: skip
     """Count the corpus, wait for the full-text indexes a bulk load rebuilt, and mark the corpus
-    complete: a corpus is complete only with its full-text indexes online, and with an argument
-    (an AIF map without nodes gave a source and nothing else; ``names``: the input's files)."""
+    complete: a corpus is complete only with its full-text indexes online, and with an argument,
+    its own or one another corpus loaded before it (an AIF map without nodes gave a source and
+    nothing else; ``names``: the input's files)."""
     phase = time.perf_counter()
     counts = cypher.read(driver, "ingest/corpus_counts", database=database, cid=summary.corpus)
     for key, value in counts[0].data().items():
         setattr(summary, key, int(value or 0))
-    if summary.arguments == 0:
+    if summary.arguments == 0 and not summary.shared:  # shared: left to the corpus before it
         raise LoadError(names, "<file>", f"no arguments: {summary.records:,} record(s) loaded, "
                                          "none an argument")  # fmt: skip
     stored_counts = {key: getattr(summary, key) for key in _COUNTS}

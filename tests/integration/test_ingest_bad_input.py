@@ -140,3 +140,44 @@ def test_errors_name_the_whole_path_of_two_files_of_one_name(clean, tmp_path: Pa
         load(clean, "jsonl", *paths)
     assert err.value.where == f"{tmp_path}/b/x.jsonl:2"
     assert str(err.value).startswith(f"{tmp_path}/b/x.jsonl:2: field 'premises[0].stance'")
+
+
+def test_a_reject_report_that_names_an_input_is_refused_before_reading(
+    clean, tmp_path: Path
+) -> None:
+    # it was opened for writing at the first reject, truncating the file being read (audit)
+    path = _file(tmp_path)
+    before = path.read_bytes()
+    with pytest.raises(LoadError) as err:
+        load(clean, "jsonl", path, on_error="skip", reject_report=path)
+    assert (err.value.where, err.value.field) == (str(path), "<reject-report>")
+    assert "is one of the input files" in err.value.reason
+    assert path.read_bytes() == before
+    assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
+    for report, reason in (
+        (tmp_path / "no" / "r.jsonl", "does not exist"),
+        (tmp_path, "not a regular file"),
+    ):
+        with pytest.raises(LoadError, match=reason):
+            load(clean, "jsonl", path, on_error="skip", reject_report=report)
+
+
+def test_a_reject_report_that_fails_mid_load_is_one_error_and_undoes_the_load(
+    clean, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the disk fills up: an OSError from the report was a 45-line traceback (audit)
+    report = tmp_path / "r.jsonl"
+    real_open = Path.open
+
+    def full_disk(self: Path, *args: object, **kwargs: object) -> object:
+        if self == report:
+            raise OSError(28, "No space left on device")
+        return real_open(self, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(Path, "open", full_disk)
+    with pytest.raises(LoadError) as err:
+        load(clean, "jsonl", _file(tmp_path), on_error="skip", reject_report=report)
+    assert str(err.value) == (
+        f"{report}: field '<reject-report>': cannot be written: No space left on device"
+    )
+    assert clean.execute_query("MATCH (a:Argument) RETURN count(a) AS n").records[0]["n"] == 0

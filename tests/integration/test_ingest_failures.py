@@ -234,6 +234,21 @@ def test_an_input_without_records_is_an_error_in_every_format_and_mode(
     assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
 
 
+def test_a_corpus_of_arguments_loaded_before_is_complete_not_empty(clean, tmp_path: Path) -> None:
+    # the same arguments in other bytes (re-serialised JSON): a new corpus whose every argument
+    # is left to the first one; "no arguments" is for input that holds none (audit, 2026-11-28)
+    first = load(clean, "argsme", ARGSME)
+    copy = tmp_path / "again.json"
+    copy.write_text(json.dumps(json.loads(ARGSME.read_text(encoding="utf-8"))), encoding="utf-8")
+    again = load(clean, "argsme", copy)
+    assert not again.already_loaded and again.corpus != first.corpus
+    assert (again.arguments, again.shared) == (0, first.arguments)
+    status = clean.execute_query(
+        "MATCH (c:Corpus {cid: $cid}) RETURN c.status AS s", cid=again.corpus
+    ).records
+    assert [r["s"] for r in status] == ["complete"]
+
+
 def test_a_failed_forced_reload_keeps_the_complete_corpus(clean) -> None:
     first = load(clean, "argsme", ARGSME)
     before = snapshot(clean)

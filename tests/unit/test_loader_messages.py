@@ -90,3 +90,15 @@ def test_the_driver_s_errors_become_one_line() -> None:
     assert isinstance(known, DatabaseError) and "\n" not in str(known)
     assert "Neo.ClientError.Statement.SyntaxError" in str(known)
     assert translate(ValueError("mine"), "x") is None
+
+
+def test_a_pipe_as_input_is_refused_not_read_forever(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "f.jsonl"
+    os.mkfifo(fifo)
+    with pytest.raises(LoadError, match="not a regular file") as err:
+        content_hash([fifo])
+    assert err.value.where == str(fifo)
+    with pytest.raises(LoadError, match="not a regular file"):
+        content_hash([Path("/dev/zero")])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -75,6 +76,18 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
             raise click.ClickException(str(known)) from err
 
     return wrapper
+
+
+class FiniteRange(click.FloatRange):
+    """click's ``FloatRange`` that also refuses ``nan`` and ``inf``: every comparison with nan is
+    false, so ``FloatRange`` lets it through (``--max-zip-ratio nan`` turned the zip-bomb check
+    off)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
 
 
 def not_blank(why: str) -> Callable[[click.Context, click.Parameter, Any], Any]:

@@ -6,7 +6,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
+from argkb.cli.app import (
+    Connection,
+    FiniteRange,
+    connection_options,
+    handle_errors,
+    json_option,
+    main,
+    to_json,
+)
 from argkb.cli.progress import progress_for
 from argkb.cluster.knn import METHODS
 from argkb.cluster.store import DEFAULT_CUT, DEFAULT_K, DEFAULT_SAME_AS
@@ -19,20 +27,20 @@ if TYPE_CHECKING:
 @connection_options
 @click.option(
     "--claim-cut",
-    type=click.FloatRange(0, 2, min_open=True),
+    type=FiniteRange(0, 2, min_open=True),
     default=None,
     help=f"Cosine distance cut for claim clusters (average linkage) [{DEFAULT_CUT['claim']:.2f}].",
 )
 @click.option(
     "--premise-cut",
-    type=click.FloatRange(0, 2, min_open=True),
+    type=FiniteRange(0, 2, min_open=True),
     default=None,
     help="Cosine distance cut for premise clusters (complete linkage) "
     f"[{DEFAULT_CUT['premise']:.2f}].",
 )
 @click.option(
     "--same-as",
-    type=click.FloatRange(0, 1, min_open=True),
+    type=FiniteRange(0, 1, min_open=True),
     default=None,
     help=f"Cosine similarity for SAME_AS edges claim -> premise [{DEFAULT_SAME_AS:.2f}].",
 )

@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, get_args
 
 import click
 
-from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
+from argkb.cli.app import (
+    Connection,
+    FiniteRange,
+    connection_options,
+    handle_errors,
+    json_option,
+    main,
+    to_json,
+)
 from argkb.cli.progress import progress_for
 from argkb.embed.model import Backend, LongText
 from argkb.ingest import OnError
@@ -108,7 +116,7 @@ def _format_choice() -> click.Choice:
 )
 @click.option(
     "--max-zip-ratio",
-    type=click.FloatRange(min=1),
+    type=FiniteRange(min=1),
     default=100.0,
     show_default=True,
     help="Refuse a zip member over 1 MiB compressed more than this many to one (a zip bomb).",

@@ -9,6 +9,7 @@ import click
 
 from argkb.cli.app import (
     Connection,
+    FiniteRange,
     connection_options,
     echo_err,
     eval_group,
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--alpha",
-    type=float,
+    type=FiniteRange(0, 1, min_open=True, max_open=True),
     default=0.85,
     show_default=True,
     help="PageRank damping (the paper does not state its value).",

@@ -15,6 +15,7 @@ import click
 
 from argkb.cli.app import (
     Connection,
+    FiniteRange,
     connection_options,
     handle_errors,
     json_option,
@@ -118,7 +119,7 @@ def _check_pairs_options(pairs: bool, stance: str, pairs_baseline: bool) -> None
 @click.option(
     "--alpha",
     "coreset_alpha",
-    type=click.FloatRange(0.0, 1.0),
+    type=FiniteRange(0.0, 1.0),
     default=DEFAULT.coreset_alpha,
     show_default=True,
     help=help_of("coreset_alpha"),

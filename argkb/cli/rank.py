@@ -8,6 +8,7 @@ import click
 
 from argkb.cli.app import (
     Connection,
+    FiniteRange,
     connection_options,
     handle_errors,
     json_option,
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 @connection_options
 @click.option(
     "--alpha",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=FiniteRange(0, 1, min_open=True, max_open=True),
     default=0.85,
     show_default=True,
     help="Weight of the recursive summand (damping), 0 < alpha < 1. At 0 every unit would get "
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--tol",
-    type=click.FloatRange(0, min_open=True),
+    type=FiniteRange(0, min_open=True),
     default=1e-10,
     show_default=True,
     help="L1 tolerance between iterates (independent of graph size).",

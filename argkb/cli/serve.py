@@ -10,6 +10,7 @@ import click
 
 from argkb.cli.app import (
     Connection,
+    FiniteRange,
     connection_options,
     echo_err,
     handle_errors,
@@ -67,7 +68,7 @@ def _check_token(ctx: click.Context, param: click.Parameter, value: str | None) 
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(0.1, 600.0),
+    type=FiniteRange(0.1, 600.0),
     default=10.0,
     show_default=True,
     help="Seconds each database call may take.",

@@ -41,7 +41,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from argkb.loaders.common import (
     JsonGuard,
@@ -87,38 +87,66 @@ def _read_dump(path: Path) -> Iterator[Record | Rejected]:
         start = handle.tell()
         scan = scan_json(handle)
         handle.seek(start)
-        too_deep = scan.depth > guard.max_depth
         # yajl reads a lone surrogate escape as "?" (or as bytes that are no UTF-8): ijson's
         # Python backend keeps it, so the ingest rejects that record as it does in JSONL
-        backend = ijson.get_backend("python") if scan.lone_surrogate else ijson
-        # a file without too deep values or lone surrogates (every real one) takes the fast path
-        items = (
-            ijson.items(guard.events(backend.basic_parse(handle, use_float=True)), "arguments.item")
-            if too_deep
-            else backend.items(handle, "arguments.item", use_float=True)
-        )
-        try:
-            for index, obj in enumerate(items):
-                deep = guard.take("arguments.item")
-                if deep is not None:
-                    yield Rejected(f"{path}#{index}", deep, too_deep_message())
+        exact = scan.lone_surrogate
+        while True:
+            done = index  # the records read before this pass
+            try:
+                for index, obj in _dump_items(handle, done, guard, scan.depth, exact=exact):
+                    deep = guard.take("arguments.item")
+                    if deep is not None:
+                        yield Rejected(f"{path}#{index}", deep, too_deep_message())
+                        continue
+                    yield from argument_records(obj, f"{path}#{index}", seen_sources)
+                break
+            except (ijson.JSONError, UnicodeDecodeError) as err:
+                if not exact and "integer overflow" in str(err):
+                    # yajl stops at an integer past 64 bits, which the Python backend reads
+                    # (the ingest then rejects its record): read on from the next record
+                    exact = True
+                    handle.seek(start)
                     continue
-                yield from argument_records(obj, f"{path}#{index}", seen_sources)
-        except (ijson.JSONError, UnicodeDecodeError) as err:
-            after = f"after record {index}" if index >= 0 else "before the first record"
-            message = json_error(err)
-            if isinstance(err, UnicodeDecodeError) or "UTF8" in message or "utf-8" in message:
-                # bytes in the file that are no UTF-8 (an escape is read on: see above)
-                reason = f"not UTF-8 {after}; the rest of the file cannot be read"
-                yield Rejected(str(path), "<encoding>", reason)
-            elif index < 0:
-                reason = f'not args.me JSON (expected {{"arguments": [...]}}): {message}'
-                yield Rejected(str(path), "<json>", reason)
-            else:
-                reason = f"malformed JSON {after}: {message}; the rest of the file cannot be read"
-                yield Rejected(str(path), "<json>", reason)
+                yield _dump_error(path, err, index)
+                break
     if index < 0:
         yield Rejected(str(path), "arguments", "no arguments found (expected {'arguments': [...]})")
+
+
+def _dump_items(
+    handle: BinaryIO, done: int, guard: JsonGuard, depth: int, *, exact: bool
+) -> Iterator[tuple[int, Any]]:
+    """``(index, argument object)`` of a dump from ``handle``'s position, after record ``done``;
+    ``exact``: ijson's Python backend rather than yajl. A file without too deep values, lone
+    surrogates or integers past 64 bits (every real one) takes the fast path."""
+    import ijson
+
+    backend = ijson.get_backend("python") if exact else ijson
+    items = (
+        ijson.items(guard.events(backend.basic_parse(handle, use_float=True)), "arguments.item")
+        if depth > guard.max_depth
+        else backend.items(handle, "arguments.item", use_float=True)
+    )
+    for index, obj in enumerate(items):
+        if index > done:
+            yield index, obj
+        else:  # read before the backend changed: its too deep values are said already
+            guard.take()
+
+
+def _dump_error(path: Path, err: Exception, index: int) -> Rejected:
+    """The rejection that ends a dump ijson cannot read on, after record ``index``."""
+    after = f"after record {index}" if index >= 0 else "before the first record"
+    message = json_error(err)
+    if isinstance(err, UnicodeDecodeError) or "UTF8" in message or "utf-8" in message:
+        # bytes in the file that are no UTF-8 (an escape is read on: see _read_dump)
+        return Rejected(str(path), "<encoding>", f"not UTF-8 {after}; the rest of the file "
+                                                 "cannot be read")  # fmt: skip
+    if index < 0:
+        reason = f'not args.me JSON (expected {{"arguments": [...]}}): {message}'
+        return Rejected(str(path), "<json>", reason)
+    reason = f"malformed JSON {after}: {message}; the rest of the file cannot be read"
+    return Rejected(str(path), "<json>", reason)
 
 
 def _read_jsonl(path: Path) -> Iterator[Record | Rejected]:
@@ -138,14 +166,15 @@ def argument_records(
         yield Rejected(where, "<record>", f"expected an object, got {type(obj).__name__}")
         return
     arg_id = obj.get("id")
-    if not isinstance(arg_id, str) or not arg_id.strip():
-        yield Rejected(where, "id", "missing or empty")
+    if (problem := _text_problem(arg_id)) is not None:
+        yield Rejected(where, "id", problem)
         return
     where = f"{where} (id {arg_id})"
     conclusion = obj.get("conclusion")
-    if not isinstance(conclusion, str) or not conclusion.strip():
-        yield Rejected(where, "conclusion", "missing or empty")
+    if (problem := _text_problem(conclusion)) is not None:
+        yield Rejected(where, "conclusion", problem)
         return
+    assert isinstance(conclusion, str)  # what _text_problem checked
     groups = _premises_by_stance(obj.get("premises"), where)
     if isinstance(groups, Rejected):
         yield groups
@@ -197,8 +226,18 @@ def _source(context: Any, where: str) -> SourceRecord | Rejected | None:
     return SourceRecord(f"argsme:{source_id}", tuple(props), where)
 
 
+def _text_problem(value: Any) -> str | None:
+    """Why ``value`` is no usable text: ``missing or empty``, or its JSON type (``an int, not a
+    text``); None for a text with a non-blank character."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return "missing or empty"
+    return type_problem(value, "text")
+
+
 def _premises_by_stance(premises: Any, where: str) -> dict[Stance, list[str]] | Rejected:
-    if not isinstance(premises, list) or not premises:
+    if premises is not None and (problem := type_problem(premises, "list")) is not None:
+        return Rejected(where, "premises", problem)
+    if not premises:
         return Rejected(where, "premises", "missing or empty list")
     groups: dict[Stance, list[str]] = {}
     for position, premise in enumerate(premises):
@@ -206,8 +245,9 @@ def _premises_by_stance(premises: Any, where: str) -> dict[Stance, list[str]] | 
         if not isinstance(premise, Mapping):
             return Rejected(where, field, "expected an object with text and stance")
         text = premise.get("text")
-        if not isinstance(text, str) or not text.strip():
-            return Rejected(where, f"{field}.text", "missing or empty")
+        if (problem := _text_problem(text)) is not None:
+            return Rejected(where, f"{field}.text", problem)
+        assert isinstance(text, str)
         stance = parse_stance(premise.get("stance"))
         if stance is None:
             return Rejected(where, f"{field}.stance", f"unknown stance {premise.get('stance')!r}")

@@ -38,12 +38,14 @@ _BOMS = {
 }
 
 
-def type_problem(value: Any, want: Literal["text", "number", "id", "object"]) -> str | None:
+def type_problem(value: Any, want: Literal["text", "number", "id", "object", "list"]) -> str | None:
     """Why a JSON ``value`` is no ``want``, e.g. ``a dict, not a text``; None when it is one.
     A text is a string, a number an integer or float (not a boolean), an id a string or an
-    integer, an object a JSON object."""
+    integer, an object a JSON object, a list a JSON array."""
     if want == "object":
         ok = isinstance(value, Mapping)
+    elif want == "list":
+        ok = isinstance(value, list)
     elif want == "text":
         ok = isinstance(value, str)
     elif isinstance(value, bool):

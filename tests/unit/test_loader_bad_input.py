@@ -43,6 +43,19 @@ def test_deeply_nested_value_in_argsme_dump_is_one_rejected_record(tmp_path: Pat
     assert "\n" not in str(problem)
 
 
+def test_an_integer_past_64_bits_in_a_dump_costs_no_other_record(tmp_path: Path) -> None:
+    # yajl stopped there ("parse error: integer overflow") and the rest of the file was lost
+    deep = json.dumps({**GOOD, "id": "a2"})[:-1] + ', "extra": ' + _nested(3000) + "}"
+    big = json.dumps({**GOOD, "id": "a3", "extra": 2**70})
+    rest = [json.dumps({**GOOD, "id": f"a{n}"}) for n in (4, 5)]
+    path = tmp_path / "big.json"
+    path.write_text('{"arguments": [' + ",".join([json.dumps(GOOD), deep, big, *rest]) + "]}")
+    records = list(argsme.read([path]))
+    assert _aids(records) == ["argsme:a1", "argsme:a3", "argsme:a4", "argsme:a5"]
+    [problem] = _rejected(records)  # the too deep one, said once though read twice
+    assert problem.where == f"{path}#1" and problem.field.startswith("extra.item")
+
+
 @pytest.mark.parametrize("module", [argsme, jsonl])
 def test_deeply_nested_jsonl_line_is_rejected_not_a_recursion_error(
     tmp_path: Path, module: Any

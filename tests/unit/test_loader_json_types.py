@@ -70,6 +70,32 @@ def test_a_jsonl_text_of_the_wrong_type_says_so(
 
 
 @pytest.mark.parametrize(
+    ("change", "field", "reason"),
+    [
+        ({"id": 12345}, "id", "an int, not a text"),
+        ({"id": ""}, "id", "missing or empty"),
+        ({"conclusion": 5}, "conclusion", "an int, not a text"),
+        ({"conclusion": None}, "conclusion", "missing or empty"),
+        ({"premises": [{"text": 42, "stance": "PRO"}]}, "premises[0].text", "an int, not a text"),
+        ({"premises": {"text": "P", "stance": "PRO"}}, "premises", "a dict, not a list"),
+        ({"premises": []}, "premises", "missing or empty list"),
+    ],
+)
+def test_an_argsme_value_of_the_wrong_type_says_so(
+    tmp_path: Path, change: dict[str, Any], field: str, reason: str
+) -> None:
+    """A second bad-input audit (2026-11-28): args.me said "missing or empty" for these."""
+    good = {**LINE, "premises": [{"text": "P one", "stance": "PRO"}]}
+    path = tmp_path / "dump.json"
+    path.write_text(json.dumps({"arguments": [good, {**good, "id": "a2", **change}]}))
+    records = list(argsme.read([path]))
+    [problem] = [r for r in records if isinstance(r, Rejected)]
+    assert (problem.field, problem.reason) == (field, reason)
+    assert problem.where.startswith(f"{path}#1")
+    assert [r.aid for r in records if isinstance(r, ArgumentRecord)] == ["argsme:a1"]
+
+
+@pytest.mark.parametrize(
     ("source", "properties"),
     [
         ({"id": "s", "pagerank": 0.25, "title": "T", "url": "u"}, {"pagerank": 0.25, "title": "T"}),

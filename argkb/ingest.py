@@ -315,7 +315,8 @@ def undo_load(
 
     Its arguments go, with their edges; units and sources it created go unless another corpus
     uses them (an argument of another corpus, a link or provenance edge to another corpus's
-    node); ``Claim``/``Premise`` labels its arguments gave other corpora's units are taken back;
+    node that this load did not write); those that stay pass to a corpus that uses them;
+    ``Claim``/``Premise`` labels its arguments gave other corpora's units are taken back;
     then its corpus node. A corpus that was ``complete`` before this run (a ``--force`` reload)
     is marked complete again instead: its content was in the graph before.
     """
@@ -325,7 +326,7 @@ def undo_load(
         return
     phase = time.perf_counter()
     with driver.session(database=database) as session:
-        for name in ("undo_arguments", "undo_units", "undo_sources"):
+        for name in ("undo_arguments", "undo_units", "undo_sources", "undo_handover"):
             session.run(cypher.load(f"ingest/{name}"), {"cid": cid}).consume()
     driver.execute_query(cypher.load("ingest/undo_corpus"), {"cid": cid}, database_=database)
     log.info("undid the failed load of %s in %.1f s", cid, time.perf_counter() - phase)

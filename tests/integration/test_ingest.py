@@ -104,7 +104,7 @@ def test_bad_records_fail_with_file_record_and_field(clean, tmp_path: Path) -> N
             load(clean, "argsme", path, max_text=100)
         err = caught.value
         assert err.field == field and reason in err.reason
-        assert err.where.startswith(f"bad{number}.json#1")
+        assert err.where.startswith(f"{path}#1")
     # nothing of the failing batch was written
     assert clean.execute_query("MATCH (a:Argument) RETURN count(a) AS n").records[0]["n"] == 0
 

@@ -346,3 +346,63 @@ def test_status_shows_missing_indexes_and_unfinished_loads(clean) -> None:
     as_json = json.loads(CliRunner().invoke(main, ["status", "--json"]).output)
     assert as_json["missing"] == [{"name": "claim_text", "kind": "FULLTEXT"}]
     assert [load["status"] for load in as_json["incomplete_loads"]] == ["loading"]
+
+
+def _aif_map(path: Path, alone: str, *, broken: bool = False) -> None:
+    """An AIFdb map: I-node 1 -> RA 10 -> I-node 2, and I-node 3 (``alone``) in no argument; a
+    ``broken`` one has an edge to a node that does not exist."""
+    nodes = [
+        {"nodeID": "1", "type": "I", "text": "Cities should ban cars"},
+        {"nodeID": "2", "type": "I", "text": "Cars pollute the air"},
+        {"nodeID": "3", "type": "I", "text": alone},
+        {"nodeID": "10", "type": "RA", "text": "Default Inference"},
+    ]
+    edges = [
+        {"edgeID": "1", "fromID": "2", "toID": "10"},
+        {"edgeID": "2", "fromID": "10", "toID": "1"},
+    ]
+    if broken:
+        edges.append({"edgeID": "3", "fromID": "2", "toID": "424242"})
+    path.write_text(json.dumps({"nodes": nodes, "edges": edges}), encoding="utf-8")
+
+
+def test_a_failed_load_takes_back_a_unit_it_hung_on_another_corpus_source(
+    clean, tmp_path: Path
+) -> None:
+    # a second-audit find (2026-11-28): the same map id with one stand-alone I-node edited; its
+    # new unit hangs on the first corpus's Source, and the failed load left it there
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    _aif_map(first / "m1.json", "A unit on its own")
+    _aif_map(second / "m1.json", "A unit on its own, edited")
+    _aif_map(second / "m2.json", "Another", broken=True)
+    load(clean, "aif", first)
+    before = snapshot(clean)
+    with pytest.raises(LoadError, match="unknown node id '424242'"):
+        load(clean, "aif", second, batch_size=1)
+    assert snapshot(clean) == before  # nor does it keep the second map's path on the source
+
+
+def test_what_another_corpus_still_uses_passes_to_it_when_a_corpus_is_dropped(
+    clean, tmp_path: Path
+) -> None:
+    # corpus 1 creates the map's source and units; corpus 2 (the map with a unit edited) uses
+    # them. Dropping 1 keeps them for 2, and dropping 2 then leaves nothing (they stayed owned
+    # by corpus 1, which no drop could reach any more)
+    from argkb.ingest import drop_corpus
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    _aif_map(first / "m1.json", "A unit on its own")
+    _aif_map(second / "m1.json", "A unit on its own, edited")
+    one = load(clean, "aif", first)
+    two = load(clean, "aif", second)
+    drop_corpus(clean, one.corpus)
+    owners = clean.execute_query(
+        "MATCH (n) WHERE n:Unit OR n:Source RETURN DISTINCT n.corpus AS c"
+    ).records
+    assert [r["c"] for r in owners] == [two.corpus]
+    drop_corpus(clean, two.corpus)
+    assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0

@@ -167,6 +167,19 @@ class Connection:
             self._driver.close()
 
 
+def warn_unfinished_loads(conn: Connection) -> None:
+    """A warning line on stderr for each load that began and did not finish (Ctrl-C, killed):
+    a step run now computes over part of that corpus (``argkb update`` refuses instead)."""
+    from argkb.db.schema import incomplete_corpora
+
+    for load in incomplete_corpora(conn.driver(), conn.database):
+        files = ", ".join(load["files"] or [])
+        echo_err(
+            f"warning: load {load['cid']} ({files}) did not finish, so this step sees part of "
+            "it: run the same 'argkb load' again, then this step (or 'argkb update')"
+        )
+
+
 def connection_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``--uri/--user/--password/--database/--insecure`` (with env vars) as a ``conn`` argument."""
 

@@ -14,6 +14,7 @@ from argkb.cli.app import (
     json_option,
     main,
     to_json,
+    warn_unfinished_loads,
 )
 from argkb.cli.progress import progress_for
 from argkb.cluster.knn import METHODS
@@ -96,6 +97,7 @@ def cluster_cmd(
     """
     from argkb.pipeline import cluster
 
+    warn_unfinished_loads(conn)
     report = cluster(
         conn.driver(), conn.database, cuts={"claim": claim_cut, "premise": premise_cut}, k=k,
         rebuild=rebuild, knn_method=knn_method, same_as=same_as, skip_same_as=skip_same_as,

@@ -14,10 +14,12 @@ from argkb.cli.app import (
     Connection,
     FiniteRange,
     connection_options,
+    echo_err,
     handle_errors,
     json_option,
     main,
     to_json,
+    warn_unfinished_loads,
 )
 from argkb.cli.progress import progress_for
 from argkb.embed.model import Backend, LongText
@@ -171,22 +173,32 @@ def load_cmd(
 
     from argkb.pipeline import load
 
-    summary = load(
-        conn.driver(),
-        conn.database,
-        fmt,
-        list(paths),
-        init=not no_init,
-        on_error=on_error,
-        reject_report=Path(reject_report) if reject_report else None,
-        batch_size=batch_size,
-        max_text=max_text,
-        max_unzipped_mib=max_unzipped,
-        max_zip_ratio=max_zip_ratio,
-        force=force,
-        bulk=bulk,
-        progress=progress_for(as_json, mininterval=0.5),
-    )
+    try:
+        summary = load(
+            conn.driver(),
+            conn.database,
+            fmt,
+            list(paths),
+            init=not no_init,
+            on_error=on_error,
+            reject_report=Path(reject_report) if reject_report else None,
+            batch_size=batch_size,
+            max_text=max_text,
+            max_unzipped_mib=max_unzipped,
+            max_zip_ratio=max_zip_ratio,
+            force=force,
+            bulk=bulk,
+            progress=progress_for(as_json, mininterval=0.5),
+        )
+    except KeyboardInterrupt:  # click would say only "Aborted!"
+        import sys
+
+        echo_err(
+            ("\n" if sys.stderr.isatty() else "")  # after the progress bar's line
+            + "Error: interrupted: what was written stays, its corpus marked 'loading' ('argkb "
+            "status' lists it); run the same 'argkb load' again to complete it"
+        )
+        raise SystemExit(130) from None  # as a process ended by SIGINT (128 + 2)
     if as_json:
         click.echo(to_json(summary))
         return
@@ -282,6 +294,7 @@ def embed_cmd(
 
     progress = progress_for(as_json)
     driver = conn.driver()
+    warn_unfinished_loads(conn)
     embedder = Embedder(model_path, long_text=long_text, device=device, backend=backend)
     run = embed(driver, conn.database, embedder, all_units=all_units, progress=progress)
     # what the first `argkb query` would otherwise make (and wait for): its model's ONNX graph

@@ -15,6 +15,7 @@ from argkb.cli.app import (
     main,
     one_line,
     to_json,
+    warn_unfinished_loads,
 )
 from argkb.cli.progress import progress_for
 from argkb.rank.store import Reuse, Variant
@@ -95,6 +96,7 @@ def pagerank_cmd(
     from argkb.rank.store import top_units
 
     driver = conn.driver()
+    warn_unfinished_loads(conn)
     run = pagerank(driver, conn.database, alpha=alpha, tol=tol, max_iter=max_iter, reuse=reuse,
                    variant=variant, warm=warm, engine=engine,
                    progress=progress_for(as_json))  # fmt: skip

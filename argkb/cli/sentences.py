@@ -6,7 +6,15 @@ import dataclasses
 
 import click
 
-from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
+from argkb.cli.app import (
+    Connection,
+    connection_options,
+    handle_errors,
+    json_option,
+    main,
+    to_json,
+    warn_unfinished_loads,
+)
 from argkb.cli.progress import progress_for
 
 
@@ -32,6 +40,7 @@ def sentences_cmd(conn: Connection, all_units: bool, embed: bool, as_json: bool)
     from argkb.pipeline import embed_sentence_vectors, split_sentences
 
     driver = conn.driver()
+    warn_unfinished_loads(conn)
     run = split_sentences(driver, conn.database, all_units=all_units,
                           progress=progress_for(as_json))  # fmt: skip
     embedded = None

@@ -15,6 +15,7 @@ from argkb.cli.app import (
     json_option,
     main,
     to_json,
+    warn_unfinished_loads,
 )
 from argkb.cli.progress import progress_for
 
@@ -62,6 +63,7 @@ def stance_cmd(
     from argkb.stance.store import stance_counts
 
     driver = conn.driver()
+    warn_unfinished_loads(conn)
     model = stance_model(kind, Path(model_path) if model_path else None, device=device)
     run = stance(driver, conn.database, model=model, refresh=refresh,
                  progress=progress_for(as_json))  # fmt: skip

@@ -406,3 +406,64 @@ def test_what_another_corpus_still_uses_passes_to_it_when_a_corpus_is_dropped(
     assert [r["c"] for r in owners] == [two.corpus]
     drop_corpus(clean, two.corpus)
     assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
+
+
+def test_a_step_over_an_unfinished_load_warns_that_it_sees_part_of_it(
+    clean, neo4j_uri: str
+) -> None:
+    # a second-audit find (2026-11-28): pagerank ran on a half-loaded graph without a word
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    summary = load(clean, "argsme", ARGSME)
+    clean.execute_query("MATCH (c:Corpus) SET c.status = 'loading'")
+    result = CliRunner().invoke(main, ["pagerank", "--uri", neo4j_uri], prog_name="argkb")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[0] == (
+        f"warning: load {summary.corpus} ({ARGSME}) did not finish, so this step sees part of "
+        "it: run the same 'argkb load' again, then this step (or 'argkb update')"
+    )
+
+
+def test_ctrl_c_mid_load_is_one_error_line_that_says_how_to_finish(
+    clean, neo4j_uri: str, tmp_path: Path
+) -> None:
+    # it printed click's bare "Aborted!" (second audit, 2026-11-28)
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from synthcorpus import write_json
+
+    corpus = tmp_path / "synth.json"
+    write_json(corpus, 3000, seed=5)
+    script = (
+        "import sys\nfrom argkb.cli import main\n"
+        "sys.argv = ['argkb', 'load', 'argsme', sys.argv[1], '--batch-size', '50', '--no-bulk']\n"
+        "main()\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, str(corpus)],
+        env={**os.environ, "NEO4J_URI": neo4j_uri},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if clean.execute_query("MATCH (a:Argument) RETURN count(a) AS n").records[0]["n"] >= 200:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the load finished before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr
+    assert stderr.splitlines() == [
+        "Error: interrupted: what was written stays, its corpus marked 'loading' ('argkb status' "
+        "lists it); run the same 'argkb load' again to complete it"
+    ]
+    status = clean.execute_query("MATCH (c:Corpus) RETURN c.status AS s").records
+    assert [r["s"] for r in status] == ["loading"]

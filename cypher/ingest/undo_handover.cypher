@@ -4,9 +4,10 @@
 // corpus later removes them too (they stayed owned by a corpus that no longer existed). Users:
 // the corpora of the nodes at their other ends (arguments, link ends, and for a source the
 // units FROM it, handed over first) and of the edges they wrote.
-UNWIND ['Unit', 'Source'] AS label
-CALL (label) {
-  MATCH (n:$(label) {corpus: $cid})
+UNWIND [true, false] AS units  // units first: a source's users include the units FROM it
+CALL (units) {
+  MATCH (n:Unit|Source {corpus: $cid})  // static labels, so that the corpus indexes serve
+  WHERE n:Unit = units
   OPTIONAL MATCH (n)-[r]-(x)
   WHERE NOT type(r) IN ['IN_CLUSTER', 'SAME_AS'] AND NOT x:Sentence
   WITH n, [c IN collect(x.corpus) + collect(r.corpus) WHERE c <> $cid] AS users

@@ -366,16 +366,22 @@ def _aif_map(path: Path, alone: str, *, broken: bool = False) -> None:
     path.write_text(json.dumps({"nodes": nodes, "edges": edges}), encoding="utf-8")
 
 
-def test_a_failed_load_takes_back_a_unit_it_hung_on_another_corpus_source(
-    clean, tmp_path: Path
-) -> None:
-    # a second-audit find (2026-11-28): the same map id with one stand-alone I-node edited; its
-    # new unit hangs on the first corpus's Source, and the failed load left it there
+def _one_map_twice(tmp_path: Path) -> tuple[Path, Path]:
+    """Folders ``first`` and ``second`` with map ``m1``, its lone unit edited in the second."""
     first, second = tmp_path / "first", tmp_path / "second"
     first.mkdir()
     second.mkdir()
     _aif_map(first / "m1.json", "A unit on its own")
     _aif_map(second / "m1.json", "A unit on its own, edited")
+    return first, second
+
+
+def test_a_failed_load_takes_back_a_unit_it_hung_on_another_corpus_source(
+    clean, tmp_path: Path
+) -> None:
+    # a second-audit find (2026-11-28): the same map id with one stand-alone I-node edited; its
+    # new unit hangs on the first corpus's Source, and the failed load left it there
+    first, second = _one_map_twice(tmp_path)
     _aif_map(second / "m2.json", "Another", broken=True)
     load(clean, "aif", first)
     before = snapshot(clean)
@@ -392,11 +398,7 @@ def test_what_another_corpus_still_uses_passes_to_it_when_a_corpus_is_dropped(
     # by corpus 1, which no drop could reach any more)
     from argkb.ingest import drop_corpus
 
-    first, second = tmp_path / "first", tmp_path / "second"
-    first.mkdir()
-    second.mkdir()
-    _aif_map(first / "m1.json", "A unit on its own")
-    _aif_map(second / "m1.json", "A unit on its own, edited")
+    first, second = _one_map_twice(tmp_path)
     one = load(clean, "aif", first)
     two = load(clean, "aif", second)
     drop_corpus(clean, one.corpus)

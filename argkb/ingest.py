@@ -256,14 +256,7 @@ def load_records(
         phase = time.perf_counter()
         _write_records(records, writer, rejects, summary, max_text=max_text, progress=progress)
         names = ", ".join(str(p) for p in files)
-        if summary.records == 0:  # never a complete corpus of nothing, whatever the format
-            reason = (
-                f"no records loaded: all {summary.rejected:,} rejected "
-                f"(see {summary.reject_report})"
-                if summary.rejected
-                else "no records: the input is empty"
-            )
-            raise LoadError(names, "<file>", reason)
+        _refuse_nothing(summary, names)
         summary.seconds["write"] = time.perf_counter() - phase
         if dropped:  # the server populates them while the reuse edges and counts are computed
             _restore_indexes(driver, database, dropped, wait=False)
@@ -274,6 +267,18 @@ def load_records(
         raise
     summary.seconds["total"] = time.perf_counter() - started
     return summary
+
+
+def _refuse_nothing(summary: LoadSummary, names: str) -> None:
+    """Never a complete corpus of nothing, whatever the format: LoadError for a load that wrote
+    no record (``names``: its input files)."""
+    if summary.records == 0:
+        reason = (
+            f"no records loaded: all {summary.rejected:,} rejected (see {summary.reject_report})"
+            if summary.rejected
+            else "no records: the input is empty"
+        )
+        raise LoadError(names, "<file>", reason)
 
 
 def _unreachable(err: BaseException) -> bool:

@@ -44,8 +44,10 @@ def _pairs(demo_db, method: str) -> dict[tuple[int, int], float]:
 
 
 # GDS computes exact cosines but NN-Descent may miss a neighbour (398 of the 400 pairs when
-# written); the vector index scores quantised vectors (a unit's cosine with itself is .9987-.9993
-# here), so pairs near the cut or the k-th place differ (396 of 400 shared when written)
+# written) and then keep a lesser one in its place (CI, 2026-11-28: pair 32-173, the node ids,
+# and so NN-Descent's sampling, depend on the store's history); the vector index scores
+# quantised vectors (a unit's cosine with itself is .9987-.9993 here), so pairs near the cut or
+# the k-th place differ (396 of 400 shared when written)
 @pytest.mark.parametrize(("method", "shared", "tolerance"), [("gds", 0.97, 1e-5),
                                                              ("index", 0.9, 0.03)])  # fmt: skip
 def test_approximate_neighbours_match_the_exact_ones(demo_db, method, shared, tolerance) -> None:
@@ -55,8 +57,25 @@ def test_approximate_neighbours_match_the_exact_ones(demo_db, method, shared, to
     both = found.keys() & exact.keys()
     assert len(both) >= shared * len(exact)
     assert all(found[p] == pytest.approx(exact[p], abs=tolerance) for p in both)
-    if method == "gds":
-        assert found.keys() <= exact.keys()
+    if method == "gds":  # a pair in no exact top k is a true pair, rightly scored, above the cut
+        extra = found.keys() - exact.keys()
+        assert len(extra) <= (1 - shared) * len(exact)
+        cosines = _cosines(demo_db, extra | set(sorted(both)[:20]))  # 20 checked against exact
+        assert all(cosines[p] == pytest.approx(exact[p], abs=tolerance) for p in sorted(both)[:20])
+        assert all(found[p] == pytest.approx(cosines[p], abs=tolerance) for p in extra)
+        assert all(cosines[p] >= 1.0 - PREMISE_CUT - tolerance for p in extra)
+
+
+def _cosines(demo_db, pairs: set[tuple[int, int]]) -> dict[tuple[int, int], float]:
+    """The exact cosine of each pair of unit ids, from the stored vectors."""
+    import numpy as np
+
+    from argkb.cluster.store import export_vectors
+
+    ids, vectors = export_vectors(demo_db, "Premise")
+    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    at = {int(i): n for n, i in enumerate(ids.tolist())}
+    return {(a, b): float(unit[at[a]] @ unit[at[b]]) for a, b in pairs}
 
 
 def test_the_methods_give_the_same_clusters_or_nearly(demo_db) -> None:

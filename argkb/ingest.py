@@ -410,10 +410,13 @@ def _reject_report(path: Path | None, cid: str, inputs: Sequence[Path]) -> Path:
     resolved = path.resolve()
     if any(resolved == file.resolve() for file in _files(inputs)):
         raise LoadError(where, field, "is one of the input files: name another file")
-    if path.exists() and not path.is_file():
-        raise LoadError(where, field, "not a regular file")
-    target = path if path.exists() else path.parent
-    if not target.is_dir() and not path.exists():
+    if path.exists():
+        if not path.is_file():
+            raise LoadError(where, field, "not a regular file")
+        target = path
+    elif path.parent.is_dir():
+        target = path.parent
+    else:
         raise LoadError(where, field, f"folder {str(path.parent)!r} does not exist")
     if not os.access(target, os.W_OK):
         raise LoadError(where, field, "cannot be written here: permission denied")
@@ -428,7 +431,7 @@ class _RejectLog:
     def __init__(self, summary: LoadSummary, on_error: OnError, path: Path | None) -> None:
         self.summary = summary
         self.fail = on_error == "fail"
-        self.path = path or Path(f"argkb-rejected-{summary.corpus.replace(':', '-')}.jsonl")
+        self.path = path  # skip mode: the report :func:`_reject_report` chose; fail mode: unused
         self._out: TextIO | None = None
 
     def __call__(self, problem: Rejected) -> None:
@@ -441,6 +444,7 @@ class _RejectLog:
         if len(summary.rejected_examples) < 5:
             summary.rejected_examples.append(str(problem))
         entry = {"where": problem.where, "field": problem.field, "reason": problem.reason}
+        assert self.path is not None  # skip mode
         with self._unwritable():
             if self._out is None:
                 self._out = self.path.open("w", encoding="utf-8")

@@ -191,11 +191,8 @@ def load_cmd(
             progress=progress_for(as_json, mininterval=0.5),
         )
     except KeyboardInterrupt:  # click would say only "Aborted!"
-        import sys
-
         echo_err(
-            ("\n" if sys.stderr.isatty() else "")  # after the progress bar's line
-            + "Error: interrupted: what was written stays, its corpus marked 'loading' ('argkb "
+            "Error: interrupted: what was written stays, its corpus marked 'loading' ('argkb "
             "status' lists it); run the same 'argkb load' again to complete it"
         )
         raise SystemExit(130) from None  # as a process ended by SIGINT (128 + 2)

@@ -29,7 +29,12 @@ class StderrProgress:
     @contextlib.contextmanager
     def stage(self, desc: str, *, unit: str, total: int | None = None) -> Iterator[Advance]:
         bar = open_bar(desc, unit, total=total, mininterval=self._mininterval)
-        yield bar.update  # an exception from the work passes through: no closing line then
+        try:
+            yield bar.update
+        except BaseException:
+            if not isinstance(bar, _LineBar):  # a terminal's bar ends its line before the error
+                bar.close()
+            raise  # off a terminal, a failed stage says nothing: the error speaks
         bar.close()
 
     def message(self, text: str) -> None:

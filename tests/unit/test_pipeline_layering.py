@@ -61,6 +61,12 @@ def test_stderr_progress_draws_a_bar_on_a_terminal(
         advance(4)
     err = capsys.readouterr().err
     assert "embed" in err and "4/4" in err and "100%" in err
+    # a failed stage ends the bar's line, so the error that follows starts a line of its own
+    with pytest.raises(RuntimeError), StderrProgress().stage("load", unit=" rec") as advance:
+        advance(3)
+        raise RuntimeError("the work failed")
+    err = capsys.readouterr().err
+    assert "load: " in err and " 3 rec" in err and err.endswith("\n")
 
 
 def test_open_bar_off_a_terminal_is_one_line_when_closed(

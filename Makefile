@@ -15,7 +15,17 @@ help:
 	@echo "make test   - install everything and run all tests (unit + neo4j + slow)"
 	@echo "make lint   - ruff (lint + format check) and mypy; CI runs it before the tests"
 
+# The virtualenv takes about 7 GB (torch from PyPI brings its CUDA libraries), and pip needs room
+# for the downloads beside it: a new one is refused in one line, before anything is written, when
+# the disk is short.
+MIN_FREE_GB ?= 10
+
 $(STAMP): pyproject.toml
+	@free=$$(df -Pk . | awk 'NR==2 {print int($$4 / 1048576)}'); \
+	if [ ! -d $(VENV) ] && [ "$$free" -lt $(MIN_FREE_GB) ]; then \
+	  echo "make: installing the virtualenv needs about $(MIN_FREE_GB) GB free (torch and its CUDA libraries); $(CURDIR) has $$free GB free" >&2; \
+	  exit 1; \
+	fi
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip "setuptools>=77" wheel
 	$(BIN)/pip install --quiet $(TORCH)

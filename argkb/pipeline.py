@@ -419,14 +419,13 @@ def create_missing_schema(
 
 def check_loads(driver: neo4j.Driver, database: str | None) -> None:
     """Refuse (one line) a graph with an unfinished load: only that load can finish it."""
-    from argkb.db.schema import incomplete_corpora
+    from argkb.db.schema import incomplete_corpora, load_name
 
     unfinished = incomplete_corpora(driver, database)
     if unfinished:
         load = unfinished[0]
-        files = ", ".join(load["files"] or [])
         raise ArgKBError(
-            f"load {load['cid']} ({files}) is {load['status']}: run the same 'argkb load' again "
+            f"{load_name(load)} is {load['status']}: run the same 'argkb load' again "
             f"first, then 'argkb update'"
             + (f" ({len(unfinished) - 1} more unfinished loads)" if len(unfinished) > 1 else "")
         )

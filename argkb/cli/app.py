@@ -170,12 +170,11 @@ class Connection:
 def warn_unfinished_loads(conn: Connection) -> None:
     """A warning line on stderr for each load that began and did not finish (Ctrl-C, killed):
     a step run now computes over part of that corpus (``argkb update`` refuses instead)."""
-    from argkb.db.schema import incomplete_corpora
+    from argkb.db.schema import incomplete_corpora, load_name
 
     for load in incomplete_corpora(conn.driver(), conn.database):
-        files = ", ".join(load["files"] or [])
         echo_err(
-            f"warning: load {load['cid']} ({files}) did not finish, so this step sees part of "
+            f"warning: {load_name(load)} did not finish, so this step sees part of "
             "it: run the same 'argkb load' again, then this step (or 'argkb update')"
         )
 

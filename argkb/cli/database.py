@@ -240,6 +240,8 @@ def _print_warnings(
 ) -> None:
     """What ``argkb status`` asks a person to do: missing schema, indexes not online yet,
     unfinished loads, and the stale steps with the command that brings each up to date."""
+    from argkb.db.schema import load_name
+
     not_online = [i["name"] for i in found_indexes if i["state"] != "ONLINE"]
     dropped = {name: load["cid"] for load in unfinished for name in load["bulk_indexes"]}
     for gap in missing:
@@ -258,9 +260,8 @@ def _print_warnings(
             "queries that need them wait or fail until they are"
         )
     for load in unfinished:
-        files = ", ".join(load["files"] or [])
         click.echo(
-            f"warning: load {load['cid']} ({files}) is {load['status']} since "
+            f"warning: {load_name(load)} is {load['status']} since "
             f"{load['started']}: run the same 'argkb load' again to complete it, or "
             f"'argkb db drop {load['cid']}' to remove it"
         )

@@ -121,6 +121,12 @@ def incomplete_corpora(driver: neo4j.Driver, database: str | None = None) -> lis
     return _read(driver, cypher.load("status/incomplete_corpora"), database)
 
 
+def load_name(load: dict[str, Any]) -> str:
+    """``load CID (file, ...)``: how a warning or an error names a load of
+    :func:`incomplete_corpora`."""
+    return f"load {load['cid']} ({', '.join(load['files'] or [])})"
+
+
 def corpora(driver: neo4j.Driver, database: str | None = None) -> list[dict[str, Any]]:
     """Every loaded corpus: id, status, files and arguments (None while it loads)."""
     return _read(driver, cypher.load("status/corpora"), database)

@@ -19,7 +19,7 @@ from argkb.cli.app import (
     to_json,
 )
 from argkb.cli.data import check_device
-from argkb.cli.progress import Bar, open_bar
+from argkb.cli.progress import Bar, end_bar, open_bar
 from argkb.eval.argrank.scoring import PagerankNorm
 from argkb.rank.pagerank import Shared
 
@@ -159,9 +159,12 @@ def eval_argrank_cmd(
             echo=status,
             progress=progress,
         )
-    finally:
+    except BaseException:
         while bars:
-            bars.pop().close()
+            end_bar(bars.pop(), ok=False)
+        raise
+    while bars:
+        bars.pop().close()
     if content and embedder is not None:
         report.content_method["device"] = embedder.device
     text, payload, out = _write_report(report, Path(out_dir))

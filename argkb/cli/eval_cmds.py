@@ -22,7 +22,7 @@ from argkb.cli.app import (
     output_folder,
     to_json,
 )
-from argkb.cli.progress import Bar, open_bar
+from argkb.cli.progress import Bar, end_bar, open_bar
 
 if TYPE_CHECKING:
     from argkb.eval.harness import HarnessReport
@@ -189,9 +189,9 @@ class _Bar:
             self.bar = open_bar(self.desc, self.unit, mininterval=0.5)
         self.bar.update(n)
 
-    def close(self) -> None:
+    def close(self, *, ok: bool = True) -> None:
         if self.bar is not None:
-            self.bar.close()
+            end_bar(self.bar, ok=ok)
             self.bar = None
 
 
@@ -246,10 +246,15 @@ def harness_report(
         on_embed=embed_bar.update,
     )
     try:
-        return run(conn.driver(), *positional, database=conn.database, options=options, **keywords)
-    finally:
-        embed_bar.close()
-        rank_bar.close()
+        driver = conn.driver()
+        report = run(driver, *positional, database=conn.database, options=options, **keywords)
+    except BaseException:
+        embed_bar.close(ok=False)
+        rank_bar.close(ok=False)
+        raise
+    embed_bar.close()
+    rank_bar.close()
+    return report
 
 
 _DATA = click.Path(exists=True, file_okay=False)

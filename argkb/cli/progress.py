@@ -32,10 +32,9 @@ class StderrProgress:
         try:
             yield bar.update
         except BaseException:
-            if not isinstance(bar, _LineBar):  # a terminal's bar ends its line before the error
-                bar.close()
-            raise  # off a terminal, a failed stage says nothing: the error speaks
-        bar.close()
+            end_bar(bar, ok=False)
+            raise
+        end_bar(bar, ok=True)
 
     def message(self, text: str) -> None:
         echo_err(text)
@@ -76,6 +75,14 @@ def open_bar(desc: str, unit: str, *, total: int | None = None, mininterval: flo
 
     bar: Bar = tqdm(total=total, unit=unit, desc=desc, file=sys.stderr, mininterval=mininterval)
     return bar
+
+
+def end_bar(bar: Bar, *, ok: bool) -> None:
+    """Close ``bar``; for a step that failed (``ok`` false), off a terminal, without its line:
+    the error speaks, and a "done" line before it would say the step finished. A terminal's
+    bar is closed either way, so that the ``Error:`` line starts a line of its own."""
+    if ok or not isinstance(bar, _LineBar):
+        bar.close()
 
 
 def progress_for(as_json: bool, *, mininterval: float = 0.1) -> Progress:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -81,3 +82,33 @@ def test_open_bar_off_a_terminal_is_one_line_when_closed(
     assert capsys.readouterr().err == ""
     bar.close()
     assert re.fullmatch(r"load argrank: 5 of 10 rec in \d+\.\d s\n", capsys.readouterr().err)
+
+
+def test_a_failed_eval_step_leaves_stderr_to_its_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Off a terminal, the eval commands' bars say a step was done only when it was: a ranker
+    that fails after three queries writes no "rank: 3 queries" line before the error."""
+    from argkb.cli.eval_cmds import HarnessArgs, harness_report
+
+    class NoServer:
+        database = None
+
+        def driver(self) -> None:
+            return None
+
+    def ranks_then_fails(driver: object, *, database: object, options: Any) -> Any:
+        for _ in range(3):
+            options.on_query(1)
+        raise RuntimeError("the ranker failed")
+
+    def ranks(driver: object, *, database: object, options: Any) -> str:
+        options.on_query(2)
+        return "report"
+
+    args = HarnessArgs((), False, None, None, None, None, False)
+    with pytest.raises(RuntimeError):
+        harness_report(ranks_then_fails, NoServer(), args)  # type: ignore[arg-type]
+    assert capsys.readouterr().err == ""
+    assert harness_report(ranks, NoServer(), args) == "report"  # type: ignore[arg-type]
+    assert re.fullmatch(r"rank: 2 queries in \d+\.\d s\n", capsys.readouterr().err)

@@ -48,6 +48,16 @@ class LoadError(ArgKBError):
         self.reason = reason
 
 
+class LoadInterrupted(KeyboardInterrupt):
+    """Ctrl-C after a load marked its corpus ``loading`` (what it wrote stays; running it again
+    completes it). An interrupt before that is a plain :class:`KeyboardInterrupt`: nothing was
+    written."""
+
+    def __init__(self, cid: str) -> None:
+        super().__init__(cid)
+        self.cid = cid
+
+
 class QueryError(ArgKBError):
     """The query cannot be answered (empty graph, missing embeddings, an unknown ranker ...)."""
 

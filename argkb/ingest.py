@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from argkb.db import cypher
-from argkb.errors import ArgKBError, LoadError
+from argkb.errors import ArgKBError, LoadError, LoadInterrupted
 from argkb.ingest_batches import _BatchWriter
 from argkb.ingest_check import _checked_row, _row, validate  # noqa: F401 (importable here)
 from argkb.loaders.records import (
@@ -230,8 +230,6 @@ def load_records(
     files = [Path(p) for p in paths]
     started = time.perf_counter()
     cid = f"{fmt}:{content_hash(files)[:24]}"
-    if on_error == "skip":
-        reject_report = _reject_report(reject_report, cid, files)
     summary = LoadSummary(cid, fmt, [str(p) for p in files])
     summary.seconds["hash"] = time.perf_counter() - started
     stored = _stored_corpus(driver, database, cid)
@@ -246,6 +244,8 @@ def load_records(
             setattr(summary, key, int(stored.get(key, 0)))
         summary.already_loaded = True
         return summary
+    if on_error == "skip":
+        reject_report = _reject_report(reject_report, cid, files)
     _begin_corpus(driver, database, cid, fmt, files)
     dropped: list[str] = []
     try:
@@ -264,6 +264,8 @@ def load_records(
         _complete_corpus(driver, database, summary, dropped, names)
     except BaseException as err:
         _after_failure(driver, database, cid, dropped, err, was_complete=complete)
+        if isinstance(err, KeyboardInterrupt):
+            raise LoadInterrupted(cid) from err
         raise
     summary.seconds["total"] = time.perf_counter() - started
     return summary
@@ -411,9 +413,9 @@ def _reject_report(path: Path | None, cid: str, inputs: Sequence[Path]) -> Path:
     if any(resolved == file.resolve() for file in _files(inputs)):
         raise LoadError(where, field, "is one of the input files: name another file")
     if path.exists():
-        if not path.is_file():
-            raise LoadError(where, field, "not a regular file")
-        target = path
+        if path.is_dir():
+            raise LoadError(where, field, "is a folder: name a file")
+        target = path  # a file, or a device or pipe (/dev/null: no report kept)
     elif path.parent.is_dir():
         target = path.parent
     else:

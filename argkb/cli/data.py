@@ -190,10 +190,14 @@ def load_cmd(
             bulk=bulk,
             progress=progress_for(as_json, mininterval=0.5),
         )
-    except KeyboardInterrupt:  # click would say only "Aborted!"
+    except KeyboardInterrupt as err:  # click would say only "Aborted!"
+        from argkb.errors import LoadInterrupted
+
         echo_err(
             "Error: interrupted: what was written stays, its corpus marked 'loading' ('argkb "
             "status' lists it); run the same 'argkb load' again to complete it"
+            if isinstance(err, LoadInterrupted)
+            else "Error: interrupted before anything was written: the graph is unchanged"
         )
         raise SystemExit(130) from None  # as a process ended by SIGINT (128 + 2)
     if as_json:

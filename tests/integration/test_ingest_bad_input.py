@@ -156,10 +156,13 @@ def test_a_reject_report_that_names_an_input_is_refused_before_reading(
     assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
     for report, reason in (
         (tmp_path / "no" / "r.jsonl", "does not exist"),
-        (tmp_path, "not a regular file"),
+        (tmp_path, "is a folder"),
     ):
         with pytest.raises(LoadError, match=reason):
             load(clean, "jsonl", path, on_error="skip", reject_report=report)
+    # a device is a place to send the report too: /dev/null keeps none (review of session 26)
+    summary = load(clean, "jsonl", path, on_error="skip", reject_report=Path("/dev/null"))
+    assert (summary.arguments, summary.rejected) == (2, len(BAD_LINES))
 
 
 def test_a_reject_report_that_fails_mid_load_is_one_error_and_undoes_the_load(
@@ -175,9 +178,9 @@ def test_a_reject_report_that_fails_mid_load_is_one_error_and_undoes_the_load(
         return real_open(self, *args, **kwargs)  # type: ignore[call-overload]
 
     monkeypatch.setattr(Path, "open", full_disk)
-    with pytest.raises(LoadError) as err:
-        load(clean, "jsonl", _file(tmp_path), on_error="skip", reject_report=report)
+    with pytest.raises(LoadError) as err:  # batches of one: the good first record is written
+        load(clean, "jsonl", _file(tmp_path), on_error="skip", reject_report=report, batch_size=1)
     assert str(err.value) == (
         f"{report}: field '<reject-report>': cannot be written: No space left on device"
     )
-    assert clean.execute_query("MATCH (a:Argument) RETURN count(a) AS n").records[0]["n"] == 0
+    assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0

@@ -137,3 +137,32 @@ def test_options_the_eval_and_query_commands_would_misuse_are_refused(tmp_path: 
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "selects none of corpus.jsonl's sources (jsonl:energy-debate" in result.output
     assert not (tmp_path / "typo").exists()
+
+
+@pytest.mark.parametrize(
+    ("interrupt", "line"),
+    [
+        (KeyboardInterrupt(), "Error: interrupted before anything was written: the graph is "
+                              "unchanged"),
+        ("began", "Error: interrupted: what was written stays, its corpus marked 'loading'"),
+    ],
+)  # fmt: skip
+def test_ctrl_c_during_load_says_whether_anything_was_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, interrupt: object, line: str
+) -> None:
+    """Ctrl-C while the files are hashed (before the corpus is marked 'loading') wrote nothing;
+    after that, the corpus is listed as loading (review of session 26: both said the latter)."""
+    import argkb.cli.app
+    import argkb.pipeline
+    from argkb.errors import LoadInterrupted
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise interrupt if isinstance(interrupt, BaseException) else LoadInterrupted("jsonl:x")
+
+    monkeypatch.setattr(argkb.pipeline, "load", interrupted)
+    monkeypatch.setattr(argkb.cli.app.Connection, "driver", lambda self: None)
+    data = tmp_path / "a.jsonl"
+    data.write_text('{"conclusion": "C", "premises": [{"text": "P"}]}\n')
+    result = CliRunner().invoke(main, ["load", "jsonl", str(data), *NOWHERE])
+    assert result.exit_code == 130
+    assert result.output.startswith(line) and result.output.count("\n") == 1, result.output

@@ -189,7 +189,8 @@ def _drop_fulltext(
 
 # -- the load ----------------------------------------------------------------------------------
 
-_COUNTS = ("arguments", "undercuts", "units", "sources", "reuse_edges", "links", "rejected")
+_COUNTS = ("arguments", "undercuts", "units", "sources", "reuse_edges", "links", "rejected",
+           "shared")  # fmt: skip
 
 
 def load_records(
@@ -315,17 +316,23 @@ def _after_failure(
         log.warning("could not undo the failed load of %s (%s); run it again", cid, problem)
 
 
+# undo_load's statements, in order (each file says what it removes or passes on)
+_UNDO_STEPS = ("undo_shared", "undo_arguments", "undo_units", "undo_sources",
+               "undo_handover_units", "undo_handover_sources")  # fmt: skip
+
+
 def undo_load(
     driver: neo4j.Driver, cid: str, *, database: str | None = None, was_complete: bool = False
 ) -> None:
     """Remove what the load of corpus ``cid`` wrote, leaving the graph as it was before it.
 
-    Its arguments go, with their edges; units and sources it created go unless another corpus
-    uses them (an argument of another corpus, a link or provenance edge to another corpus's
-    node that this load did not write); those that stay pass to a corpus that uses them;
-    ``Claim``/``Premise`` labels its arguments gave other corpora's units are taken back;
-    then its corpus node. A corpus that was ``complete`` before this run (a ``--force`` reload)
-    is marked complete again instead: its content was in the graph before.
+    Its arguments go, with their edges, but those another corpus repeated (``SHARES``) pass to
+    that corpus; units and sources it created go, with the edges it drew on them, unless another
+    corpus uses them (an argument of another corpus, or a link or provenance edge another
+    corpus drew); those that stay pass to a corpus that uses them; ``Claim``/``Premise`` labels
+    its arguments gave other corpora's units are taken back; then its corpus node, with the
+    ``SHARES`` edges of what it repeated. A corpus that was ``complete`` before this run (a
+    ``--force`` reload) is marked complete again instead: its content was in the graph before.
     """
     if was_complete:
         driver.execute_query(cypher.load("ingest/corpus_end"),
@@ -333,7 +340,7 @@ def undo_load(
         return
     phase = time.perf_counter()
     with driver.session(database=database) as session:
-        for name in ("undo_arguments", "undo_units", "undo_sources", "undo_handover"):
+        for name in _UNDO_STEPS:
             session.run(cypher.load(f"ingest/{name}"), {"cid": cid}).consume()
     driver.execute_query(cypher.load("ingest/undo_corpus"), {"cid": cid}, database_=database)
     log.info("undid the failed load of %s in %.1f s", cid, time.perf_counter() - phase)

@@ -160,6 +160,8 @@ def _write_batch(
             else _argument_statements(rows) if kind == "arguments"
             else _undercut_statements(rows)
         )  # fmt: skip
+        if shared:  # recorded as used by this corpus, so that a drop of their owner keeps them
+            statements.append(("ingest/arg_shared", {"aids": shared}))
     else:
         statements = [(f"ingest/{kind}", {"rows": rows})]
     nodes, relationships = _run_all(tx, statements, cid, token)

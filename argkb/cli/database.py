@@ -225,6 +225,8 @@ def _print_corpora(loaded: list[dict[str, Any]], most: int = 20) -> None:
     click.echo(f"corpora:       {len(loaded)} ('argkb db drop ID' removes one)")
     for row in loaded[:most]:
         size = f"{row['arguments']:,} arguments" if row["arguments"] is not None else ""
+        if row.get("shared"):  # repeated from corpora loaded before it, left to them
+            size += f" (and {row['shared']:,} shared)"
         files = ", ".join(Path(f).name for f in row["files"] or [])
         click.echo(f"  {row['cid']}  {row['status']}  {size}  {files}".rstrip())
     if len(loaded) > most:

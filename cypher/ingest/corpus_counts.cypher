@@ -1,6 +1,6 @@
 // What one corpus holds: its arguments (undercuts among them) and their reuse edges, the units
-// and sources it touches (through its arguments, or loaded on their own). Shared units count
-// for every corpus using them.
+// and sources it touches (through its arguments, or loaded on their own), and the arguments of
+// other corpora it repeated (SHARES). Shared units count for every corpus using them.
 CALL () {
   MATCH (a:Argument {corpus: $cid})
   RETURN count(a) AS arguments, sum(COUNT { (a)-[:REUSES]->() }) AS reuse_edges,
@@ -26,4 +26,5 @@ CALL () {
   }
   RETURN count(s) AS sources
 }
-RETURN arguments, undercuts, units, sources, reuse_edges
+RETURN arguments, undercuts, units, sources, reuse_edges,
+       COUNT { (:Corpus {cid: $cid})-[:SHARES]->() } AS shared

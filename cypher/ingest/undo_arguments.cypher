@@ -1,5 +1,6 @@
-// Undo a failed load, step 1: the arguments of corpus $cid go with their edges; a unit of
-// another corpus keeps its Claim / Premise label only while an argument still uses it so.
+// Undo a failed load, step 2 (after undo_shared): the arguments of corpus $cid go with their
+// edges; a unit of another corpus keeps its Claim / Premise label only while an argument still
+// uses it so.
 // Needs an auto-commit session (batches).
 MATCH (a:Argument {corpus: $cid})
 CALL (a) {

@@ -249,6 +249,49 @@ def test_a_corpus_of_arguments_loaded_before_is_complete_not_empty(clean, tmp_pa
     assert [r["s"] for r in status] == ["complete"]
 
 
+def test_dropping_a_corpus_passes_the_arguments_another_corpus_repeated_to_it(
+    clean, tmp_path: Path
+) -> None:
+    # a review find (2026-11-28): the second corpus wrote nothing of the arguments it repeated,
+    # so dropping the first removed them from the second, which stayed "complete" without them
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+    from argkb.ingest import drop_corpus
+
+    first = load(clean, "argsme", ARGSME)
+    copy = tmp_path / "again.json"
+    copy.write_text(json.dumps(json.loads(ARGSME.read_text(encoding="utf-8"))), encoding="utf-8")
+    again = load(clean, "argsme", copy)
+    status = CliRunner().invoke(main, ["status"]).output
+    assert f"  {again.corpus}  complete  0 arguments (and {first.arguments} shared)" in status
+    assert load(clean, "argsme", copy).shared == first.arguments  # stored: a rerun says it too
+    drop_corpus(clean, first.corpus)
+    owners = clean.execute_query(
+        "MATCH (n) WHERE n:Argument OR n:Unit OR n:Source "
+        "RETURN n.corpus AS c, count(CASE WHEN n:Argument THEN 1 END) AS arguments"
+    ).records
+    assert [(r["c"], r["arguments"]) for r in owners] == [(again.corpus, first.arguments)]
+    drop_corpus(clean, again.corpus)
+    assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
+
+
+def test_a_failed_load_that_repeated_arguments_leaves_no_trace_of_them(
+    clean, tmp_path: Path
+) -> None:
+    load(clean, "jsonl", _jsonl(tmp_path / "first.jsonl", _good_lines(4)))
+    before = snapshot(clean)
+    lines = [*_good_lines(4), '{"id": "b", "conclusion": "", "premises": [{"text": "p"}]}']
+    with pytest.raises(LoadError):  # batches of one: the repeated arguments are recorded first
+        load(clean, "jsonl", _jsonl(tmp_path / "second.jsonl", lines), batch_size=1)
+    assert snapshot(clean) == before
+
+
+def _jsonl(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
 def test_a_failed_forced_reload_keeps_the_complete_corpus(clean) -> None:
     first = load(clean, "argsme", ARGSME)
     before = snapshot(clean)
@@ -406,8 +449,125 @@ def test_what_another_corpus_still_uses_passes_to_it_when_a_corpus_is_dropped(
         "MATCH (n) WHERE n:Unit OR n:Source RETURN DISTINCT n.corpus AS c"
     ).records
     assert [r["c"] for r in owners] == [two.corpus]
+    # the argument corpus two repeated from corpus one (RA 10) is corpus two's now
+    kept = clean.execute_query("MATCH (a:Argument) RETURN a.aid AS aid, a.corpus AS c").records
+    assert [(r["aid"], r["c"]) for r in kept] == [("aif:m1:10", two.corpus)]
     drop_corpus(clean, two.corpus)
     assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
+
+
+def _bike_map(path: Path, alone: str) -> None:
+    """An AIFdb map with the argument I-node 4 -> RA 11 -> I-node 5, and I-node 6 (``alone``)."""
+    nodes = [
+        {"nodeID": "4", "type": "I", "text": "Bikes keep people healthy"},
+        {"nodeID": "5", "type": "I", "text": "Cities should build bike lanes"},
+        {"nodeID": "6", "type": "I", "text": alone},
+        {"nodeID": "11", "type": "RA", "text": "Default Inference"},
+    ]
+    edges = [
+        {"edgeID": "1", "fromID": "4", "toID": "11"},
+        {"edgeID": "2", "fromID": "11", "toID": "5"},
+    ]
+    path.write_text(json.dumps({"nodes": nodes, "edges": edges}), encoding="utf-8")
+
+
+def test_a_unit_another_corpus_hung_on_a_dropped_corpus_source_stays_with_it(
+    clean, tmp_path: Path
+) -> None:
+    # a review find (2026-11-28): corpus two names corpus one's premise "Cars pollute the air"
+    # on its own, on corpus one's map source; the undo counted that FROM edge, drawn by corpus
+    # two, as corpus one's (its far end is corpus one's source), so the drop removed the unit
+    from argkb.ingest import drop_corpus
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    _aif_map(first / "m1.json", "A unit on its own")
+    _bike_map(second / "m1.json", "Cars pollute the air")
+    one = load(clean, "aif", first)
+    two = load(clean, "aif", second)
+    drop_corpus(clean, one.corpus)
+    kept = clean.execute_query(
+        "MATCH (u:Unit {text: 'Cars pollute the air'})-[f:FROM]->(s:Source) "
+        "RETURN u.corpus AS unit, f.corpus AS edge, s.corpus AS source"
+    ).records
+    assert [tuple(r.values()) for r in kept] == [(two.corpus,) * 3]
+    drop_corpus(clean, two.corpus)
+    assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
+
+
+def test_a_failed_load_takes_back_the_source_it_hung_another_corpus_unit_on(
+    clean, tmp_path: Path
+) -> None:
+    # a review find (2026-11-28): the failed load's new source stayed, with the FROM edge it drew
+    # from corpus one's unit, both handed to corpus one
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    _aif_map(first / "m1.json", "A unit on its own")
+    _bike_map(second / "m2.json", "Cars pollute the air")
+    _aif_map(second / "m3.json", "Another", broken=True)
+    load(clean, "aif", first)
+    before = snapshot(clean)
+    with pytest.raises(LoadError, match="unknown node id '424242'"):
+        load(clean, "aif", second, batch_size=1)
+    assert snapshot(clean) == before
+
+
+def test_a_link_keeps_the_label_the_corpus_that_drew_it_gave(clean, tmp_path: Path) -> None:
+    # a review find (2026-11-28): a second ArgKP corpus whose labels file says otherwise for a
+    # pair rewrote the first corpus's match label, and dropping it did not give it back
+    import shutil
+
+    from argkb.ingest import drop_corpus
+
+    other = tmp_path / "argkp"
+    shutil.copytree(FIXTURES / "argkp", other)
+    labels = other / "labels_dev.csv"
+    labels.write_text(labels.read_text().replace("arg_4_1,kp_4_0,0", "arg_4_1,kp_4_0,1"))
+    load(clean, "argkp", FIXTURES / "argkp")
+    before = snapshot(clean)
+    second = load(clean, "argkp", other)
+    query = "MATCH (:Unit)-[m:MATCHES_KEY_POINT]->(:Unit) RETURN m.label AS label, count(*) AS n"
+    assert snapshot(clean) != before  # the second corpus's node and what it shares
+    drop_corpus(clean, second.corpus)
+    assert snapshot(clean) == before
+    assert {r["label"] for r in clean.execute_query(query).records} == {0, 1}
+
+
+def test_nothing_passes_to_a_corpus_that_is_no_longer_loaded(clean, tmp_path: Path) -> None:
+    # a review find (2026-11-28): the heir was the smallest corpus id among a node's users, also
+    # one whose corpus a drop before edges named their corpus had removed
+    from argkb.ingest import drop_corpus
+
+    one = load(clean, "jsonl", _jsonl(tmp_path / "one.jsonl", _good_lines(2)))
+    clean.execute_query(
+        "MATCH (u:Unit {corpus: $cid}) WITH u LIMIT 1 "
+        "CREATE (u)-[:MATCHES_KEY_POINT {corpus: 'jsonl:gone'}]->(:Unit {uid: 'k', corpus: "
+        "'jsonl:gone'})",
+        cid=one.corpus,
+    )
+    drop_corpus(clean, one.corpus)
+    left = clean.execute_query("MATCH (n) RETURN n.uid AS uid, n.corpus AS c").records
+    assert [(r["uid"], r["c"]) for r in left] == [("k", "jsonl:gone")]
+
+
+def test_every_undo_step_seeks_its_corpus_in_an_index(clean) -> None:
+    # a review find (2026-11-28): the hand-over was one unbatched statement over a label
+    # disjunction whose index use nothing checked; a scan here reads every node of a big graph
+    from argkb.db import cypher
+    from argkb.ingest import _UNDO_STEPS
+
+    def operators(plan: dict) -> list[str]:
+        below = (op for child in plan.get("children", []) for op in operators(child))
+        return [plan["operatorType"], *below]
+
+    with clean.session() as session:
+        for name in (*_UNDO_STEPS, "undo_corpus"):
+            plan = session.run(f"EXPLAIN {cypher.load(f'ingest/{name}')}", cid="x").consume().plan
+            used = operators(plan)
+            assert not [op for op in used if "Scan" in op], (name, used)
+            assert any("IndexSeek" in op for op in used), (name, used)
 
 
 def test_a_step_over_an_unfinished_load_warns_that_it_sees_part_of_it(

@@ -115,6 +115,12 @@ class Embedder:
 
             self._cache = EmbeddingCache(cache_root() / "embeddings.sqlite", self.model_id)
 
+    def reads_like(self, model_id: str) -> bool:
+        """Whether vectors stored under ``model_id`` come from this embedder's model (the same
+        folder name and files; the long-text strategy and the backend aside, since a query is
+        short and fp32 ONNX computes torch's vectors)."""
+        return model_id.split(":")[:2] == self.model_id.split(":")[:2]
+
     @classmethod
     def for_queries(cls, *, cache: bool = True) -> Embedder:
         """The embedder of query texts (``argkb query``, ``argkb serve``): the default model in

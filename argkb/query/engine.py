@@ -166,6 +166,14 @@ class QueryEngine:
                 "nothing in the graph is embedded yet: run 'argkb update' (or 'argkb embed', "
                 "then 'argkb cluster')"
             )
+        stored = counts["models"][0] if counts["models"] else None
+        if stored is not None and not self.embedder.reads_like(stored):
+            raise QueryError(
+                f"the graph's vectors come from {stored.split(':')[0]} ({stored}), and queries "
+                f"are embedded with {self.embedder.model_id}: run 'argkb embed --all' (the "
+                "default model) before asking; a query cannot be compared with another model's "
+                "vectors"
+            )
         result.notes.extend(behind_notes(counts))
         context = QueryContext(text, self._embed(text, result), k, sides(stance), collection,
                                notes=result.notes)  # fmt: skip

@@ -55,3 +55,27 @@ def test_every_model_file_beside_the_code_is_package_data() -> None:
             if path.name not in data.get(package, []):
                 missing.append(f"{package}: {path.name}")
     assert not missing, f"add to [tool.setuptools.package-data]: {missing}"
+
+
+def test_every_file_git_tracks_in_a_package_is_package_data() -> None:
+    """Every file beside the code in an argkb package (git-tracked, not Python) matches a
+    package-data pattern of its package, so a wheel install serves what a checkout serves (the
+    explorer's favicon was left out, and a wheel install logged its 404 again)."""
+    import fnmatch
+    import subprocess
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())
+    data = config["tool"]["setuptools"]["package-data"]
+    tracked = subprocess.run(["git", "ls-files", "argkb"], cwd=REPO, capture_output=True,
+                             text=True, check=True).stdout.split()  # fmt: skip
+    missing = []
+    for name in tracked:
+        path = REPO / name
+        if path.suffix == ".py":
+            continue
+        package = next(p for p in path.parents if (p / "__init__.py").is_file())
+        dotted = ".".join(package.relative_to(REPO).parts)
+        inside = path.relative_to(package).as_posix()
+        if not any(fnmatch.fnmatch(inside, pattern) for pattern in data.get(dotted, [])):
+            missing.append(f"{dotted}: {inside}")
+    assert not missing, f"add to [tool.setuptools.package-data]: {missing}"

@@ -87,14 +87,15 @@ class Bm25Ranker:
             return Ranking(())
         stance = _stance(query, self.stance_aware)
         scoped = query.collection is not None or stance is not None
-        records = cypher.read(
-            self.driver,
-            "baseline/bm25",
-            database=self.database,
-            index=self.index,
-            query=terms,
-            limit=max(FETCH, k) if scoped else k,
-        )
+        limit = max(FETCH, k) if scoped else k + 1
+        while True:
+            records = cypher.read(self.driver, "baseline/bm25", database=self.database,
+                                  index=self.index, query=terms, limit=limit)  # fmt: skip
+            # the index cuts a run of equal scores anywhere: read on until the last hit read
+            # scores below the k-th, so that the whole run is ordered by key (scoped: FETCH)
+            if scoped or len(records) < limit or records[-1]["score"] < records[k - 1]["score"]:
+                break
+            limit *= 2
         if scoped:
             allowed = self._candidates.uids(query.collection, stance)
             records = [r for r in records if r["uid"] in allowed]

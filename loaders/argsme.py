@@ -38,6 +38,7 @@ the dump with one :class:`Rejected` (field ``<encoding>``).
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -64,6 +65,8 @@ from argkb.loaders.records import (
     Stance,
     UnitRef,
 )
+
+log = logging.getLogger(__name__)
 
 FORMAT = "argsme"
 
@@ -104,6 +107,9 @@ def _read_dump(path: Path) -> Iterator[Record | Rejected]:
                 if not exact and "integer overflow" in str(err):
                     # yajl stops at an integer past 64 bits, which the Python backend reads
                     # (the ingest then rejects its record): read on from the next record
+                    log.info("%s: an integer past 64 bits after record %d: the dump is read "
+                             "again, from the start, by ijson's slower exact backend", path,
+                             index)  # fmt: skip
                     exact = True
                     handle.seek(start)
                     continue

@@ -79,9 +79,6 @@ class Distribution:
     def plugin_jars(self) -> list[Path]:
         return sorted(self.plugins.glob("*.jar")) if self.plugins.is_dir() else []
 
-    def admin_tool_available(self) -> bool:
-        return any(self.lib.glob("org.neo4j.neo4j-import-tool-*.jar"))
-
     def browser_jar(self) -> Path | None:
         """The Neo4j Browser jar in ``lib/``, or None (installed before argkb shipped it)."""
         jars = sorted(self.lib.glob(BROWSER_JAR + "*.jar")) if self.lib.is_dir() else []

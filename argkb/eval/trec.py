@@ -44,7 +44,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
@@ -469,8 +469,3 @@ def write_run(path: str | os.PathLike[str], run: Run) -> None:
                     rank += 1
                     line = f"{qid} Q0 {docid} {rank} {total - rank + 1} {run.tag}"
                     out.write(f"{line} c{index}\n" if run.clustered else f"{line}\n")
-
-
-def queries_by_id(queries: Sequence[Query]) -> dict[str, Query]:
-    """``{qid: query}`` in the given order."""
-    return {query.qid: query for query in queries}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -43,17 +44,25 @@ def test_deeply_nested_value_in_argsme_dump_is_one_rejected_record(tmp_path: Pat
     assert "\n" not in str(problem)
 
 
-def test_an_integer_past_64_bits_in_a_dump_costs_no_other_record(tmp_path: Path) -> None:
+def test_an_integer_past_64_bits_in_a_dump_costs_no_other_record(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     # yajl stopped there ("parse error: integer overflow") and the rest of the file was lost
     deep = json.dumps({**GOOD, "id": "a2"})[:-1] + ', "extra": ' + _nested(3000) + "}"
     big = json.dumps({**GOOD, "id": "a3", "extra": 2**70})
     rest = [json.dumps({**GOOD, "id": f"a{n}"}) for n in (4, 5)]
     path = tmp_path / "big.json"
     path.write_text('{"arguments": [' + ",".join([json.dumps(GOOD), deep, big, *rest]) + "]}")
-    records = list(argsme.read([path]))
+    with caplog.at_level(logging.INFO):
+        records = list(argsme.read([path]))
     assert _aids(records) == ["argsme:a1", "argsme:a3", "argsme:a4", "argsme:a5"]
     [problem] = _rejected(records)  # the too deep one, said once though read twice
     assert problem.where == f"{path}#1" and problem.field.startswith("extra.item")
+    # the second, slower reading is said (argkb -v), as a huge dump then takes much longer
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{path}: an integer past 64 bits after record 1: the dump is read again, from the "
+        "start, by ijson's slower exact backend"
+    ]
 
 
 @pytest.mark.parametrize("module", [argsme, jsonl])

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import wait
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from argkb.errors import QueryError
 from argkb.query.alignment import StanceAlignment, choose_alignment
@@ -101,8 +101,28 @@ class QueryEngine:
         return self.reader.alignment
 
     def counts(self) -> dict[str, int]:
-        """|Gamma| (claim clusters) and the number of claims."""
+        """The graph's sizes and state, as :meth:`CandidateReader.counts
+        <argkb.query.candidates.CandidateReader.counts>` reads them: ``claim_clusters``
+        (|Gamma|), ``claims``, ``embedded``, ``models``, ``corpora_since_cluster`` and
+        ``runs_interrupted``."""
         return self.reader.counts()
+
+    def _check_vectors(self, counts: dict[str, Any]) -> None:
+        """Refuse (one line) a graph without vectors, or with vectors of another model than the
+        one that embeds the query (``argkb embed --model DIR``): the cosines would mean nothing."""
+        if not counts["embedded"]:
+            raise QueryError(
+                "nothing in the graph is embedded yet: run 'argkb update' (or 'argkb embed', "
+                "then 'argkb cluster')"
+            )
+        stored = counts["models"][0] if counts["models"] else None
+        if stored is not None and not self.embedder.reads_like(stored):
+            raise QueryError(
+                f"the graph's vectors come from {stored.split(':')[0]} ({stored}), and queries "
+                f"are embedded with {self.embedder.model_id}: run 'argkb embed --all' (the "
+                "default model) before asking; a query cannot be compared with another model's "
+                "vectors"
+            )
 
     def ranker(self, name: str) -> Ranker:
         """The ranker called ``name``; a one-line error for an unknown name."""
@@ -161,19 +181,7 @@ class QueryEngine:
         if counts["claims"] == 0:
             result.message = "The graph has no claims yet: load a corpus first (argkb load ...)."
             return result
-        if not counts["embedded"]:
-            raise QueryError(
-                "nothing in the graph is embedded yet: run 'argkb update' (or 'argkb embed', "
-                "then 'argkb cluster')"
-            )
-        stored = counts["models"][0] if counts["models"] else None
-        if stored is not None and not self.embedder.reads_like(stored):
-            raise QueryError(
-                f"the graph's vectors come from {stored.split(':')[0]} ({stored}), and queries "
-                f"are embedded with {self.embedder.model_id}: run 'argkb embed --all' (the "
-                "default model) before asking; a query cannot be compared with another model's "
-                "vectors"
-            )
+        self._check_vectors(counts)
         result.notes.extend(behind_notes(counts))
         context = QueryContext(text, self._embed(text, result), k, sides(stance), collection,
                                notes=result.notes)  # fmt: skip
@@ -270,7 +278,7 @@ class QueryEngine:
         self, text: str, *, stance: StanceChoice = "both", collection: str | None = None
     ) -> dict[str, SidePool]:
         """The hybrid ranker's candidates of a query per side, with each route's evidence: what
-        :func:`argkb.query.rankers.hybrid.fuse_pool` ranks."""
+        :func:`argkb.query.rankers.hybrid_fusion.fuse_pool` ranks."""
         from argkb.query.rankers.hybrid import side_pools
 
         context = self._context(text, stance, collection)

@@ -1,16 +1,21 @@
 """Write loader records to Neo4j: validated, batched, idempotent, resumable.
 
 Records from a loader (:mod:`argkb.loaders`) are checked (:func:`validate`), grouped by kind and
-written with one ``UNWIND $rows ... MERGE`` query per batch (``cypher/ingest/*.cypher``), each batch
-in one managed write transaction: a batch is written whole or not at all. Every ``MERGE`` is keyed
-by a uniqueness constraint, so writing a batch twice changes nothing; that makes a load that was
-killed half-way safe to run again, and a repeated load of the same files a no-op (the
-``(:Corpus {cid})`` node, keyed by the files' content hash, says it is complete).
+written in batches (:mod:`argkb.ingest_batches`), each batch in one managed write transaction: a
+batch is written whole or not at all. A batch of sources, units or links is one ``UNWIND $rows
+... MERGE`` query (``cypher/ingest/*.cypher``); a batch of arguments first reads which of its
+ids this load or another corpus already wrote (``arg_seen``, ``arg_other``) and then runs four
+simple writes (units, argument nodes, edges, sources; ``arg_shared`` too when it shares ids
+with another corpus); undercuts also check that the arguments they attack exist
+(``arg_exist``). Every ``MERGE`` is keyed by a uniqueness constraint, so writing a batch twice
+changes nothing; that makes a load that was killed half-way safe to run again, and a repeated
+load of the same files a no-op (the ``(:Corpus {cid})`` node, keyed by the files' content hash,
+says it is complete).
 
 A background thread writes one batch while the next one is read and checked, so client and server
-work overlap. A bulk load (:func:`load_records`, ``bulk``) drops argkb's full-text indexes for the
-load and builds them once at the end, which costs far less server time than updating them batch by
-batch.
+work overlap. A bulk load (:func:`load_records`, ``bulk``) drops every full-text index of
+``cypher/schema.cypher`` (``claim_text``, ``premise_text``, ``sentence_text``) for the load and
+builds them once at the end, which costs far less server time than updating them batch by batch.
 
 After the records, exact reuse is materialised as ``(:Argument)-[:REUSES]->(:Argument)`` and the
 corpus node gets its counts.
@@ -219,8 +224,9 @@ def load_records(
     it was before (:func:`undo_load`). A load interrupted by Ctrl-C, SIGKILL or a Neo4j that stops
     answering leaves its corpus ``status: 'loading'``; running it again completes it.
 
-    ``bulk`` drops argkb's full-text indexes (``claim_text``, ``premise_text``) for the load and
-    builds them afterwards in one pass, which is much cheaper than updating them batch by batch;
+    ``bulk`` drops argkb's full-text indexes (``claim_text``, ``premise_text``,
+    ``sentence_text``) for the load and builds them afterwards in one pass, which is much cheaper
+    than updating them batch by batch;
     full-text queries find nothing while it runs. The population runs on the server alongside the
     reuse and count phases; phase ``index`` is the wait for it that remains after them. ``None``
     (default) chooses bulk mode for an input of at least ``BULK_MIN_BYTES`` into a graph without

@@ -211,8 +211,8 @@ class Variant:
 
 
 def rank_side(side: Side, v: Variant, k: int) -> list[tuple[float, list[int]]]:
-    """The hybrid's own fusion (:func:`argkb.query.rankers.hybrid.fuse_pool`) under ``v``;
-    then MMR."""
+    """The hybrid's own fusion (:func:`argkb.query.rankers.hybrid_fusion.fuse_pool`) under
+    ``v``; then MMR."""
     from argkb.query.rankers.hybrid_fusion import Fusion, SidePool, fuse_pool
 
     pool = SidePool(

@@ -8,9 +8,9 @@ instance (or uses ``--uri``, which must hold it loaded, embedded and clustered).
 argquality`` does the same with Webis-ArgQuality-20 (long queries), for the reverse
 cross-dataset row. Each query's candidates and route evidence are gathered once through the
 query engine (``QueryEngine.hybrid_pools``); every setting of the grid is then fused from them
-(``argkb.query.rankers.hybrid.fuse_pool``, the code ``argkb query`` runs) and scored by the
-evaluation harness. Prints one row per setting with the primary metric (Task B alpha-nDCG@10 for
-ArgKP, nDCG@10 for ArgQuality), and the best.
+(``argkb.query.rankers.hybrid_fusion.fuse_pool``, the code ``argkb query`` runs) and scored by
+the evaluation harness. Prints one row per setting with the primary metric (Task B
+alpha-nDCG@10 for ArgKP, nDCG@10 for ArgQuality), and the best.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """Corpus loaders, one module per format, each streaming typed records (ships as argkb.loaders).
 
-Every loader module has ``FORMAT`` and ``read(paths) -> Iterator[Record | Rejected]`` (see
-:mod:`argkb.loaders.records`). Modules are imported only when their format is used.
+Every loader module has ``FORMAT`` and ``read(paths) -> Iterator[Record | Rejected | LeftOut]``
+(see :mod:`argkb.loaders.records`; a ``LeftOut`` is valid input whose structure argkb does not
+model, a warning, which the AIF, ArgQuality and SIGIR-19 loaders yield). Modules are imported
+only when their format is used.
 """
 
 from __future__ import annotations

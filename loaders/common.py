@@ -1,4 +1,14 @@
-"""Small helpers every loader shares: UTF-8 input and stance spellings."""
+"""What the loaders share: input files and UTF-8 decoding, stance spellings, field checks, and
+guarded readers of CSV and JSON.
+
+Input: :func:`input_files`, :func:`topics_and_arguments`, :func:`open_utf8` (past a UTF-8 BOM;
+UTF-16/32 refused with a message); stance spellings (:func:`parse_stance`,
+:func:`parse_stance_label`); field and type checks (:func:`type_problem`,
+:func:`required_fields`); CSV (:func:`csv_table`, :func:`csv_rows`, with field-count checks);
+JSON with guards against deep nesting, over-long lines and numbers, and lone surrogates
+(:class:`JsonGuard`, :func:`scan_json`, :func:`json_lines`); and :class:`RecentSet`, a bounded
+memory that lets a loader emit each source once.
+"""
 
 from __future__ import annotations
 

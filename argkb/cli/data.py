@@ -1,6 +1,7 @@
 """``argkb load|embed``: the first two steps of the pipeline, over :mod:`argkb.pipeline`.
 
-``argkb init``, ``argkb status`` and ``argkb db clear`` are in :mod:`argkb.cli.database`.
+``argkb init``, ``argkb status``, ``argkb db clear`` and ``argkb db drop`` are in
+:mod:`argkb.cli.database`.
 """
 
 from __future__ import annotations
@@ -266,7 +267,10 @@ def _print_load(summary: LoadSummary) -> None:
     type=click.Choice(get_args(Backend)),
     help="torch (sentence-transformers), or ONNX Runtime on the CPU: onnx (same vectors), "
     "onnx-int8 (faster, close vectors; docs/benchmarks.md). Default: $ARGKB_EMBED_BACKEND, "
-    "else torch. Queries must use the same backend (set the variable).",
+    "else torch. Queries (argkb query, argkb serve) use $ARGKB_EMBED_BACKEND if set, else onnx "
+    "(fp32) where onnxruntime is installed, else torch; fp32 onnx computes torch's vectors, so "
+    "vectors stored by torch or onnx answer alike (a query's vector is only close to "
+    "onnx-int8's unless the variable names onnx-int8 for queries too).",
 )
 @click.option(
     "--device",

@@ -1,4 +1,5 @@
-"""``argkb init|status|db clear``: the database's schema, its state, and a fresh start.
+"""``argkb init|status|db clear|db drop``: the database's schema, its state, a fresh start, and
+removing one loaded corpus.
 
 ``argkb load`` and ``argkb embed``, which fill it, are in :mod:`argkb.cli.data`.
 """

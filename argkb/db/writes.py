@@ -1,4 +1,8 @@
-"""Batched writes: ``UNWIND $rows`` queries, one auto-commit transaction per batch.
+"""Batched writes: ``UNWIND $rows`` queries, one transaction per batch.
+
+Each batch runs through ``driver.execute_query``, i.e. in one managed write transaction that the
+driver retries on transient errors (not an auto-commit transaction): a batch is written whole or
+not at all.
 
 Callers build the batches lazily (a generator of ``(query name, parameters)``), so only the batches
 in flight are in memory; with ``workers > 1`` several run at once over one driver, which pays when

@@ -181,11 +181,15 @@ RANKERS: dict[str, RankerSpec] = {
     "hybrid-soft": RankerSpec(
         adapters.hybrid_soft, True, "hybrid, sides weighed by the alignment probability"
     ),
-    "pfidf": RankerSpec(adapters.pfidf, True, "argkb query, pf-icf (Dumani 2020)"),
+    "pfidf": RankerSpec(
+        adapters.pfidf, True, "pf-icf (Dumani 2020), every claim aligned (alignment 'always')"
+    ),
     "pfidf-query": RankerSpec(
         adapters.pfidf_query_clusters, True, "pfidf, premise clusters at query time"
     ),
-    "coreset": RankerSpec(adapters.coreset, True, "argkb query, biased coreset, learned relevance"),
+    "coreset": RankerSpec(
+        adapters.coreset, True, "biased coreset, learned relevance, alignment 'always'"
+    ),
     "coreset-cosine": RankerSpec(adapters.coreset_cosine, True, "biased coreset, cosine relevance"),
     "random-claim": RankerSpec(
         baselines.random_claim, False, "shuffled premises of the query claim, 10 seeds"

@@ -147,7 +147,10 @@ class CandidateReader:
         return cypher.read(self.driver, name, database=self.database, **params)
 
     def counts(self) -> dict[str, int]:
-        """|Gamma| (claim clusters) and the number of claims; see ``counts_ttl``."""
+        """The graph's sizes and state (``cypher/query/counts.cypher``): ``claim_clusters``
+        (|Gamma|), ``claims``, ``embedded`` (whether any unit has a vector), ``models`` (the
+        embedding model of one such unit, a list of at most one), ``corpora_since_cluster`` and
+        ``runs_interrupted``; reused for ``counts_ttl`` seconds."""
         now = time.monotonic()
         stale = self.counts_ttl is not None and now - self._counted_at > self.counts_ttl
         if self._counts is None or stale:

@@ -1,6 +1,10 @@
 """Every parameter of a query, its default and its help text: the one place to change them.
 
-``argkb query`` builds its options from :class:`QuerySettings` (:func:`click_options`), ``argkb
+``argkb query``'s options are listed by hand in ``argkb/cli/query.py``: one
+``setting_option(name)`` call per offered setting takes its choices, default and help from here
+(``--alpha`` and ``--snippets`` are written out there; they take their defaults from here).
+A field's ``option=True`` only marks it for :func:`option_names`; it adds no option by itself, so
+a new setting that ``argkb query`` should offer needs its own ``setting_option`` line. ``argkb
 serve`` and the evaluation harness's ``default`` ranker use :data:`DEFAULT`, and
 docs/reference/settings.md is generated from the fields below (``.ci/gen_reference.py``). A
 setting's help says what it does and where its default was chosen; the numbers live in
@@ -25,7 +29,8 @@ FusionMethod = Literal["rrf", "linear"]
 
 
 def _setting(default: Any, help: str, *, option: bool = False) -> Any:
-    """A field with its help text; ``option``: ``argkb query`` offers it as ``--name``."""
+    """A field with its help text; ``option``: ``argkb query`` offers it as an option (listed by
+    :func:`option_names`; the option itself is a ``setting_option`` line in cli/query.py)."""
     return field(default=default, metadata={"help": help, "option": option})
 
 

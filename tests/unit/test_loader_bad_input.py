@@ -53,7 +53,7 @@ def test_an_integer_past_64_bits_in_a_dump_costs_no_other_record(
     rest = [json.dumps({**GOOD, "id": f"a{n}"}) for n in (4, 5)]
     path = tmp_path / "big.json"
     path.write_text('{"arguments": [' + ",".join([json.dumps(GOOD), deep, big, *rest]) + "]}")
-    with caplog.at_level(logging.INFO):
+    with caplog.at_level(logging.INFO, logger=argsme.log.name):  # whatever -v set before
         records = list(argsme.read([path]))
     assert _aids(records) == ["argsme:a1", "argsme:a3", "argsme:a4", "argsme:a5"]
     [problem] = _rejected(records)  # the too deep one, said once though read twice

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from graphs import load
@@ -44,7 +45,9 @@ def test_equal_bm25_scores_come_in_unit_key_order(db, wipe_db, tmp_path: Path) -
     load(db, "jsonl", path)
     db.execute_query("CALL db.awaitIndexes(120)")
     first = sorted(text_key(t) for t in TEXTS)[:5]
-    for ranker, stance in ((Bm25Ranker(db), "pro"), (Bm25Ranker(db, stance_aware=False), None)):
+    cases: list[tuple[Bm25Ranker, Literal["pro", "con"] | None]] = [
+        (Bm25Ranker(db), "pro"), (Bm25Ranker(db, stance_aware=False), None)]  # fmt: skip
+    for ranker, stance in cases:
         # seven tied, five asked: the five smallest keys, also where no filter reads the
         # index further than k (the index cut the run of ties where it liked; review of 3f9dbac)
         ranking = ranker.rank(Query("q", "pollute", stance, None), 5)

@@ -41,7 +41,7 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
     its prevalence (premises the matching model assigns to it), two examples and their sources."""
     from argkb.cli.progress import progress_for
     from argkb.embed.model import Embedder
-    from argkb.errors import EvaluationError
+    from argkb.errors import QueryError
     from argkb.keypoints.topic import closest_topics, keypoints_report, missing_topic
 
     if not topic.strip():
@@ -54,7 +54,7 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
         report = keypoints_report(driver, topic, stance, k, Embedder(), database=conn.database,
                                   progress=progress_for(as_json))  # fmt: skip
         if report is None:
-            raise EvaluationError(
+            raise QueryError(  # the topic names no conclusion in the graph
                 missing_topic(topic, closest_topics(driver, topic, database=conn.database))
             )
     finally:

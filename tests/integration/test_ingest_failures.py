@@ -409,12 +409,18 @@ def _aif_map(path: Path, alone: str, *, broken: bool = False) -> None:
     path.write_text(json.dumps({"nodes": nodes, "edges": edges}), encoding="utf-8")
 
 
-def _one_map_twice(tmp_path: Path) -> tuple[Path, Path]:
-    """Folders ``first`` and ``second`` with map ``m1``, its lone unit edited in the second."""
+def _two_folders(tmp_path: Path) -> tuple[Path, Path]:
+    """Folders ``first`` and ``second``; ``first`` holds map ``m1`` with a lone unit."""
     first, second = tmp_path / "first", tmp_path / "second"
     first.mkdir()
     second.mkdir()
     _aif_map(first / "m1.json", "A unit on its own")
+    return first, second
+
+
+def _one_map_twice(tmp_path: Path) -> tuple[Path, Path]:
+    """Folders ``first`` and ``second`` with map ``m1``, its lone unit edited in the second."""
+    first, second = _two_folders(tmp_path)
     _aif_map(second / "m1.json", "A unit on its own, edited")
     return first, second
 
@@ -479,10 +485,7 @@ def test_a_unit_another_corpus_hung_on_a_dropped_corpus_source_stays_with_it(
     # two, as corpus one's (its far end is corpus one's source), so the drop removed the unit
     from argkb.ingest import drop_corpus
 
-    first, second = tmp_path / "first", tmp_path / "second"
-    first.mkdir()
-    second.mkdir()
-    _aif_map(first / "m1.json", "A unit on its own")
+    first, second = _two_folders(tmp_path)
     _bike_map(second / "m1.json", "Cars pollute the air")
     one = load(clean, "aif", first)
     two = load(clean, "aif", second)
@@ -501,10 +504,7 @@ def test_a_failed_load_takes_back_the_source_it_hung_another_corpus_unit_on(
 ) -> None:
     # a review find (2026-11-28): the failed load's new source stayed, with the FROM edge it drew
     # from corpus one's unit, both handed to corpus one
-    first, second = tmp_path / "first", tmp_path / "second"
-    first.mkdir()
-    second.mkdir()
-    _aif_map(first / "m1.json", "A unit on its own")
+    first, second = _two_folders(tmp_path)
     _bike_map(second / "m2.json", "Cars pollute the air")
     _aif_map(second / "m3.json", "Another", broken=True)
     load(clean, "aif", first)

@@ -140,11 +140,14 @@ class ApiError(ArgKBError):
     is answered with ``status``, not with the 409 that other argkb errors get.
     """
 
-    def __init__(self, status: int, error: str, message: str) -> None:
+    def __init__(
+        self, status: int, error: str, message: str, *, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.error = error
         self.message = message
+        self.headers = headers or {}  # e.g. Retry-After
 
 
 class NotFound(ArgKBError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import socket
 
 import click
@@ -33,6 +34,13 @@ def _check_token(ctx: click.Context, param: click.Parameter, value: str | None) 
     clients and browsers send header values as Latin-1 at most; a blank one would let
     'Authorization: Bearer ' in)."""
     if value is None:
+        if os.environ.get("ARGKB_SERVE_TOKEN") == "":  # click reads an empty variable as unset
+            raise click.BadParameter(
+                "ARGKB_SERVE_TOKEN is set but empty: give a secret, or unset it to serve "
+                "without a token",
+                ctx,
+                param,
+            )
         return None
     not_blank(": give a secret, or leave --token out")(ctx, param, value)
     if not all("!" <= char <= "~" for char in value):
@@ -148,7 +156,9 @@ def serve_cmd(
     if warm_up:
         echo_err(answer_warm_up_queries(app))
     shown = f"[{host}]" if ":" in host else host
-    echo_err(f"argkb serve on http://{shown}:{port} (OpenAPI at /openapi.json; Ctrl-C stops)")
+    guard = "a token required" if token else "no token: anyone who reaches it can read the graph"
+    echo_err(f"argkb serve on http://{shown}:{port} ({guard}; OpenAPI at /openapi.json; "
+             "Ctrl-C stops)")  # fmt: skip
     server = uvicorn.Server(server_config(app, host=host, port=port))
     # Ctrl-C: uvicorn has shut down already; SystemExit: it could not start (said below)
     with contextlib.suppress(KeyboardInterrupt, SystemExit):

@@ -131,6 +131,7 @@ def create_app(
         version=argkb_version(),
         docs_url=None,  # Swagger UI and ReDoc load from CDNs: not offline, not under the CSP
         redoc_url=None,
+        redirect_slashes=False,  # /api/v1/query/ is a JSON 404, not an empty 307
         description=(
             "Ranked, deduplicated pro and con premise clusters for a claim, and the argument "
             "graph behind them. Errors are JSON objects with `status`, `error` and `message`."
@@ -226,7 +227,7 @@ def _add_error_handlers(app: FastAPI) -> None:
     (its own status) and :class:`NotFound` (404) keep theirs although both subclass
     :class:`ArgKBError`, whose handler answers 409.
     """
-    from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
+    from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 
     for kind, handler in (
         (ApiError, on_api_error),
@@ -238,12 +239,13 @@ def _add_error_handlers(app: FastAPI) -> None:
         (SessionExpired, on_unreachable),
         (ServiceUnavailable, on_unreachable),
         (Neo4jError, on_neo4j),
+        (DriverError, on_driver),
     ):
         app.exception_handler(kind)(handler)
 
 
 async def on_api_error(request: Request, err: ApiError) -> JSONResponse:
-    return error_response(err.status, err.error, err.message)
+    return error_response(err.status, err.error, err.message, **err.headers)
 
 
 async def on_not_found(request: Request, err: NotFound) -> JSONResponse:
@@ -263,7 +265,10 @@ def _describe_validation(err: RequestValidationError) -> str:
     for problem in err.errors():
         where = [str(p) for p in problem.get("loc", ()) if p not in ("query", "path")]
         name = ".".join(where) or "request"
-        parts.append(f"parameter {name!r}: {problem.get('msg', 'invalid')}")
+        if problem.get("type") == "string_pattern_mismatch":  # routes.TEXT_PATTERN, q and topic
+            parts.append(f"parameter {name!r} holds a control character: send the text only")
+        else:
+            parts.append(f"parameter {name!r}: {problem.get('msg', 'invalid')}")
     return "; ".join(parts) + " (the OpenAPI document at /openapi.json lists every parameter)"
 
 
@@ -294,6 +299,23 @@ async def on_unreachable(request: Request, err: Exception) -> JSONResponse:
         "database_unavailable",
         "Neo4j is unreachable: start it (argkb server start) or check --uri / NEO4J_URI",
     )
+
+
+async def on_driver(request: Request, err: Exception) -> JSONResponse:
+    """The driver's own failures: above all no free connection in its pool, when the threads of
+    earlier requests, abandoned at their deadline, still wait on a stalled Neo4j with theirs (a
+    500, "a bug", before)."""
+    from neo4j.exceptions import ConnectionPoolError  # ConnectionAcquisitionTimeoutError's base
+
+    logger.warning("Neo4j driver: %s", err)
+    if isinstance(err, ConnectionPoolError):
+        return error_response(
+            504,
+            "database_timeout",
+            "no connection to Neo4j was free in time: earlier requests still wait on it, so it "
+            "is stalled or overloaded (check it with argkb status)",
+        )
+    return error_response(503, "database_error", f"the Neo4j driver failed ({type(err).__name__})")
 
 
 async def on_neo4j(request: Request, err: Exception) -> JSONResponse:

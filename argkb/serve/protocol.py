@@ -15,6 +15,7 @@ anything else is said.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 from http import HTTPStatus
@@ -32,6 +33,10 @@ longest valid query, 2,000 characters of 4-byte UTF-8 percent-encoded (24,000 by
 a browser's headers. A longer head is answered 414 or 431 in JSON."""
 LINGER_SECONDS = 5.0
 """How long a connection answered with such an error may go on sending before it is closed."""
+HEAD_SECONDS = 10.0
+"""How long a new connection may take to send its first request head. uvicorn times out only the
+wait between requests, so a client that sent nothing, or half a head, held its connection (and a
+file descriptor) for ever; 3,000 such connections were all still open after a minute."""
 
 # self only; the one inline style allowed is the rule Cytoscape.js inserts into the page
 # (".__________cytoscape_container { position: relative; }"), by its SHA-256
@@ -61,6 +66,8 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        api = scope["path"].startswith("/api/")
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 from starlette.datastructures import MutableHeaders
@@ -68,26 +75,38 @@ class SecurityHeaders:
                 headers = MutableHeaders(scope=message)
                 for name, value in SECURITY_HEADERS.items():
                     headers.setdefault(name, value)
+                if api:  # answers of the moment (and token-protected ones): kept by no cache
+                    headers.setdefault("Cache-Control", "no-store")
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
 
 
 class IgnoreRanges:
-    """ASGI middleware that drops a request's ``Range`` header. The page and its files are
-    small and the API answers JSON, so no client needs part of an answer, and Starlette's file
-    responses answered a bad range with a plain-text 400 or an empty 416 instead of the API's
-    JSON error: every request is now answered whole."""
+    """ASGI middleware that drops a request's ``Range`` header, and the ``Accept-Ranges`` that
+    file responses advertise. The page and its files are small and the API answers JSON, so no
+    client needs part of an answer, and Starlette's file responses answered a bad range with a
+    plain-text 400 or an empty 416 instead of the API's JSON error: every request is now
+    answered whole, and no answer invites a client to ask for part of one."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            headers = [(name, value) for name, value in scope["headers"] if name != b"range"]
-            if len(headers) != len(scope["headers"]):
-                scope = {**scope, "headers": headers}
-        await self.app(scope, receive, send)
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = [(name, value) for name, value in scope["headers"] if name != b"range"]
+        if len(headers) != len(scope["headers"]):
+            scope = {**scope, "headers": headers}
+
+        async def without_ranges(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                kept = [(n, v) for n, v in message.get("headers", []) if n != b"accept-ranges"]
+                message = {**message, "headers": kept}
+            await send(message)
+
+        await self.app(scope, receive, without_ranges)
 
 
 class HeadAsGet:
@@ -115,26 +134,53 @@ class JsonErrorProtocol(H11Protocol):
     """uvicorn's h11 protocol with the API's JSON errors for requests it cannot parse."""
 
     _lingering = False
+    _head_timer: asyncio.TimerHandle | None = None
+    _head_cycle: Any = None
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self._await_head()
+
+    def _await_head(self) -> None:
+        """Give the next request head :data:`HEAD_SECONDS` to arrive whole (uvicorn's own
+        keep-alive timer stops at the first byte, so half a head held the connection)."""
+        self._head_cycle = self.cycle
+        self._head_timer = self.loop.call_later(HEAD_SECONDS, self._head_late)
+
+    def _head_late(self) -> None:
+        self._head_timer = None
+        waiting = self.cycle is self._head_cycle and (
+            self.cycle is None or self.cycle.response_complete
+        )  # no request began since the timer was armed, and none is being answered
+        if waiting and not self.transport.is_closing():
+            self.transport.close()
 
     def data_received(self, data: bytes) -> None:
         if self._lingering:  # answered and half-closed: what the client still sends is dropped
             return
         super().data_received(data)
+        if self._head_timer is not None and self.cycle is not self._head_cycle:
+            self._head_timer.cancel()  # a request began
+            self._head_timer = None
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+            self._await_head()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+        super().connection_lost(exc)
 
     def send_400_response(self, msg: str) -> None:
         import h11
 
         buffered, _ = self.conn.trailing_data
-        if len(buffered) > MAX_REQUEST_HEAD:
-            line_ended = b"\n" in buffered
-            status, error = (431, "headers_too_large") if line_ended else (414, "uri_too_long")
-            message = (
-                f"the request line and headers are longer than {MAX_REQUEST_HEAD:,} bytes: "
-                "ask a shorter claim (parameter 'q' takes at most 2000 characters)"
-            )
-        else:
-            status, error = 400, "bad_request"
-            message = "not an HTTP/1.1 request this server can read"
+        status, error, message = _unreadable(bytes(buffered))
         body = json.dumps({"status": status, "error": error, "message": message}).encode()
         headers: list[tuple[Any, Any]] = [
             ("content-type", "application/json"),
@@ -156,6 +202,27 @@ class JsonErrorProtocol(H11Protocol):
             self.transport.close()
 
 
+def _unreadable(buffered: bytes) -> tuple[int, str, str]:
+    """Status, kind and message for a request head h11 cannot read (``buffered``: what came)."""
+    if len(buffered) > MAX_REQUEST_HEAD:
+        if b"\n" in buffered:
+            return 431, "headers_too_large", (
+                f"the request headers are longer than {MAX_REQUEST_HEAD:,} bytes: send fewer or "
+                "shorter headers (cookies?)"
+            )  # fmt: skip
+        return 414, "uri_too_long", (
+            f"the address is longer than {MAX_REQUEST_HEAD:,} bytes: shorten the claim "
+            "(parameter 'q' takes at most 2000 characters) or the key"
+        )  # fmt: skip
+    line = buffered.partition(b"\r\n")[0].partition(b"\n")[0]
+    if any(byte >= 0x80 for byte in line) or line.count(b" ") > 2:
+        return 400, "bad_request", (
+            "the address holds a space or a non-ASCII character: percent-encode them "
+            "(curl --get --data-urlencode 'q=...')"
+        )  # fmt: skip
+    return 400, "bad_request", "not an HTTP/1.1 request this server can read"
+
+
 def server_config(app: ASGIApp, *, host: str, port: int) -> uvicorn.Config:
     """The uvicorn configuration of ``argkb serve``: h11 with :class:`JsonErrorProtocol` and
     :data:`MAX_REQUEST_HEAD`, warnings only."""
@@ -168,6 +235,7 @@ def server_config(app: ASGIApp, *, host: str, port: int) -> uvicorn.Config:
         log_level="warning",
         http=JsonErrorProtocol,
         h11_max_incomplete_event_size=MAX_REQUEST_HEAD,
+        server_header=False,  # no "server: uvicorn" on every answer
     )
 
 

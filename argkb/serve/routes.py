@@ -48,6 +48,17 @@ STATIC = PathType(__file__).resolve().parent / "static"
 MAX_K = 100
 MAX_DEPTH = 3
 MAX_LIST = 1000
+MAX_KEY = 1000
+"""Characters of a unit key or cluster id (keys are short: ``t:`` and 24 hex digits, or a
+source's own id)."""
+BUSY_RETRY_SECONDS = 5
+ASK = "ask a claim, e.g. 'We should abandon fossil fuels'"
+TEXT_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
+"""A claim or topic holds no control character (tab and line breaks aside); in the OpenAPI
+document too, so that clients (and the property test) know it."""
+UNIT_KEY = "The unit's key (a result's `key`)."
+CLUSTER_ID = "The cluster id, e.g. 'premise:7'."
+START_UNIT = "The unit to start from."
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": models.ErrorBody, "description": what}
@@ -55,8 +66,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (401, "Missing or wrong bearer token."),
         (404, "No such unit, claim, cluster or topic."),
         (409, "The graph cannot answer yet (e.g. nothing embedded)."),
-        (422, "A parameter is missing or out of range."),
-        (503, "Neo4j is unreachable."),
+        (422, "A parameter is missing, repeated, out of range or not valid UTF-8 text."),
+        (503, "Neo4j is unreachable, or argkb serve is busy with other requests (Retry-After)."),
         (504, "A database call ran past the timeout."),
     )
 }
@@ -82,25 +93,40 @@ DATABASE_THREADS = 32
 """Threads for the endpoints' blocking work, apart from the ones that serve the page and its
 files, so that requests stuck on a stalled Neo4j never hold the page up."""
 _THREADS: RunVar[CapacityLimiter] = RunVar("argkb_serve_database_threads")
+_HEALTH_THREADS: RunVar[CapacityLimiter] = RunVar("argkb_serve_health_threads")
 
 
-def database_threads() -> CapacityLimiter:
-    """The limiter of :data:`DATABASE_THREADS`, one per event loop (an application served by
-    two servers, as in the tests, must not share one across loops)."""
+def _limiter(var: RunVar[CapacityLimiter], threads: int) -> CapacityLimiter:
+    """The limiter in ``var``, one per event loop (an application served by two servers, as in
+    the tests, must not share one across loops)."""
     try:
-        return _THREADS.get()
+        return var.get()
     except LookupError:
-        limiter = CapacityLimiter(DATABASE_THREADS)
-        _THREADS.set(limiter)
+        limiter = CapacityLimiter(threads)
+        var.set(limiter)
         return limiter
 
 
-def blocking(endpoint: Callable[..., T]) -> Callable[..., Awaitable[T]]:
-    """``endpoint`` (a plain function) as an asynchronous one that runs it in the database
-    threads (:func:`database_threads`) and answers 504 when it has not returned within
-    ``app.state.deadline`` seconds. The thread is then left to finish on its own (the driver ends
-    it when the connection fails); the request does not wait for it. The framework reads the
-    endpoint's parameters from the returned function's signature: the original ones and the
+def database_threads() -> CapacityLimiter:
+    """The limiter of :data:`DATABASE_THREADS`."""
+    return _limiter(_THREADS, DATABASE_THREADS)
+
+
+def health_threads() -> CapacityLimiter:
+    """Two threads of ``/healthz``'s own, so that a liveness probe does not queue behind the
+    queries (under load it answered 504, blaming Neo4j, which was fine)."""
+    return _limiter(_HEALTH_THREADS, 2)
+
+
+def blocking(
+    endpoint: Callable[..., T], limiter: Callable[[], CapacityLimiter] | None = None
+) -> Callable[..., Awaitable[T]]:
+    """``endpoint`` (a plain function) as an asynchronous one that runs it in the database threads
+    (``limiter``, default :func:`database_threads`) and answers 504 when it has not returned
+    within ``app.state.deadline`` seconds, or 503 ``busy`` when it never got a thread by then
+    (the other requests held them all). The thread is then left to finish on its own (the driver
+    ends it when the connection fails); the request does not wait for it. The framework reads
+    the endpoint's parameters from the returned function's signature: the original ones and the
     request."""
     signature = inspect.signature(endpoint)
     request_parameter = inspect.Parameter("request", inspect.Parameter.KEYWORD_ONLY,
@@ -109,14 +135,24 @@ def blocking(endpoint: Callable[..., T]) -> Callable[..., Awaitable[T]]:
     @functools.wraps(endpoint)
     async def in_thread(*args: Any, request: Request, **kwargs: Any) -> T:
         state = request.app.state
+        started: list[bool] = []
+
+        def run() -> T:
+            started.append(True)
+            return endpoint(*args, **kwargs)
+
         try:
             with anyio.fail_after(state.deadline):
-                return await anyio.to_thread.run_sync(
-                    functools.partial(endpoint, *args, **kwargs),
-                    limiter=database_threads(),
-                    abandon_on_cancel=True,
-                )
+                threads = (limiter or database_threads)()
+                return await anyio.to_thread.run_sync(run, limiter=threads, abandon_on_cancel=True)
         except TimeoutError:
+            if not started:
+                raise ApiError(
+                    503, "busy",
+                    f"argkb serve is busy: no thread was free for this request within "
+                    f"{state.deadline:g} s (Neo4j was not asked); retry later",
+                    headers={"Retry-After": str(BUSY_RETRY_SECONDS)},
+                ) from None  # fmt: skip
             raise ApiError(
                 504,
                 "database_timeout",
@@ -162,6 +198,7 @@ async def known_parameters(request: Request) -> None:
     dependant = getattr(route, "dependant", None)
     if dependant is None or not request.url.path.startswith("/api/"):
         return
+    _check_utf8(request)
     known = sorted(param.alias for param in dependant.query_params)
     unknown = [name for name in request.query_params if name not in known]
     if unknown:
@@ -171,6 +208,36 @@ async def known_parameters(request: Request) -> None:
             f"unknown parameter {unknown[0]!r}: {request.url.path} takes "
             + (", ".join(known) or "no parameters"),
         )
+    repeated = [name for name in known if len(request.query_params.getlist(name)) > 1]
+    if repeated:  # the last one would win without a word
+        message = f"parameter {repeated[0]!r} is given more than once: give it once"
+        raise ApiError(422, "invalid_parameter", message)
+
+
+def _check_utf8(request: Request) -> None:
+    """422 for an address whose percent-encoded bytes are not UTF-8 (``%ff``): the server would
+    read them as U+FFFD and answer a question nobody asked (``argkb query`` refuses such text)."""
+    from urllib.parse import unquote_to_bytes
+
+    parts = [("the address", request.scope.get("raw_path", b""))]
+    for pair in request.scope.get("query_string", b"").split(b"&"):
+        name, _, value = pair.partition(b"=")
+        parts.append((f"parameter {unquote_to_bytes(name).decode('utf-8', 'replace')!r}", value))
+    for what, raw in parts:
+        try:
+            unquote_to_bytes(raw.replace(b"+", b" ")).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ApiError(422, "invalid_parameter",
+                           f"{what} is not valid UTF-8: percent-encode the UTF-8 bytes of the "
+                           "text (curl --get --data-urlencode 'q=...')") from None  # fmt: skip
+
+
+def claim_text(name: str, value: str, hint: str) -> str:
+    """``value`` of parameter ``name`` (a claim or topic), or 422 for a blank one (a control
+    character is refused before, by :data:`TEXT_PATTERN`)."""
+    if not value.strip():
+        raise ApiError(422, "invalid_parameter", f"parameter {name!r} is blank: {hint}")
+    return value
 
 
 StoreDep = Annotated[Store, Depends(get_store)]
@@ -190,7 +257,7 @@ async def explorer() -> FileResponse:
 
 
 @service_router.get("/healthz", response_model=models.Health, responses=ERRORS, tags=["service"])
-@blocking
+@functools.partial(blocking, limiter=health_threads)
 def healthz(store: StoreDep) -> models.Health:
     """The service is up and Neo4j answers."""
     store.ping()
@@ -236,6 +303,7 @@ def query(
         Query(
             min_length=1,
             max_length=MAX_QUERY_CHARS,
+            pattern=TEXT_PATTERN,
             description="The claim to answer, e.g. 'We should abandon fossil fuels'.",
         ),
     ],
@@ -255,12 +323,7 @@ def query(
 ) -> Response:
     """Ranked pro and con premise clusters for a claim: the result of `argkb query --json`
     (with `snippets=true`, of `argkb query --snippets --json`)."""
-    if not q.strip():
-        raise ApiError(
-            422,
-            "invalid_parameter",
-            "parameter 'q' is blank: ask a claim, e.g. 'We should abandon fossil fuels'",
-        )
+    claim_text("q", q, ASK)
     # without the parameter, the engine's own setting decides (off unless the app was made so)
     result = engine.query(q, k=k, ranker=ranker, stance=stance, explain=explain,
                           snippets=True if snippets else None)  # fmt: skip
@@ -277,6 +340,7 @@ def pairs(
         Query(
             min_length=1,
             max_length=MAX_QUERY_CHARS,
+            pattern=TEXT_PATTERN,
             description="The claim to answer, e.g. 'We should abandon fossil fuels'.",
         ),
     ],
@@ -287,12 +351,7 @@ def pairs(
     sentences, re-ranked by their premise's topic and argumentativeness, one pair per premise,
     the top sentence with its next one; needs `argkb sentences`): the result of
     `argkb query --pairs --json`."""
-    if not q.strip():
-        raise ApiError(
-            422,
-            "invalid_parameter",
-            "parameter 'q' is blank: ask a claim, e.g. 'We should abandon fossil fuels'",
-        )
+    claim_text("q", q, ASK)
     result = answer_pairs(store.driver, q, k=k, embedder=embedder, explain=explain,
                           database=store.database)  # fmt: skip
     return Response(to_json(result), media_type="application/json")
@@ -310,6 +369,7 @@ def keypoints(
         Query(
             min_length=1,
             max_length=MAX_QUERY_CHARS,
+            pattern=TEXT_PATTERN,
             description="The text of a conclusion in the graph (case ignored), e.g. "
             "'We should abandon fossil fuels'.",
         ),
@@ -321,8 +381,7 @@ def keypoints(
     sources: the result of `argkb keypoints TOPIC --json`."""
     from argkb.keypoints.topic import closest_topics, keypoints_report, missing_topic
 
-    if not topic.strip():
-        raise ApiError(422, "invalid_parameter", "parameter 'topic' is blank: name a conclusion")
+    claim_text("topic", topic, "name a conclusion")
     report = keypoints_report(store.driver, topic, stance, k, embedder, database=store.database)
     if report is None:
         closest = closest_topics(store.driver, topic, database=store.database)
@@ -341,7 +400,7 @@ browse_router = APIRouter(dependencies=[Depends(known_parameters)])
 @blocking
 def unit(
     store: StoreDep,
-    key: Annotated[str, Path(description="The unit's key (a result's `key`).")],
+    key: Annotated[str, Path(min_length=1, max_length=MAX_KEY, description=UNIT_KEY)],
     limit: Annotated[
         int, Query(ge=1, le=MAX_LIST, description="At most this many premise uses.")
     ] = 100,
@@ -359,7 +418,7 @@ def unit(
 @blocking
 def claim_arguments(
     store: StoreDep,
-    key: Annotated[str, Path(description="The claim's key.")],
+    key: Annotated[str, Path(min_length=1, max_length=MAX_KEY, description="The claim's key.")],
     limit: Annotated[int, Query(ge=1, le=MAX_LIST, description="At most this many.")] = 100,
 ) -> models.ClaimArguments:
     """The arguments that conclude a claim, with their premises and stances."""
@@ -372,7 +431,7 @@ def claim_arguments(
 @blocking
 def cluster(
     store: StoreDep,
-    cid: Annotated[str, Path(description="The cluster id, e.g. 'premise:7'.")],
+    cid: Annotated[str, Path(min_length=1, max_length=MAX_KEY, description=CLUSTER_ID)],
     limit: Annotated[int, Query(ge=1, le=MAX_LIST, description="At most this many.")] = 100,
 ) -> models.Cluster:
     """A claim or premise cluster (`argkb cluster`) and its members."""
@@ -383,7 +442,7 @@ def cluster(
 @blocking
 def graph(
     store: StoreDep,
-    key: Annotated[str, Query(min_length=1, description="The unit to start from.")],
+    key: Annotated[str, Query(min_length=1, max_length=MAX_KEY, description=START_UNIT)],
     depth: Annotated[int, Query(ge=1, le=MAX_DEPTH, description="Hops from the unit.")] = 1,
     limit: Annotated[int, Query(ge=1, le=MAX_LIST, description="At most this many nodes.")] = 200,
 ) -> models.Graph:

@@ -67,3 +67,11 @@ def test_port_zero_binds_a_free_port() -> None:
 
     with listening_socket("127.0.0.1", 0) as sock:
         assert sock.getsockname()[1] > 0
+
+
+def test_an_empty_token_variable_is_refused_not_read_as_no_token() -> None:
+    """click reads an empty variable as unset: ARGKB_SERVE_TOKEN="" (a secret file that was
+    missing) served the API to anyone, without a word."""
+    result = CliRunner().invoke(main, ["serve"], env={"ARGKB_SERVE_TOKEN": ""})
+    assert result.exit_code == 2, result.output
+    assert "ARGKB_SERVE_TOKEN is set but empty" in result.output

@@ -170,3 +170,164 @@ def test_a_range_header_is_ignored_so_no_answer_is_plain_text(client: Any, value
     for path in ("/", "/static/explorer.js"):
         response = client.get(path, headers={"range": value})
         assert response.status_code == 200 and len(response.content) > 1000
+
+
+# -- from the API audit of 2026-11-28 (session 27) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("error", "status", "kind"),
+    [
+        ("ConnectionAcquisitionTimeoutError", 504, "database_timeout"),
+        ("ConfigurationError", 503, "database_error"),
+    ],
+)
+def test_the_drivers_own_errors_are_503_or_504_not_a_bug(
+    client: Any, error: str, status: int, kind: str
+) -> None:
+    """Threads abandoned at the deadline keep their pooled connections to a stalled Neo4j; the
+    next requests then waited for a connection, and the driver's timeout was a 500."""
+    import neo4j.exceptions
+
+    client.app.state.store = _Store(getattr(neo4j.exceptions, error)("no connection"))
+    response = client.get("/api/v1/status")
+    assert (response.status_code, response.json()["error"]) == (status, kind)
+
+
+def test_a_request_that_gets_no_thread_by_the_deadline_is_busy_not_a_stalled_neo4j(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under load the 504 told users to check Neo4j for requests that never reached it."""
+    from anyio import CapacityLimiter
+    from fastapi.testclient import TestClient
+
+    from argkb.serve import routes
+    from argkb.serve.app import create_app
+
+    def taken() -> CapacityLimiter:  # its one thread held by another request
+        limiter = CapacityLimiter(1)
+        limiter.acquire_on_behalf_of_nowait(object())
+        return limiter
+
+    monkeypatch.setattr(routes, "database_threads", taken)
+    app = create_app(mock.MagicMock(name="driver"), mock.MagicMock(name="embedder"), timeout=0.1)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        app.state.store = _Store(AssertionError("never read"))
+        response = client.get("/api/v1/status")
+        health = client.get("/healthz")  # threads of its own
+    assert (response.status_code, response.json()["error"]) == (503, "busy")
+    assert response.headers["retry-after"] == str(routes.BUSY_RETRY_SECONDS)
+    assert "Neo4j was not asked" in response.json()["message"]
+    assert health.status_code != 503
+
+
+@pytest.mark.parametrize(
+    ("path", "params", "said"),
+    [
+        ("/api/v1/query", [("q", "a"), ("q", "b")], "parameter 'q' is given more than once"),
+        ("/api/v1/query?q=%ff", None, "parameter 'q' is not valid UTF-8"),
+        ("/api/v1/query?q=%ED%A0%80", None, "parameter 'q' is not valid UTF-8"),
+        ("/api/v1/units/%ff", None, "the address is not valid UTF-8"),
+        ("/api/v1/query?q=a%00b", None, "parameter 'q' holds a control character"),
+        ("/api/v1/keypoints?topic=x%1bx", None, "parameter 'topic' holds a control character"),
+        ("/api/v1/units/" + "k" * 1001, None, "parameter 'key'"),
+        ("/api/v1/units/", None, "parameter 'key'"),
+        ("/api/v1/graph?key=" + "k" * 1001, None, "parameter 'key'"),
+    ],
+)  # fmt: skip
+def test_text_the_api_would_misread_is_refused(
+    client: Any, path: str, params: Any, said: str
+) -> None:
+    """Repeated parameters (the last one won), bytes that are not UTF-8 (read as U+FFFD and
+    answered with unrelated premises), control characters, and keys of any length (echoed
+    whole in the 404) are a 422 before anything is asked."""
+    client.app.state.engine = mock.MagicMock(name="engine")
+    client.app.state.store = _Store(AssertionError("never read"))
+    response = client.get(path, params=params)
+    assert response.status_code == 422, response.text
+    assert said in response.json()["message"], response.json()
+    client.app.state.engine.query.assert_not_called()
+
+
+def test_a_trailing_slash_is_a_json_404_not_an_empty_redirect(client: Any) -> None:
+    response = client.get("/api/v1/query/", params={"q": "x"}, follow_redirects=False)
+    assert response.status_code == 404 and response.json()["error"] == "http_error"
+
+
+def test_answers_advertise_no_byte_ranges_and_api_answers_are_not_cached(client: Any) -> None:
+    page, api = client.get("/static/explorer.css"), client.get("/api/v1/nothing")
+    assert "accept-ranges" not in page.headers and "cache-control" not in page.headers
+    assert api.headers["cache-control"] == "no-store"
+
+
+@pytest.mark.parametrize(
+    ("buffered", "status", "said"),
+    [
+        (b"GET /?q=" + b"a" * 70_000, 414, "the address is longer"),
+        (b"GET / HTTP/1.1\r\nX-Big: " + b"a" * 70_000, 431, "send fewer or shorter headers"),
+        ("GET /api/v1/query?q=é HTTP/1.1\r\n".encode(), 400, "percent-encode"),
+        (b"GET /api/v1/units/a b HTTP/1.1\r\n", 400, "percent-encode"),
+        (b"\x16\x03\x01\x02\x00", 400, "not an HTTP/1.1 request"),
+    ],
+)  # fmt: skip
+def test_an_unreadable_request_head_is_told_what_to_change(
+    buffered: bytes, status: int, said: str
+) -> None:
+    """The 414 and 431 blamed parameter 'q' whatever was long; a raw space or non-ASCII byte
+    got 'not an HTTP/1.1 request'."""
+    from argkb.serve.protocol import _unreadable
+
+    got, _, message = _unreadable(buffered)
+    assert got == status and said in message
+
+
+def test_a_connection_that_sends_no_request_head_is_closed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """uvicorn timed out only the wait between requests: a client that sent nothing, or half
+    a head, held its connection for ever (3,000 idle ones were still open after a minute)."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from argkb.serve import protocol
+
+    monkeypatch.setattr(protocol, "HEAD_SECONDS", 0.5)
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:  # slower than HEAD_SECONDS
+        import asyncio
+
+        await asyncio.sleep(1.0)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    sock = protocol.listening_socket("127.0.0.1", 0)
+    server = uvicorn.Server(protocol.server_config(app, host="127.0.0.1", port=0))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.05)
+        for sent in (b"", b"GET /healthz HTTP/1.1\r\nHost: loc"):
+            client = socket.create_connection(sock.getsockname()[:2], timeout=5)
+            client.sendall(sent)
+            started = time.monotonic()
+            assert client.recv(1024) == b""  # closed by the server, without an answer
+            assert time.monotonic() - started < 3
+            client.close()
+        # a request being answered is not cut, and the next one on the connection is served
+        client = socket.create_connection(sock.getsockname()[:2], timeout=5)
+        for _ in range(2):
+            client.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            answer = b""
+            while not answer.endswith(b"0\r\n\r\n"):  # the last chunk
+                got = client.recv(1024)
+                assert got, answer  # not closed before the answer
+                answer += got
+            assert answer.startswith(b"HTTP/1.1 200") and b"ok" in answer
+        client.close()
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -153,7 +153,8 @@ def create_app(
     app.state.hosts = None if hosts is None else {h.strip("[]").lower() for h in hosts}
 
     app.middleware("http")(require_token)
-    app.middleware("http")(require_host)  # added last, so it runs before the token check
+    app.middleware("http")(refuse_cross_site)
+    app.middleware("http")(require_host)  # added last, so it runs before the others
     app.add_middleware(IgnoreRanges)
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)  # outermost: the token's 401 gets the headers too
@@ -190,6 +191,24 @@ async def require_host(
             "unknown_host",
             f"this argkb serve answers requests to {', '.join(sorted(hosts))}, not to "
             f"{given!r}: open it at the address it printed when it started",
+        )
+    return await call_next(request)
+
+
+async def refuse_cross_site(
+    request: Request, call_next: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    """403 for an API request a browser says another site's page made (``Sec-Fetch-Site:
+    cross-site``; an ``<img src=".../api/v1/query?...">`` there): it cannot read the answer
+    (no CORS), but it made this server work. The explorer's own requests are same-origin;
+    clients that are not browsers send no such header."""
+    if request.url.path.startswith("/api/") and (
+        request.headers.get("sec-fetch-site", "").lower() == "cross-site"
+    ):
+        return error_response(
+            403,
+            "cross_site",
+            "this argkb serve answers its own page and programs, not pages of other sites",
         )
     return await call_next(request)
 

@@ -64,6 +64,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": models.ErrorBody, "description": what}
     for status, what in (
         (401, "Missing or wrong bearer token."),
+        (403, "A page of another site made the request (Sec-Fetch-Site: cross-site)."),
         (404, "No such unit, claim, cluster or topic."),
         (409, "The graph cannot answer yet (e.g. nothing embedded)."),
         (422, "A parameter is missing, repeated, out of range or not valid UTF-8 text."),

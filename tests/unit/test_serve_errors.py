@@ -331,3 +331,19 @@ def test_a_connection_that_sends_no_request_head_is_closed(
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+@pytest.mark.parametrize(
+    ("site", "status"), [("cross-site", 403), ("same-origin", 404), (None, 404)]
+)
+def test_a_page_of_another_site_cannot_make_the_api_work(
+    client: Any, site: str | None, status: int
+) -> None:
+    """A cross-site page could not read the answers (no CORS) but could make the server rank
+    for it with an <img> per query; browsers say so in Sec-Fetch-Site."""
+    headers = {"sec-fetch-site": site} if site else {}
+    response = client.get("/api/v1/nothing", headers=headers)
+    assert response.status_code == status
+    if status == 403:
+        assert response.json()["error"] == "cross_site"
+    assert client.get("/", headers=headers).status_code == 200  # the page itself stays public

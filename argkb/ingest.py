@@ -322,9 +322,12 @@ def _after_failure(
         log.warning("could not undo the failed load of %s (%s); run it again", cid, problem)
 
 
-# undo_load's statements, in order (each file says what it removes or passes on)
-_UNDO_STEPS = ("undo_shared", "undo_arguments", "undo_units", "undo_sources",
-               "undo_handover_units", "undo_handover_sources")  # fmt: skip
+# undo_load's statements, in order, each a file with the identifiers it is rendered with (each
+# file says what it removes or passes on)
+_UNDO_STEPS: tuple[tuple[str, dict[str, str]], ...] = (
+    ("undo_shared", {}), ("undo_arguments", {}), ("undo_units", {}), ("undo_sources", {}),
+    ("undo_handover", {"label": "Unit"}), ("undo_handover", {"label": "Source"}),
+)  # fmt: skip
 
 
 def undo_load(
@@ -346,8 +349,8 @@ def undo_load(
         return
     phase = time.perf_counter()
     with driver.session(database=database) as session:
-        for name in _UNDO_STEPS:
-            session.run(cypher.load(f"ingest/{name}"), {"cid": cid}).consume()
+        for name, identifiers in _UNDO_STEPS:
+            session.run(cypher.render(f"ingest/{name}", **identifiers), {"cid": cid}).consume()
     driver.execute_query(cypher.load("ingest/undo_corpus"), {"cid": cid}, database_=database)
     log.info("undid the failed load of %s in %.1f s", cid, time.perf_counter() - phase)
 

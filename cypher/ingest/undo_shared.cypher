@@ -1,7 +1,7 @@
 // Undo a failed load (or drop a corpus), step 1: the arguments of corpus $cid that other
 // corpora repeated (SHARES, arg_shared.cypher) pass to one of them, the smallest id, instead of
 // going; its SHARES edge goes, as it now owns them. Their units and sources then stay, used by
-// an argument of that corpus, and pass to it (undo_handover_units.cypher). Needs an auto-commit
+// an argument of that corpus, and pass to it (undo_handover.cypher). Needs an auto-commit
 // session (batches).
 MATCH (a:Argument {corpus: $cid})<-[:SHARES]-(:Corpus)
 WITH DISTINCT a

@@ -3,7 +3,7 @@
 // provenance edge names its writer in `corpus`; an edge from before edges named their writer
 // counts for the corpus of its other end, and one between nodes of no corpus counts). Derived
 // edges (clusters, SAME_AS) and the unit's own sentences do not count; its sentences go with
-// it. The same test of use passes the units that stay to a user (undo_handover_units.cypher).
+// it. The same test of use passes the units that stay to a user (undo_handover.cypher).
 // Needs an auto-commit session.
 MATCH (u:Unit {corpus: $cid})
 WHERE NOT EXISTS { (u)-[:CONCLUDES|PREMISE_OF]-(:Argument) }

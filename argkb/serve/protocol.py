@@ -144,8 +144,14 @@ class JsonErrorProtocol(H11Protocol):
     def _await_head(self) -> None:
         """Give the next request head :data:`HEAD_SECONDS` to arrive whole (uvicorn's own
         keep-alive timer stops at the first byte, so half a head held the connection)."""
+        self._stop_head_timer()
         self._head_cycle = self.cycle
         self._head_timer = self.loop.call_later(HEAD_SECONDS, self._head_late)
+
+    def _stop_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
 
     def _head_late(self) -> None:
         self._head_timer = None
@@ -159,21 +165,16 @@ class JsonErrorProtocol(H11Protocol):
         if self._lingering:  # answered and half-closed: what the client still sends is dropped
             return
         super().data_received(data)
-        if self._head_timer is not None and self.cycle is not self._head_cycle:
-            self._head_timer.cancel()  # a request began
-            self._head_timer = None
+        if self.cycle is not self._head_cycle:  # a request began
+            self._stop_head_timer()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if not self.transport.is_closing():
-            if self._head_timer is not None:
-                self._head_timer.cancel()
             self._await_head()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
+        self._stop_head_timer()
         super().connection_lost(exc)
 
     def send_400_response(self, msg: str) -> None:

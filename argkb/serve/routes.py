@@ -233,12 +233,11 @@ def _check_utf8(request: Request) -> None:
                            "text (curl --get --data-urlencode 'q=...')") from None  # fmt: skip
 
 
-def claim_text(name: str, value: str, hint: str) -> str:
-    """``value`` of parameter ``name`` (a claim or topic), or 422 for a blank one (a control
-    character is refused before, by :data:`TEXT_PATTERN`)."""
+def refuse_blank(name: str, value: str, hint: str) -> None:
+    """422 for a blank claim or topic in parameter ``name`` (a control character is refused
+    before, by :data:`TEXT_PATTERN`)."""
     if not value.strip():
         raise ApiError(422, "invalid_parameter", f"parameter {name!r} is blank: {hint}")
-    return value
 
 
 StoreDep = Annotated[Store, Depends(get_store)]
@@ -324,7 +323,7 @@ def query(
 ) -> Response:
     """Ranked pro and con premise clusters for a claim: the result of `argkb query --json`
     (with `snippets=true`, of `argkb query --snippets --json`)."""
-    claim_text("q", q, ASK)
+    refuse_blank("q", q, ASK)
     # without the parameter, the engine's own setting decides (off unless the app was made so)
     result = engine.query(q, k=k, ranker=ranker, stance=stance, explain=explain,
                           snippets=True if snippets else None)  # fmt: skip
@@ -352,7 +351,7 @@ def pairs(
     sentences, re-ranked by their premise's topic and argumentativeness, one pair per premise,
     the top sentence with its next one; needs `argkb sentences`): the result of
     `argkb query --pairs --json`."""
-    claim_text("q", q, ASK)
+    refuse_blank("q", q, ASK)
     result = answer_pairs(store.driver, q, k=k, embedder=embedder, explain=explain,
                           database=store.database)  # fmt: skip
     return Response(to_json(result), media_type="application/json")
@@ -382,7 +381,7 @@ def keypoints(
     sources: the result of `argkb keypoints TOPIC --json`."""
     from argkb.keypoints.topic import closest_topics, keypoints_report, missing_topic
 
-    claim_text("topic", topic, "name a conclusion")
+    refuse_blank("topic", topic, "name a conclusion")
     report = keypoints_report(store.driver, topic, stance, k, embedder, database=store.database)
     if report is None:
         closest = closest_topics(store.driver, topic, database=store.database)

@@ -71,7 +71,11 @@ def resolve_backend(backend: str | None) -> Backend:
     return name
 
 
-def split_sentences(text: str) -> list[str]:
+def rough_sentences(text: str) -> list[str]:
+    """``text`` cut after ``.``, ``!`` or ``?`` before a capital, digit, quote or bracket: the
+    cheap split of the ``sentences`` long-text strategy and of key point candidates (their
+    cached vectors depend on it). Exact sentence spans, for ``argkb sentences``, come from
+    :func:`argkb.sentences.split.split_sentences`."""
     parts = [part.strip() for part in _SENTENCE.split(text) if part.strip()]
     return parts or [text]
 
@@ -287,7 +291,7 @@ class Embedder:
         if len(words) <= self.max_words:
             return [text]
         if self.long_text == "sentences":
-            return split_sentences(text)
+            return rough_sentences(text)
         size, step = self.max_words, self.max_words // 2
         return [" ".join(words[i : i + size]) for i in range(0, len(words) - step, step)]
 

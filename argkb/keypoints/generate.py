@@ -1,6 +1,6 @@
 """Generate key points for the arguments of one topic and stance, with their prevalence.
 
-1. **Candidates**: the sentences of the arguments (:func:`argkb.embed.model.split_sentences`) that
+1. **Candidates**: the sentences of the arguments (:func:`argkb.embed.model.rough_sentences`) that
    read as a key point: 4 to 20 words (ArgKP's key points have 3 to 17), not a question, and
    self-contained, i.e. not opening with a word that points back to a context (``it``, ``this``,
    ``they``, ``also``, ``but``, ...). Duplicates (same words) count once.
@@ -94,12 +94,12 @@ class KeyPointOut:
 
 def candidates(arguments: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     """``(text, source arg id)`` of the sentences fit to be key points, first occurrence kept."""
-    from argkb.embed.model import split_sentences
+    from argkb.embed.model import rough_sentences
 
     out: list[tuple[str, str]] = []
     seen: set[tuple[str, ...]] = set()
     for arg_id, text in arguments:
-        for sentence in split_sentences(text.strip()):
+        for sentence in rough_sentences(text.strip()):
             sentence = sentence.strip()
             words = sentence.split()
             if not MIN_WORDS <= len(words) <= MAX_WORDS or sentence.endswith("?"):

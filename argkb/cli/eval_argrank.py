@@ -19,7 +19,7 @@ from argkb.cli.app import (
     to_json,
 )
 from argkb.cli.data import check_device
-from argkb.cli.progress import Bar, end_bar, open_bar
+from argkb.cli.progress import Bar, closing, end_bar, open_bar
 from argkb.eval.argrank.scoring import PagerankNorm
 from argkb.rank.pagerank import Shared
 
@@ -135,16 +135,19 @@ def eval_argrank_cmd(
             bars.append(open_bar("load argrank", " rec"))
         bars[0].update(count)
 
-    def status(message: str) -> None:
+    def close_bars(ok: bool = True) -> None:
         while bars:
-            bars.pop().close()
+            end_bar(bars.pop(), ok=ok)
+
+    def status(message: str) -> None:
+        close_bars()
         if not as_json:
             echo_err(message)
 
     embedder = _embedder(model_path, device) if content else None
     embed = embedder.embed if embedder is not None else None
     method = _content_method(embedder) if embedder is not None else {}
-    try:
+    with closing(close_bars):
         report = evaluate_argrank(
             conn.driver(),
             data,
@@ -159,12 +162,6 @@ def eval_argrank_cmd(
             echo=status,
             progress=progress,
         )
-    except BaseException:
-        while bars:
-            end_bar(bars.pop(), ok=False)
-        raise
-    while bars:
-        bars.pop().close()
     if content and embedder is not None:
         report.content_method["device"] = embedder.device
     text, payload, out = _write_report(report, Path(out_dir))

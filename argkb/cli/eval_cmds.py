@@ -22,7 +22,7 @@ from argkb.cli.app import (
     output_folder,
     to_json,
 )
-from argkb.cli.progress import Bar, end_bar, open_bar
+from argkb.cli.progress import Bar, closing, end_bar, open_bar
 
 if TYPE_CHECKING:
     from argkb.eval.harness import HarnessReport
@@ -245,16 +245,14 @@ def harness_report(
         on_query=rank_bar.update,
         on_embed=embed_bar.update,
     )
-    try:
+
+    def close(ok: bool) -> None:
+        embed_bar.close(ok=ok)
+        rank_bar.close(ok=ok)
+
+    with closing(close):
         driver = conn.driver()
-        report = run(driver, *positional, database=conn.database, options=options, **keywords)
-    except BaseException:
-        embed_bar.close(ok=False)
-        rank_bar.close(ok=False)
-        raise
-    embed_bar.close()
-    rank_bar.close()
-    return report
+        return run(driver, *positional, database=conn.database, options=options, **keywords)
 
 
 _DATA = click.Path(exists=True, file_okay=False)

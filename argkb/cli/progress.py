@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from argkb.cli.app import echo_err
@@ -29,12 +29,8 @@ class StderrProgress:
     @contextlib.contextmanager
     def stage(self, desc: str, *, unit: str, total: int | None = None) -> Iterator[Advance]:
         bar = open_bar(desc, unit, total=total, mininterval=self._mininterval)
-        try:
+        with closing(lambda ok: end_bar(bar, ok=ok)):
             yield bar.update
-        except BaseException:
-            end_bar(bar, ok=False)
-            raise
-        end_bar(bar, ok=True)
 
     def message(self, text: str) -> None:
         echo_err(text)
@@ -83,6 +79,18 @@ def end_bar(bar: Bar, *, ok: bool) -> None:
     bar is closed either way, so that the ``Error:`` line starts a line of its own."""
     if ok or not isinstance(bar, _LineBar):
         bar.close()
+
+
+@contextlib.contextmanager
+def closing(close: Callable[[bool], None]) -> Iterator[None]:
+    """Run the block, then ``close(ok)``: ``ok`` false when it raised (even Ctrl-C), and the
+    error goes on. For the bars of a step, closed by :func:`end_bar`'s rule."""
+    try:
+        yield
+    except BaseException:
+        close(False)
+        raise
+    close(True)
 
 
 def progress_for(as_json: bool, *, mininterval: float = 0.1) -> Progress:

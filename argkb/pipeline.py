@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from argkb.cluster.store import DEFAULT_K
 from argkb.errors import ArgKBError
+from argkb.ingest import DEFAULT_BATCH, DEFAULT_MAX_TEXT
+from argkb.loaders.aif import DEFAULT_ZIP_LIMITS, MAX_UNZIPPED_MIB
 from argkb.progress import SILENT, Prefixed, Progress
 
 if TYPE_CHECKING:
@@ -47,13 +49,13 @@ def read_records(
     fmt: str,
     paths: Sequence[str | Path],
     *,
-    max_unzipped_mib: int = 256,
-    max_zip_ratio: float = 100.0,
+    max_unzipped_mib: int = MAX_UNZIPPED_MIB,
+    max_zip_ratio: float = DEFAULT_ZIP_LIMITS.ratio,
 ) -> Iterator[Any]:
     """The records of ``fmt``'s loader over ``paths``; AIF zips are read within the limits
     (``max_unzipped_mib`` per member, compression ratio ``max_zip_ratio``), against zip bombs."""
     if fmt == "aif":
-        from argkb.loaders.aif import DEFAULT_ZIP_LIMITS, ZipLimits, read
+        from argkb.loaders.aif import ZipLimits, read
 
         member = max_unzipped_mib * 2**20
         limits = ZipLimits(
@@ -74,10 +76,10 @@ def load(
     init: bool = True,
     on_error: OnError = "fail",
     reject_report: Path | None = None,
-    batch_size: int = 1000,
-    max_text: int = 100_000,
-    max_unzipped_mib: int = 256,
-    max_zip_ratio: float = 100.0,
+    batch_size: int = DEFAULT_BATCH,
+    max_text: int = DEFAULT_MAX_TEXT,
+    max_unzipped_mib: int = MAX_UNZIPPED_MIB,
+    max_zip_ratio: float = DEFAULT_ZIP_LIMITS.ratio,
     force: bool = False,
     bulk: bool | None = None,
     progress: Progress = SILENT,

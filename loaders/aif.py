@@ -160,6 +160,8 @@ class ZipLimits:
 
 
 DEFAULT_ZIP_LIMITS = ZipLimits()
+MAX_UNZIPPED_MIB = DEFAULT_ZIP_LIMITS.member // _MIB
+"""``argkb load --max-unzipped``'s default: :data:`DEFAULT_ZIP_LIMITS`' member cap in MiB."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,8 @@ from argkb.cli.app import (
 )
 from argkb.cli.progress import progress_for
 from argkb.embed.model import Backend, LongText
-from argkb.ingest import OnError
+from argkb.ingest import DEFAULT_BATCH, DEFAULT_MAX_TEXT, OnError
+from argkb.loaders.aif import DEFAULT_ZIP_LIMITS, MAX_UNZIPPED_MIB
 
 if TYPE_CHECKING:
     from argkb.ingest import LoadSummary
@@ -98,21 +99,21 @@ def _format_choice() -> click.Choice:
 @click.option(
     "--batch-size",
     type=click.IntRange(min=1),
-    default=1000,
+    default=DEFAULT_BATCH,
     show_default=True,
     help="Records per write transaction.",
 )
 @click.option(
     "--max-text",
     type=click.IntRange(min=1),
-    default=100_000,
+    default=DEFAULT_MAX_TEXT,
     show_default=True,
     help="Reject units longer than this many characters.",
 )
 @click.option(
     "--max-unzipped",
     type=click.IntRange(min=1),
-    default=256,
+    default=MAX_UNZIPPED_MIB,
     show_default=True,
     metavar="MIB",
     help="Refuse a zip member that decompresses to more MiB than this (aif zips).",
@@ -120,7 +121,7 @@ def _format_choice() -> click.Choice:
 @click.option(
     "--max-zip-ratio",
     type=FiniteRange(min=1),
-    default=100.0,
+    default=DEFAULT_ZIP_LIMITS.ratio,
     show_default=True,
     help="Refuse a zip member over 1 MiB compressed more than this many to one (a zip bomb).",
 )

@@ -60,19 +60,34 @@ UNIT_KEY = "The unit's key (a result's `key`)."
 CLUSTER_ID = "The cluster id, e.g. 'premise:7'."
 START_UNIT = "The unit to start from."
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": models.ErrorBody, "description": what}
-    for status, what in (
-        (401, "Missing or wrong bearer token."),
-        (403, "A page of another site made the request (Sec-Fetch-Site: cross-site)."),
-        (404, "No such unit, claim, cluster or topic."),
-        (409, "The graph cannot answer yet (e.g. nothing embedded)."),
-        (422, "A parameter is missing, repeated, out of range or not valid UTF-8 text."),
-        (503, "Neo4j is unreachable, or argkb serve is busy with other requests (Retry-After)."),
-        (504, "A database call ran past the timeout."),
-    )
+ERROR_STATUSES = {
+    401: "Missing or wrong bearer token.",
+    403: "A page of another site made the request (Sec-Fetch-Site: cross-site).",
+    404: "No such unit, claim, cluster or topic.",
+    409: "The graph cannot answer yet (e.g. nothing embedded).",
+    422: "A parameter is missing, unknown, repeated, out of range or not valid UTF-8 text.",
+    503: "Neo4j is unreachable, or argkb serve is busy with other requests (Retry-After).",
+    504: "A database call ran past the timeout.",
 }
-"""The errors every API endpoint documents, each an :class:`~argkb.serve.models.ErrorBody`."""
+"""Every error status an endpoint of the API may answer, each an
+:class:`~argkb.serve.models.ErrorBody`. What any request may get, whatever its endpoint, is not
+listed per endpoint: 400, 414 and 431 for a request that cannot be read, 404 for no such
+endpoint, 405 for a method other than GET or HEAD."""
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of an endpoint that may answer ``statuses``, besides those
+    every endpoint may (401 without the token, 503 and 504 from the database); 403 for those
+    under ``/api/`` (:func:`argkb.serve.app.refuse_cross_site`)."""
+    return {
+        status: {"model": models.ErrorBody, "description": ERROR_STATUSES[status]}
+        for status in sorted({401, 503, 504, *statuses})
+    }
+
+
+SERVICE_ERRORS = errors(403)
+QUERY_ERRORS = errors(403, 409, 422)
+BROWSE_ERRORS = errors(403, 404, 422)
 
 
 def argkb_version() -> str:
@@ -256,7 +271,7 @@ async def explorer() -> FileResponse:
     return FileResponse(STATIC / "index.html", media_type="text/html")
 
 
-@service_router.get("/healthz", response_model=models.Health, responses=ERRORS, tags=["service"])
+@service_router.get("/healthz", response_model=models.Health, responses=errors(), tags=["service"])
 @functools.partial(blocking, limiter=health_threads)
 def healthz(store: StoreDep) -> models.Health:
     """The service is up and Neo4j answers."""
@@ -265,7 +280,10 @@ def healthz(store: StoreDep) -> models.Health:
 
 
 @service_router.get(
-    "/api/v1/status", response_model=models.ServiceStatus, responses=ERRORS, tags=["service"]
+    "/api/v1/status",
+    response_model=models.ServiceStatus,
+    responses=SERVICE_ERRORS,
+    tags=["service"],
 )
 @blocking
 def status(
@@ -294,7 +312,9 @@ def status(
 query_router = APIRouter(dependencies=[Depends(known_parameters)])
 
 
-@query_router.get("/api/v1/query", response_model=QueryResult, responses=ERRORS, tags=["query"])
+@query_router.get(
+    "/api/v1/query", response_model=QueryResult, responses=QUERY_ERRORS, tags=["query"]
+)
 @blocking
 def query(
     engine: EngineDep,
@@ -330,7 +350,9 @@ def query(
     return Response(to_json(result), media_type="application/json")
 
 
-@query_router.get("/api/v1/pairs", response_model=models.Pairs, responses=ERRORS, tags=["query"])
+@query_router.get(
+    "/api/v1/pairs", response_model=models.Pairs, responses=QUERY_ERRORS, tags=["query"]
+)
 @blocking
 def pairs(
     store: StoreDep,
@@ -358,7 +380,10 @@ def pairs(
 
 
 @query_router.get(
-    "/api/v1/keypoints", response_model=models.KeyPoints, responses=ERRORS, tags=["query"]
+    "/api/v1/keypoints",
+    response_model=models.KeyPoints,
+    responses=errors(403, 404, 409, 422),
+    tags=["query"],
 )
 @blocking
 def keypoints(
@@ -395,7 +420,7 @@ browse_router = APIRouter(dependencies=[Depends(known_parameters)])
 
 
 @browse_router.get(
-    "/api/v1/units/{key:path}", response_model=models.Unit, responses=ERRORS, tags=["browse"]
+    "/api/v1/units/{key:path}", response_model=models.Unit, responses=BROWSE_ERRORS, tags=["browse"]
 )
 @blocking
 def unit(
@@ -412,7 +437,7 @@ def unit(
 @browse_router.get(
     "/api/v1/claims/{key:path}/arguments",
     response_model=models.ClaimArguments,
-    responses=ERRORS,
+    responses=BROWSE_ERRORS,
     tags=["browse"],
 )
 @blocking
@@ -426,7 +451,10 @@ def claim_arguments(
 
 
 @browse_router.get(
-    "/api/v1/clusters/{cid:path}", response_model=models.Cluster, responses=ERRORS, tags=["browse"]
+    "/api/v1/clusters/{cid:path}",
+    response_model=models.Cluster,
+    responses=BROWSE_ERRORS,
+    tags=["browse"],
 )
 @blocking
 def cluster(
@@ -438,7 +466,9 @@ def cluster(
     return models.Cluster(**store.cluster(cid, limit))
 
 
-@browse_router.get("/api/v1/graph", response_model=models.Graph, responses=ERRORS, tags=["browse"])
+@browse_router.get(
+    "/api/v1/graph", response_model=models.Graph, responses=BROWSE_ERRORS, tags=["browse"]
+)
 @blocking
 def graph(
     store: StoreDep,

@@ -215,6 +215,12 @@ def test_openapi_documents_every_endpoint(client) -> None:
     }
     k = next(p for p in doc["paths"]["/api/v1/query"]["get"]["parameters"] if p["name"] == "k")
     assert k["schema"]["minimum"] == 1 and k["schema"]["maximum"] == 100
+    # each operation lists the errors it can answer (schemathesis, below, holds answers to them)
+    statuses = {path: set(item["get"]["responses"]) for path, item in doc["paths"].items()}
+    assert statuses["/healthz"] == {"200", "401", "503", "504"}
+    assert statuses["/api/v1/query"] == {"200", "401", "403", "409", "422", "503", "504"}
+    assert statuses["/api/v1/keypoints"] == statuses["/api/v1/query"] | {"404"}
+    assert statuses["/api/v1/units/{key}"] == {"200", "401", "403", "404", "422", "503", "504"}
 
 
 BAD = [

@@ -1,7 +1,8 @@
 """Evaluation files: topics, TREC qrels, ground-truth clusters and runs (read and write).
 
 Every reader streams its file line by line and raises :class:`EvalFileError` naming the file, the
-line and what is wrong; nothing here touches Neo4j. The in-memory types a run is made of,
+line and what is wrong; nothing here touches Neo4j. Files are UTF-8; a leading byte-order mark is
+skipped. The in-memory types a run is made of,
 :class:`Query` and :class:`Ranking`, live in :mod:`argkb.ranking` (files, rankers and the
 retrievers share them) and are re-exported here and by the harness.
 
@@ -115,7 +116,9 @@ def _lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
     if not file.is_file():
         raise EvalFileError(path, None, "no such file")
     try:
-        with file.open(encoding="utf-8") as handle:
+        # utf-8-sig: a byte-order mark (Excel, Windows editors) would otherwise be glued to the
+        # first qid and silently drop or mis-score that query
+        with file.open(encoding="utf-8-sig") as handle:
             for number, raw in enumerate(handle, start=1):
                 line = raw.rstrip("\r\n")
                 if line.strip() and not line.lstrip().startswith("#"):
@@ -199,7 +202,7 @@ def _tsv_topics(path: str | os.PathLike[str]) -> Iterator[Query]:
 def _json_file(path: str | os.PathLike[str]) -> Any:
     """The JSON value of a whole file; a missing file or invalid JSON is an EvalFileError."""
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        return json.loads(Path(path).read_text(encoding="utf-8-sig"))  # a BOM is not an error
     except FileNotFoundError:
         raise EvalFileError(path, None, "no such file") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as err:

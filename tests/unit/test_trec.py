@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import string
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -135,6 +135,29 @@ def test_missing_and_non_utf8_files(tmp_path: Path) -> None:
     bad.write_bytes(b"q1 0 d\xff 1\n")
     with pytest.raises(EvalFileError, match=r"bad\.txt: not UTF-8"):
         read_qrels(bad)
+
+
+BOM = "\ufeff"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "read"),
+    [
+        ("t.tsv", "q1\tBan cars\n", lambda p: [q.qid for q in read_topics(p)]),
+        ("t.jsonl", '{"qid": "q1", "text": "x"}\n', lambda p: [q.qid for q in read_topics(p)]),
+        ("t.json", '[{"qid": "q1", "text": "x"}]', lambda p: [q.qid for q in read_topics(p)]),
+        ("q.txt", "q1 0 d1 1\n", lambda p: list(read_qrels(p))),
+        ("c.txt", "q1 d1 k\n", lambda p: list(read_clusters(p))),
+        ("r.trec", "q1 Q0 d1 1 1.0 t\n", lambda p: list(read_run(p).rankings)),
+        ("r.json", '{"queries": {"q1": ["d1"]}}', lambda p: list(read_run(p).rankings)),
+    ],
+)
+def test_a_byte_order_mark_is_not_part_of_the_first_qid(
+    tmp_path: Path, name: str, text: str, read: Callable[[Path], list[str]]
+) -> None:
+    # Excel and Windows editors start files with a BOM; it used to be glued to the first qid,
+    # which dropped that query or its judgements without a word (or, in JSON, was an error)
+    assert read(write(tmp_path, name, BOM + text)) == ["q1"]
 
 
 def test_qrels_and_clusters_round_trip(tmp_path: Path) -> None:

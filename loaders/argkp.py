@@ -69,7 +69,9 @@ KEY_POINT_COLUMNS = ("key_point_id", "key_point", "topic", "stance")
 LABEL_COLUMNS = ("arg_id", "key_point_id", "label")
 MATCH_TYPE = "MATCHES_KEY_POINT"
 
-_FILE_NAME = re.compile(r"^(arguments|key_points|labels)_([A-Za-z0-9][A-Za-z0-9.-]*)\.csv$")
+SPLIT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]*")
+"""What a split may be called (the ``<split>`` of ``labels_<split>.csv``)."""
+_FILE_NAME = re.compile(rf"^(arguments|key_points|labels)_({SPLIT_NAME.pattern})\.csv$")
 _SPLIT_ORDER = ("train", "dev", "test")
 _STANCES: dict[str, Stance] = {"1": "pro", "+1": "pro", "-1": "con"}
 _LABELS = {"0": 0, "1": 1}

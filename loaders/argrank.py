@@ -333,6 +333,11 @@ def load_benchmark(root: str | os.PathLike[str]) -> list[BenchmarkArgument]:
     return out
 
 
+def check_folder(root: str | os.PathLike[str]) -> None:
+    """Raise :class:`~argkb.errors.LoadError` unless ``root`` holds the dataset's three files."""
+    _find_files([root])
+
+
 def _find_files(paths: Sequence[str | os.PathLike[str]]) -> dict[str, Path]:
     """The dataset files by name: a directory must hold all three; files are taken as given."""
     known = (GRAPH_FILE, BENCHMARK_FILE, UNIT_SOURCES_FILE)

@@ -124,7 +124,9 @@ def eval_argrank_cmd(
     mean Kendall's tau against the experts' ranking, and how often each approach is best /
     worst. Prints the table next to the paper's and writes table.md and results.json to --out.
     """
-    from argkb.eval.argrank import evaluate_argrank
+    from argkb.eval.argrank import evaluate_argrank, read_benchmark
+
+    read_benchmark(data)  # a wrong folder fails before connecting
 
     bars: list[Bar] = []  # the load's progress bar, open while records are written
 

@@ -53,6 +53,51 @@ class _Grade(click.ParamType):
 _GRADE = _Grade()
 
 
+def _rankers(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    """``--ranker``, checked when the command line is read: an unknown name, or a factory that
+    cannot be imported or called as ``factory(driver, database, embedder)``, is a usage error
+    before Neo4j is started or the data read (the default ranker is registered)."""
+    if not value:
+        return value
+    from argkb.errors import ArgKBError
+    from argkb.eval.harness import check_rankers
+
+    try:
+        check_rankers(value)
+    except ArgKBError as err:
+        raise click.BadParameter(str(err), ctx, param) from None
+    return value
+
+
+def _model_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--model``, checked when the command line is read: building an Embedder checks the
+    folder and loads nothing (the model loads when a ranker first needs vectors)."""
+    if value is None:
+        return None
+    from argkb.embed.model import Embedder
+    from argkb.errors import ConfigError
+
+    try:
+        Embedder(value, cache=False)
+    except ConfigError as err:
+        raise click.BadParameter(str(err), ctx, param) from None
+    return value
+
+
+def _split_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--split``: a name as ``labels_<split>.csv`` has it; it becomes part of the output
+    folder's path, which ``../x`` would leave."""
+    from argkb.loaders.argkp import SPLIT_NAME
+
+    if not SPLIT_NAME.fullmatch(value):
+        raise click.BadParameter(
+            f"{value!r} is not a split name (a letter or digit, then letters, digits, '.', '-')",
+            ctx,
+            param,
+        )
+    return value
+
+
 @eval_group.command("run")
 @click.option(
     "--topics",
@@ -132,7 +177,7 @@ class HarnessArgs:
 def harness_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``--ranker --no-baselines --depth --relevant-from --model --out --json`` as ``args``."""
 
-    @click.option("--ranker", "rankers", multiple=True, help=_RANKER_HELP)
+    @click.option("--ranker", "rankers", multiple=True, callback=_rankers, help=_RANKER_HELP)
     @click.option(
         "--baselines/--no-baselines",
         default=True,
@@ -147,6 +192,7 @@ def harness_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         "--model",
         "model_path",
         type=click.Path(exists=True, file_okay=False),
+        callback=_model_folder,
         help="A local sentence-transformers folder (default: all-MiniLM-L6-v2).",
     )
     @click.option(
@@ -263,7 +309,11 @@ _FILE = click.Path(exists=True, dir_okay=False)
 @connection_options
 @click.option("--data", required=True, type=_DATA, help="The ArgKP-2021 folder (*_<split>.csv).")
 @click.option(
-    "--split", default="dev", show_default=True, help="Split to evaluate (train is for tuning)."
+    "--split",
+    default="dev",
+    show_default=True,
+    callback=_split_name,
+    help="Split to evaluate (train is for tuning).",
 )
 @harness_options
 @handle_errors
@@ -275,8 +325,9 @@ def argkp_cmd(conn: Connection, data: str, split: str, args: HarnessArgs) -> Non
     (ARI, NMI, B-cubed) for argkb's default ranker (or each --ranker) next to the baselines
     (docs/eval/harness.md). Depth 200 unless --depth.
     """
-    from argkb.eval.argkp import run_argkp
+    from argkb.eval.argkp import read_split, run_argkp
 
+    read_split(data, split)  # bad files fail before connecting
     run_harness(run_argkp, conn, args, data, split=split)
 
 
@@ -300,8 +351,9 @@ def argquality_cmd(conn: Connection, data: str, query_kind: str, args: HarnessAr
     nDCG@5/10 and P@5/10 for argkb's default ranker (or each --ranker) next to the baselines
     (docs/eval/harness.md). Depth 100 unless --depth.
     """
-    from argkb.eval.argquality import run_argquality
+    from argkb.eval.argquality import read_judgements, run_argquality
 
+    read_judgements(data)  # bad files fail before connecting
     run_harness(run_argquality, conn, args, data, query=query_kind)
 
 

@@ -73,9 +73,11 @@ def pairs_cmd(
     holds only the benchmark. See docs/sentences.md.
     """
     from argkb.embed.model import Embedder
-    from argkb.eval.pairs import run_pairs
+    from argkb.eval.pairs import read_proxy, run_pairs
 
-    report = run_pairs(conn.driver(), benchmark, data, Embedder(), query=query_kind, k=k,
+    read_proxy(benchmark, data, query_kind)  # bad files fail before connecting
+    embedder = Embedder()
+    report = run_pairs(conn.driver(), benchmark, data, embedder, query=query_kind, k=k,
                        database=conn.database, progress=progress_for(as_json))  # fmt: skip
     target = Path(out) if out is not None else Path("argkb-eval") / report.benchmark
     target.mkdir(parents=True, exist_ok=True)

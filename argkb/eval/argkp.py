@@ -47,7 +47,15 @@ if TYPE_CHECKING:
 
     from argkb.loaders.argkp import ArgKPSplit
 
-__all__ = ["BASELINES", "build_benchmark", "collection", "load_argkp", "run_argkp", "split_files"]
+__all__ = [
+    "BASELINES",
+    "build_benchmark",
+    "collection",
+    "load_argkp",
+    "read_split",
+    "run_argkp",
+    "split_files",
+]
 
 BASELINES = (
     "bm25",
@@ -81,6 +89,16 @@ def split_files(root: str | os.PathLike[str], split: str) -> list[Path]:
                         f"ArgKP split {split!r} {what} (splits in {root}: "
                         f"{', '.join(there) or 'none'})")  # fmt: skip
     return files
+
+
+def read_split(root: str | os.PathLike[str], split: str) -> ArgKPSplit:
+    """The split's files found and read without Neo4j: ``argkb eval argkp`` runs this before it
+    connects, so a wrong folder or split fails before the server is started or the graph
+    changed."""
+    from argkb.loaders.argkp import load_split
+
+    split_files(root, split)
+    return load_split(root, split)
 
 
 def load_argkp(

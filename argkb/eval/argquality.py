@@ -51,6 +51,7 @@ __all__ = [
     "build_benchmark",
     "corpus_files",
     "load_argquality",
+    "read_judgements",
     "relevance_grade",
     "run_argquality",
 ]
@@ -80,6 +81,15 @@ def corpus_files(root: str | os.PathLike[str]) -> list[Path]:
             raise LoadError(str(root), "<file>", f"need exactly one *{suffix}; found {names}")
         files.extend(found)
     return files
+
+
+def read_judgements(root: str | os.PathLike[str]) -> ArgQualityJudgements:
+    """The corpus files found and read without Neo4j: the commands run this before they
+    connect, so a wrong folder fails before the server is started or the graph changed."""
+    from argkb.loaders.argquality import load_judgements
+
+    corpus_files(root)
+    return load_judgements(root)
 
 
 def load_argquality(

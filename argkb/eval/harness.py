@@ -71,6 +71,7 @@ document (others are listed as skipped); a query missing from a run scores 0.
 from __future__ import annotations
 
 import importlib
+import inspect
 import logging
 import os
 import time
@@ -114,6 +115,7 @@ __all__ = [
     "RunScores",
     "SystemResult",
     "average_scores",
+    "check_rankers",
     "evaluate",
     "make_rankers",
     "markdown_tables",
@@ -241,6 +243,24 @@ def _resolve(factory: str | RankerFactory) -> RankerFactory:
     if not callable(resolved):
         raise EvaluationError(f"ranker factory {factory!r} is not callable")
     return resolved
+
+
+def check_rankers(names: Sequence[str]) -> None:
+    """Resolve each ranker's factory and check that it takes ``(driver, database, embedder)``,
+    so that a typo fails before Neo4j is started and the data loaded, not after."""
+    for name in names:
+        factory = _resolve(ranker_spec(name).factory)
+        try:
+            signature = inspect.signature(factory)
+        except (TypeError, ValueError):  # some callables (builtins) have no signature to check
+            continue
+        try:
+            signature.bind(None, None, None)
+        except TypeError as err:
+            raise EvaluationError(
+                f"ranker factory of {name!r} cannot be called as "
+                f"factory(driver, database, embedder): {err}"
+            ) from None
 
 
 def make_rankers(

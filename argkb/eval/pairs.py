@@ -49,6 +49,7 @@ __all__ = [
     "PairsReport",
     "argquality_pairs",
     "load_benchmark",
+    "read_proxy",
     "run_pairs",
     "score_pairs",
     "sigir19_pairs",
@@ -165,6 +166,20 @@ def systems() -> dict[str, PairSettings]:
             "dirichlet-next": replace(BASELINE, model="dirichlet")}  # fmt: skip
 
 
+def read_proxy(benchmark: str, root: str | os.PathLike[str], query: str = "long") -> PairBenchmark:
+    """The proxy of ``benchmark``'s judgement files, read without Neo4j: ``argkb eval pairs``
+    runs this before it connects, so a wrong folder fails before the server is started."""
+    if benchmark == "argquality":
+        from argkb.eval.argquality import read_judgements
+
+        return argquality_pairs(read_judgements(root), query)
+    if benchmark == "sigir19":
+        from argkb.loaders.sigir19 import load_judgements
+
+        return sigir19_pairs(load_judgements(root))
+    raise ValueError(f"unknown benchmark {benchmark!r}: use argquality or sigir19")
+
+
 def load_benchmark(
     driver: neo4j.Driver,
     benchmark: str,
@@ -184,20 +199,15 @@ def load_benchmark(
     from argkb.pipeline import split_sentences
     from argkb.progress import SILENT
 
+    proxy = read_proxy(benchmark, root, query)
     if benchmark == "argquality":
         from argkb.eval.argquality import COLLECTION, load_argquality
-        from argkb.loaders.argquality import load_judgements
 
-        proxy = argquality_pairs(load_judgements(root), query)
         load_argquality(driver, root, database=database)
-    elif benchmark == "sigir19":
-        from argkb.eval.sigir19 import COLLECTION, load_sigir19
-        from argkb.loaders.sigir19 import load_judgements as load_sigir19_judgements
-
-        proxy = sigir19_pairs(load_sigir19_judgements(root))
-        load_sigir19(driver, root, database=database)
     else:
-        raise ValueError(f"unknown benchmark {benchmark!r}: use argquality or sigir19")
+        from argkb.eval.sigir19 import COLLECTION, load_sigir19
+
+        load_sigir19(driver, root, database=database)
     embed_collection(driver, embedder, COLLECTION, database=database)
     split_sentences(driver, database, progress=progress or SILENT)
     return proxy

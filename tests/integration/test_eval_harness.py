@@ -192,7 +192,7 @@ def test_eval_argkp_command(db, tmp_path: Path) -> None:
     assert [s["tag"] for s in payload["systems"]] == ["bm25"]
     assert (out / "results.md").is_file() and (out / "runs" / "bm25.trec").is_file()
     result = CliRunner().invoke(_main(), [*args, "--ranker", "nope", "--out", str(out)])
-    assert result.exit_code == 1 and "unknown ranker 'nope'" in result.output
+    assert result.exit_code == 2 and "unknown ranker 'nope'" in result.output  # a usage error
 
 
 @pytest.mark.slow

@@ -110,7 +110,13 @@ from argkb.eval.argrank.scoring import (
     table2,
     words,
 )
-from argkb.eval.argrank.store import UnitInfo, evaluate_argrank, load_dataset, read_units
+from argkb.eval.argrank.store import (
+    UnitInfo,
+    evaluate_argrank,
+    load_dataset,
+    read_benchmark,
+    read_units,
+)
 from argkb.eval.argrank.variants import GraphArrays, Variant, pagerank_variants
 
 __all__ = [
@@ -154,6 +160,7 @@ __all__ = [
     "per_premise",
     "random_taus",
     "rank_fusion",
+    "read_benchmark",
     "read_units",
     "score_row",
     "table2",

@@ -194,6 +194,19 @@ def _check_options(*, shared: str, pagerank_norm: str, seeds: int) -> None:
         raise EvaluationError(f"seeds must be >= 0, got {seeds}")
 
 
+def read_benchmark(data: str | Path) -> list[BenchmarkArgument]:
+    """The benchmark's arguments, the folder's three files checked first, without Neo4j:
+    ``argkb eval argrank`` runs this before it connects, so a wrong folder fails before the
+    server is started or the graph changed."""
+    from argkb.loaders.argrank import check_folder, load_benchmark
+
+    check_folder(data)
+    arguments = load_benchmark(data)
+    if not arguments:
+        raise EvaluationError(f"{data}: the benchmark has no arguments")
+    return arguments
+
+
 def _load(
     driver: neo4j.Driver,
     data: str | Path,
@@ -203,11 +216,7 @@ def _load(
     progress: Callable[[int], object] | None,
 ) -> tuple[list[BenchmarkArgument], LoadSummary]:
     """The benchmark's arguments, and the summary of loading it (or finding it loaded)."""
-    from argkb.loaders.argrank import load_benchmark
-
-    arguments = load_benchmark(data)
-    if not arguments:
-        raise EvaluationError(f"{data}: the benchmark has no arguments")
+    arguments = read_benchmark(data)
     echo(f"benchmark: {len(arguments)} arguments, {len(conclusion_groups(arguments))} conclusions")
     summary = load_dataset(driver, data, database=database, progress=progress)
     echo(

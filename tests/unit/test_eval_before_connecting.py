@@ -1,0 +1,104 @@
+"""The dataset commands check their options and data folders before they connect (an audit of
+`argkb eval`'s input handling): a typo must not wait for the managed Neo4j to be installed or
+started, nor change the graph.
+
+Each command runs with ``--uri bolt://127.0.0.1:1``, a closed port: had it tried to connect, the
+output would be the connection error instead of the expected message.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from argkb.cli import main
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+CLOSED = ["--uri", "bolt://127.0.0.1:1"]
+CONNECTION_ERROR = "No Neo4j answers"
+
+# each dataset command with data it accepts, so that only the option under test is wrong
+DATASETS = {
+    "argkp": ["--data", str(FIXTURES / "eval" / "argkp")],
+    "argquality": ["--data", str(FIXTURES / "argquality")],
+    "sigir19": ["--data", str(FIXTURES / "sigir19")],
+    "microtexts": ["--data", str(FIXTURES / "eval" / "microtexts")],
+    "dataset": [
+        "--corpus", str(FIXTURES / "eval" / "dataset" / "corpus.jsonl"),
+        "--topics", str(FIXTURES / "eval" / "dataset" / "topics.tsv"),
+        "--qrels", str(FIXTURES / "eval" / "dataset" / "qrels.txt"),
+    ],
+}  # fmt: skip
+
+
+def refused(args: list[str], message: str, exit_code: int) -> Result:
+    """Run ``argkb eval <args>`` against the closed port; it must stop at ``message``."""
+    result = CliRunner().invoke(main, ["eval", *args, *CLOSED])
+    assert CONNECTION_ERROR not in result.output, "connected before checking"
+    assert "Traceback" not in result.output
+    assert message in result.output, result.output
+    assert result.exit_code == exit_code
+    return result
+
+
+def test_the_fixtures_get_as_far_as_connecting() -> None:
+    """The other tests' data is good: with good options each command reaches the connection."""
+    for command, data in DATASETS.items():
+        result = CliRunner().invoke(main, ["eval", command, *data, *CLOSED])
+        assert CONNECTION_ERROR in result.output, (command, result.output)
+
+
+@pytest.mark.parametrize("command", sorted(DATASETS))
+@pytest.mark.parametrize(
+    ("ranker", "message"),
+    [
+        ("nope", "unknown ranker 'nope'"),
+        ("nosuchmod:f", "cannot load ranker factory 'nosuchmod:f'"),
+        # a callable that cannot be factory(driver, database, embedder)
+        ("os:system", "cannot be called as factory(driver, database, embedder)"),
+    ],
+)
+def test_a_bad_ranker_is_a_usage_error(command: str, ranker: str, message: str) -> None:
+    refused([command, *DATASETS[command], "--ranker", ranker], message, 2)
+
+
+@pytest.mark.parametrize("command", sorted(DATASETS))
+def test_a_model_folder_without_a_model_is_a_usage_error(command: str, tmp_path: Path) -> None:
+    refused([command, *DATASETS[command], "--model", str(tmp_path)],
+            "is not a sentence-transformers model folder", 2)  # fmt: skip
+
+
+def test_a_missing_argkp_split_leaves_no_output_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    refused(["argkp", *DATASETS["argkp"], "--split", "test"], "ArgKP split 'test' is not there", 1)
+    assert list(tmp_path.iterdir()) == []  # no ./argkb-eval/argkp-test/
+
+
+def test_a_split_name_that_is_a_path_is_a_usage_error() -> None:
+    refused(["argkp", *DATASETS["argkp"], "--split", "../../x"], "is not a split name", 2)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["argkp"], "ArgKP split 'dev' is not there"),
+        (["argquality"], "need exactly one *topics.csv"),
+        (["argrank", "--no-content"], "groundtruth.json: field '<file>': no such file"),
+        (["pairs", "--benchmark", "sigir19"], "need exactly one *topics.csv"),
+        (["pairs", "--benchmark", "argquality"], "need exactly one *topics.csv"),
+    ],
+)
+def test_a_folder_without_the_data_is_refused(
+    args: list[str], message: str, tmp_path: Path
+) -> None:
+    refused([*args, "--data", str(tmp_path)], message, 1)
+
+
+def test_a_sigir19_folder_given_as_argquality_is_refused() -> None:
+    refused(
+        ["argquality", "--data", str(FIXTURES / "sigir19")], "field 'Category': missing column", 1
+    )

@@ -80,7 +80,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
-from argkb.errors import ConfigError, EvaluationError
+from argkb.errors import ArgKBError, ConfigError, EvaluationError
 from argkb.eval import adapters
 from argkb.eval.outputs import markdown_tables, scores_json, write_outputs
 from argkb.eval.scoring import (
@@ -238,8 +238,11 @@ def _resolve(factory: str | RankerFactory) -> RankerFactory:
     try:
         module = importlib.import_module(module_name)
         resolved: RankerFactory = getattr(module, attribute)
-    except (ImportError, AttributeError, ValueError) as err:  # ValueError: an empty module name
-        raise EvaluationError(f"cannot load ranker factory {factory!r}: {err}") from err
+    except Exception as err:  # the user's module may fail to import in any way (SyntaxError, ...)
+        logger.info("cannot load ranker factory %r", factory, exc_info=err)  # the traceback at -v
+        raise EvaluationError(
+            f"cannot load ranker factory {factory!r}: {type(err).__name__}: {err}"
+        ) from err
     if not callable(resolved):
         raise EvaluationError(f"ranker factory {factory!r} is not callable")
     return resolved
@@ -263,15 +266,31 @@ def check_rankers(names: Sequence[str]) -> None:
             ) from None
 
 
+def _said_in_one_line(err: Exception) -> bool:
+    """Whether the CLI already reports ``err`` in one line: argkb's own errors, and the Neo4j
+    driver's (a factory may query the database), which it translates."""
+    from neo4j.exceptions import DriverError, Neo4jError
+
+    return isinstance(err, ArgKBError | DriverError | Neo4jError)
+
+
 def make_rankers(
     name: str, driver: neo4j.Driver, database: str | None, embedder: Embedder | None
 ) -> list[Ranker]:
     """The ranker(s) that ``name`` stands for; several are replicas to average (random seeds)."""
+    factory = _resolve(ranker_spec(name).factory)
     try:
-        made = _resolve(ranker_spec(name).factory)(driver, database, embedder)
+        made = factory(driver, database, embedder)
     except TypeError as err:  # not a factory(driver, database, embedder)
         raise EvaluationError(f"ranker factory of {name!r} failed: {err} (a factory takes "
                               "driver, database and embedder)") from err  # fmt: skip
+    except Exception as err:
+        if _said_in_one_line(err):
+            raise
+        logger.info("the factory of ranker %r raised", name, exc_info=err)  # the traceback at -v
+        raise EvaluationError(
+            f"ranker {name!r}: its factory raised {type(err).__name__}: {err}"
+        ) from err
     if isinstance(made, Ranker):
         rankers = [made]
     elif isinstance(made, Sequence | Iterator):

@@ -33,6 +33,38 @@ def test_a_factory_with_the_wrong_signature_is_a_one_line_error() -> None:
         make_rankers("os:system", None, None, None)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("source", "error"),
+    [("def f(:\n", "SyntaxError"), ("raise RuntimeError('no config')\n", "RuntimeError")],
+)
+def test_a_ranker_module_that_fails_to_import_is_one_line(
+    source: str, error: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Any exception of the user's module, not only ImportError, is a one-line usage error."""
+    (tmp_path / "broken_ranker_module.py").write_text(source, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    args = ["eval", "argkp", "--data", str(ARGKP), "--uri", "bolt://127.0.0.1:1",
+            "--ranker", "broken_ranker_module:f"]  # fmt: skip
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"cannot load ranker factory 'broken_ranker_module:f': {error}" in result.output
+    assert result.output.count("\n") == 1
+    verbose = CliRunner().invoke(main, ["-v", *args])  # -v shows where it failed
+    assert "Traceback" in verbose.output and verbose.exit_code == 2
+
+
+def test_a_ranker_factory_that_raises_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "raising_ranker_module.py").write_text(
+        "def f(driver, database, embedder):\n    return {}['model']\n", encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(EvaluationError, match=r"ranker 'raising_ranker_module:f': its factory "
+                       r"raised KeyError: 'model'"):  # fmt: skip
+        make_rankers("raising_ranker_module:f", None, None, None)  # type: ignore[arg-type]
+
+
 def _header_only(folder: Path) -> Path:
     for source in ARGKP.glob("*.csv"):
         lines = source.read_text(encoding="utf-8").splitlines()

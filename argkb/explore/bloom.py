@@ -4,13 +4,16 @@ The file's shape (categories with captions and ``styleRules``, ``relationshipTyp
 ``templates`` for search phrases, ``sceneActions``, ``palette``, ``version``) follows what Bloom
 exports; argkb writes it from its data model (docs/data-model.md) and its browsing library:
 
-- one category per node label a person looks at (Claim, Premise, Unit, Argument, Source,
-  Cluster, Corpus), captions from their text or title, units and arguments sized by PageRank
-  and relevance, arguments coloured by stance;
-- premise edges coloured by stance (pro green, con red), SAME_AS and REUSES styled apart;
+- one category per node label a person looks at (Claim, Premise, KeyPoint, Unit, Argument,
+  Source, Cluster, Corpus, Sentence), captions from their text or title, units and arguments
+  sized by PageRank and relevance, arguments coloured by stance;
+- every relationship type of the data model (premise edges coloured by stance, pro green, con
+  red; UNDERCUTS red; SAME_AS and REUSES styled apart), each with the hops Bloom's pattern
+  search offers; the bookkeeping labels (Job, SentenceTerm, SentenceStats) are left out;
 - a search phrase for every graph-returning query of ``cypher/browse/``, with its parameters;
 - scene actions that work on the selected nodes (``$nodes``: their element ids): expand reuse,
-  show cluster, show the arguments of a claim, show the community (from ``argkb analytics``).
+  show cluster, show the arguments of a claim, show undercuts, show the corpora that hold an
+  argument, show the community (from ``argkb analytics``).
 
 Bloom itself needs Neo4j Desktop, Aura or an Enterprise server; it cannot run here, so the file is
 checked by running every query it holds (tests/integration/test_browse.py), not in Bloom.
@@ -61,6 +64,22 @@ _UNIT_PROPS = (
 CATEGORIES = (
     Category("Claim", ("Claim",), _UNIT_PROPS, "text", "#F79767", 2.0, "pagerank"),
     Category("Premise", ("Premise",), _UNIT_PROPS, "text", "#68BDF6", 1.0, "pagerank"),
+    Category(
+        "KeyPoint",
+        ("KeyPoint",),
+        (
+            ("uid", "string"),
+            ("text", "string"),
+            ("kp_id", "string"),
+            ("topic", "string"),
+            ("stance", "string"),
+            ("split", "string"),
+            ("corpus", "string"),
+        ),
+        "text",
+        "#FFC454",
+        1.5,
+    ),
     Category("Unit", ("Unit",), _UNIT_PROPS, "text", "#D9C8AE", 1.0, "pagerank"),
     Category(
         "Argument",
@@ -120,9 +139,24 @@ CATEGORIES = (
             ("format", "string"),
             ("status", "string"),
             ("units", "number"),
+            ("shared", "number"),
         ),
         "name",
         "#4C8EDA",
+    ),
+    Category(
+        "Sentence",
+        ("Sentence",),
+        (
+            ("uid", "string"),
+            ("text", "string"),
+            ("position", "number"),
+            ("start", "number"),
+            ("words", "number"),
+        ),
+        "text",
+        "#E0E0E0",
+        0.5,
     ),
 )
 
@@ -134,12 +168,33 @@ RELATIONSHIPS: dict[str, tuple[tuple[str, str], ...]] = {
         ("stance_model", "string"),
     ),
     "CONCLUDES": (),
+    "UNDERCUTS": (),
     "REUSES": (),
     "SAME_AS": (("score", "number"), ("method", "string")),
-    "FROM": (),
+    "FROM": (("corpus", "string"),),  # on a unit's edge only (a unit in no argument)
+    "SHARES": (),
     "IN_CLUSTER": (),
+    "MATCHES_KEY_POINT": (
+        ("label", "number"),
+        ("arg_id", "string"),
+        ("kp_id", "string"),
+        ("corpus", "string"),
+    ),
+    "IN": (("position", "number"),),
+    "NEXT": (),
 }
-_REL_COLORS = {"CONCLUDES": "#F36924", "REUSES": "#B261A5", "SAME_AS": "#5DB665"}
+_REL_COLORS = {
+    "CONCLUDES": "#F36924",
+    "UNDERCUTS": CON,
+    "REUSES": "#B261A5",
+    "SAME_AS": "#5DB665",
+    "SHARES": "#4C8EDA",
+    "MATCHES_KEY_POINT": "#FFC454",
+}
+NOT_IN_BLOOM = frozenset({"Job", "SentenceTerm", "SentenceStats"})
+"""Labels of the data model with no category: bookkeeping a person does not browse (a running
+step's marker, the sentence index's term statistics). The cluster kind and size labels are shown
+as their Cluster category."""
 
 # (source category, relationship type, target category): what Bloom's graph-pattern search offers
 PATH_SEGMENTS = (
@@ -149,9 +204,16 @@ PATH_SEGMENTS = (
     ("Claim", "SAME_AS", "Premise"),
     ("Argument", "FROM", "Source"),
     ("Unit", "IN_CLUSTER", "Cluster"),
+    ("Argument", "UNDERCUTS", "Argument"),
+    ("Corpus", "SHARES", "Argument"),
+    ("Unit", "FROM", "Source"),
+    ("Premise", "MATCHES_KEY_POINT", "KeyPoint"),
+    ("Sentence", "IN", "Premise"),
+    ("Sentence", "NEXT", "Sentence"),
 )
 
-# Which node a parameter names, for Bloom's value suggestions while typing.
+# Which node a parameter names, for Bloom's value suggestions while typing; _SUGGEST_IN first,
+# for the queries whose parameter names another kind of node than its name says.
 _SUGGEST = {
     "claim": ("Claim", "text"),
     "unit": ("Unit", "text"),
@@ -159,6 +221,10 @@ _SUGGEST = {
     "to": ("Unit", "text"),
     "source": ("Source", "title"),
     "cid": ("Cluster", "cid"),
+}
+_SUGGEST_IN = {
+    ("reuse_chains", "claim"): ("Premise", "text"),  # a conclusion that is a premise elsewhere
+    ("premise_sentences", "unit"): ("Premise", "text"),
 }
 _BLOOM_TYPES = {"string": "String", "integer": "Integer", "float": "Float"}
 
@@ -202,10 +268,38 @@ SCENE_ACTIONS = (
     ),
     SceneAction(
         "Show arguments of claim",
+        # with the undercuts that attack them, as claim_arguments shows them
         "MATCH (c:Unit) WHERE elementId(c) IN $nodes\n"
         "MATCH conclusion = (a:Argument)-[:CONCLUDES]->(c)\n"
         "MATCH premise = (:Unit)-[:PREMISE_OF]->(a)\n"
-        "RETURN conclusion, premise",
+        "OPTIONAL MATCH undercut = (:Unit)-[:PREMISE_OF]->(:Argument)-[:UNDERCUTS]->(a)\n"
+        "RETURN conclusion, premise, undercut",
+    ),
+    SceneAction(
+        "Show undercuts",
+        # selected arguments: the undercuts attacking them, with their premises; selected
+        # units: those attacking the arguments that conclude them
+        "MATCH (n) WHERE elementId(n) IN $nodes\n"
+        "CALL (n) {\n"
+        "  MATCH path = (:Unit)-[:PREMISE_OF]->(:Argument)-[:UNDERCUTS]->(n:Argument)\n"
+        "  RETURN path\n"
+        "  UNION\n"
+        "  MATCH path = (:Unit)-[:PREMISE_OF]->(:Argument)-[:UNDERCUTS]->(:Argument)"
+        "-[:CONCLUDES]->(n:Unit)\n"
+        "  RETURN path\n"
+        "}\n"
+        "RETURN path",
+    ),
+    SceneAction(
+        "Show corpora of argument",
+        # the corpus that loaded it (Argument.corpus) and those that repeated it (SHARES)
+        "MATCH (a:Argument) WHERE elementId(a) IN $nodes\n"
+        "CALL (a) {\n"
+        "  MATCH (c:Corpus {cid: a.corpus}) RETURN c, null AS shares\n"
+        "  UNION\n"
+        "  MATCH shares = (c:Corpus)-[:SHARES]->(a) RETURN c, shares\n"
+        "}\n"
+        "RETURN a, c, shares",
     ),
     SceneAction(
         "Show community (argkb analytics)",
@@ -351,7 +445,8 @@ def phrase(query: library.BrowseQuery) -> str:
 def _template(query: library.BrowseQuery, stamp: int) -> dict[str, Any]:
     params = []
     for param in query.parameters:
-        label, prop = _SUGGEST.get(param.name, (None, None))
+        suggest = _SUGGEST_IN.get((query.name, param.name)) or _SUGGEST.get(param.name)
+        label, prop = suggest if suggest else (None, None)
         params.append(
             {
                 "name": f"${param.name}",
@@ -435,6 +530,7 @@ def perspective(name: str = "argkb", *, stamp: int | None = None) -> dict[str, A
                     ("Source", "sid"),
                     ("Cluster", "cid"),
                     ("Corpus", "cid"),
+                    ("Sentence", "uid"),
                 )
             ]
             + [
@@ -443,7 +539,7 @@ def perspective(name: str = "argkb", *, stamp: int | None = None) -> dict[str, A
                     "type": "fulltext",
                     "propertyKeys": [{"key": "text", "metadataProp": False}],
                 }
-                for label in ("Claim", "Premise")
+                for label in ("Claim", "Premise", "Sentence")
             ],
         },
         "version": BLOOM_VERSION,

@@ -1,5 +1,13 @@
 // Each argument takes the community and component of its conclusion, so Bloom and Browser can
-// colour arguments too.
-MATCH (a:Argument)-[:CONCLUDES]->(c:Unit)
+// colour arguments too; an undercut, which concludes nothing, those of the conclusion of the
+// argument it attacks (through a chain of undercuts, the first argument with a conclusion).
+MATCH (a:Argument)
+OPTIONAL MATCH (a)-[:CONCLUDES]->(own:Unit)
+OPTIONAL CALL (a, own) {
+  WITH a WHERE own IS NULL
+  MATCH (a)-[:UNDERCUTS]->+(:Argument)-[:CONCLUDES]->(c:Unit)
+  RETURN c LIMIT 1
+}
+WITH a, coalesce(own, c) AS c WHERE c IS NOT NULL
 SET a.community = c.community, a.component = c.component
 RETURN count(a) AS arguments

@@ -1,11 +1,16 @@
 // The undirected unit graph for communities, components and betweenness, projected into GDS as
-// $graph: every unit; an edge premise - conclusion for each argument, and one per SAME_AS edge
-// (semantic reuse), so paraphrases of one claim join the same part of the debate. A pair of units
+// $graph: every unit; an edge premise - conclusion for each argument (for an undercut, which
+// concludes nothing, premise - the conclusion of the argument it attacks), and one per SAME_AS
+// edge (semantic reuse), so paraphrases of one claim join the same part of the debate. A pair of units
 // linked twice (two arguments, or an argument and SAME_AS) is one link: betweenness counts
 // shortest paths, and a doubled link would count each path through it twice.
 MATCH (u:Unit)
 CALL (u) {
   OPTIONAL MATCH (u)-[:PREMISE_OF]->(:Argument)-[:CONCLUDES]->(c:Unit)
+  WHERE c <> u
+  RETURN c AS other
+  UNION ALL
+  MATCH (u)-[:PREMISE_OF]->(:Argument)-[:UNDERCUTS]->+(:Argument)-[:CONCLUDES]->(c:Unit)
   WHERE c <> u
   RETURN c AS other
   UNION ALL

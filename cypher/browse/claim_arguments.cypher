@@ -1,7 +1,9 @@
 // A claim with its pro and con arguments
 // Shows: the claim $claim, every argument that concludes it and each argument's premises, as a
 //   graph: (premise)-[:PREMISE_OF {stance}]->(argument)-[:CONCLUDES]->(claim). The stance sits on
-//   PREMISE_OF ('pro', 'con' or 'unknown'). $claim is a key (uid), the full text or a part of it
+//   PREMISE_OF ('pro', 'con' or 'unknown'). An argument attacked by an undercut (an argument
+//   against the step from premises to claim) comes with it: (premise)-[:PREMISE_OF]->(undercut)
+//   -[:UNDERCUTS]->(argument). $claim is a key (uid), the full text or a part of it
 //   (case-insensitive); if several claims match, the shortest text wins.
 // Returns: graph
 // Parameters:
@@ -17,4 +19,5 @@ OPTIONAL CALL (cKey) {
 WITH coalesce(cKey, c) AS c WHERE c IS NOT NULL
 MATCH conclusion = (a:Argument)-[:CONCLUDES]->(c)
 MATCH premise = (:Unit)-[:PREMISE_OF]->(a)
-RETURN conclusion, premise
+OPTIONAL MATCH undercut = (:Unit)-[:PREMISE_OF]->(:Argument)-[:UNDERCUTS]->(a)
+RETURN conclusion, premise, undercut

@@ -1,7 +1,8 @@
 // Paths between two claims
 // Shows: the shortest chains of arguments and semantic reuse linking the unit $from to the unit
-//   $to, in either direction, through PREMISE_OF, CONCLUDES and SAME_AS (at most 10 steps). Each
-//   side is a key, a text or a part of a text; the shortest matching text wins.
+//   $to, in either direction, through PREMISE_OF, CONCLUDES, UNDERCUTS and SAME_AS (at most 10
+//   steps). Each side is a key, a text or a part of a text; the shortest matching text wins. A
+//   unit has no path to itself.
 // Returns: graph
 // Parameters:
 //   $from (string): the first unit's key, text or part of its text
@@ -23,7 +24,6 @@ OPTIONAL CALL (bKey) {
   MATCH (b:Unit) WHERE toLower(b.text) CONTAINS part
   RETURN b ORDER BY size(b.text), b.uid LIMIT 1
 }
-WITH a, coalesce(bKey, b) AS b WHERE b IS NOT NULL
-MATCH path = allShortestPaths((a)-[:PREMISE_OF|CONCLUDES|SAME_AS*..10]-(b))
-WHERE a <> b
+WITH a, coalesce(bKey, b) AS b WHERE b IS NOT NULL AND a <> b
+MATCH path = allShortestPaths((a)-[:PREMISE_OF|CONCLUDES|UNDERCUTS|SAME_AS*..10]-(b))
 RETURN path

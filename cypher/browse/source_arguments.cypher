@@ -1,7 +1,9 @@
 // Everything from one source
 // Shows: every argument from the source (debate, document, argument map) $source with its
-//   conclusion and premises, as a graph. $source is the source key (sid, e.g. 'argsme:d1a2b3c4')
-//   or a part of its title; if several match, the shortest title wins.
+//   conclusion (or, for an undercut, the argument it attacks) and premises, and the units that
+//   hang on the source on their own (AIF statements in no argument, ArgKP key points), as a
+//   graph. $source is the source key (sid, e.g. 'argsme:d1a2b3c4') or a part of its title; if
+//   several match, the shortest title wins.
 // Returns: graph
 // Parameters:
 //   $source (string): the source key, or a part of its title
@@ -14,7 +16,13 @@ OPTIONAL CALL (sKey) {
   RETURN s ORDER BY size(coalesce(s.title, '')), s.sid LIMIT 1
 }
 WITH coalesce(sKey, s) AS s WHERE s IS NOT NULL
-MATCH provenance = (a:Argument)-[:FROM]->(s)
-MATCH conclusion = (a)-[:CONCLUDES]->(:Unit)
-OPTIONAL MATCH premise = (:Unit)-[:PREMISE_OF]->(a)
+CALL (s) {
+  MATCH provenance = (a:Argument)-[:FROM]->(s)
+  OPTIONAL MATCH conclusion = (a)-[:CONCLUDES|UNDERCUTS]->()
+  OPTIONAL MATCH premise = (:Unit)-[:PREMISE_OF]->(a)
+  RETURN provenance, conclusion, premise
+  UNION
+  MATCH provenance = (:Unit)-[:FROM]->(s)
+  RETURN provenance, null AS conclusion, null AS premise
+}
 RETURN provenance, conclusion, premise

@@ -1,7 +1,8 @@
 // Most central units of a topic by PageRank
 // Shows: the units of a topic, highest argument PageRank (`argkb pagerank`) first. A unit
 //   belongs to the topic $topic when its text contains it, or when it is part of an argument
-//   from a source (debate) whose title or discussion contains it (case-insensitive).
+//   from a source (debate) whose title or discussion contains it, or hangs on such a source on
+//   its own (an ArgKP key point, an AIF statement in no argument); case-insensitive.
 // Returns: table
 // Parameters:
 //   $topic (string): a word or phrase naming the topic
@@ -15,11 +16,12 @@ CALL () {
   MATCH (s:Source)
   WHERE toLower(coalesce(s.title, '')) CONTAINS toLower($topic)
      OR toLower(coalesce(s.discussion, '')) CONTAINS toLower($topic)
-  MATCH (s)<-[:FROM]-(a:Argument)
-  CALL (a) {
-    MATCH (a)-[:CONCLUDES]->(u:Unit) RETURN u
+  CALL (s) {
+    MATCH (s)<-[:FROM]-(:Argument)-[:CONCLUDES]->(u:Unit) RETURN u
     UNION
-    MATCH (u:Unit)-[:PREMISE_OF]->(a) RETURN u
+    MATCH (s)<-[:FROM]-(:Argument)<-[:PREMISE_OF]-(u:Unit) RETURN u
+    UNION
+    MATCH (s)<-[:FROM]-(u:Unit) RETURN u
   }
   RETURN u
 }

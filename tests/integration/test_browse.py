@@ -22,12 +22,15 @@ pytestmark = pytest.mark.neo4j
 GRAPH = Path(__file__).resolve().parents[1] / "fixtures" / "browse" / "graph.cypher"
 
 # The unit graph of the fixture, written out by hand: (premise, conclusion) of each argument
-# and the one SAME_AS pair.
+# (for the undercut a13, the conclusion of the argument it attacks), the one SAME_AS pair, and
+# the key point, a unit in no argument.
 SUPPORTS = [
     ("c2", "c1"), ("p3", "c1"), ("p14", "c1"), ("p5", "c1"), ("p4", "c2"), ("p13", "p4"),
     ("c2", "c7"), ("p6", "c7"), ("p3", "c7"), ("p10", "c9"), ("p11", "c9"), ("p12", "c9"),
+    ("p15", "c1"),
 ]  # fmt: skip
 SAME_AS = [("c2", "p6")]
+ALONE = ["kp1"]
 
 
 @pytest.fixture(scope="module")
@@ -56,15 +59,28 @@ def test_every_query_runs_with_its_documented_examples(graph) -> None:
 def test_overview(graph) -> None:
     got = {(r["kind"], r["name"]): r["count"] for r in rows(graph, "overview")}
     assert got == {
-        ("label", "Unit"): 13, ("label", "Claim"): 5, ("label", "Premise"): 10,
-        ("label", "Argument"): 12, ("label", "Source"): 4, ("label", "Corpus"): 1,
+        ("label", "Unit"): 15, ("label", "Claim"): 5, ("label", "Premise"): 11,
+        ("label", "KeyPoint"): 1, ("label", "Sentence"): 2,
+        ("label", "Argument"): 13, ("label", "Source"): 4, ("label", "Corpus"): 2,
         ("label", "Cluster"): 8, ("label", "ClaimCluster"): 5, ("label", "PremiseCluster"): 3,
         ("label", "ClusterOf1"): 6, ("label", "ClusterOf2to4"): 2,
-        ("relationship", "CONCLUDES"): 12, ("relationship", "PREMISE_OF"): 12,
-        ("relationship", "FROM"): 12, ("relationship", "REUSES"): 3,
-        ("relationship", "SAME_AS"): 1, ("relationship", "IN_CLUSTER"): 10,
-        ("corpus complete", "browse fixture"): 13,
+        ("relationship", "CONCLUDES"): 12, ("relationship", "PREMISE_OF"): 13,
+        ("relationship", "UNDERCUTS"): 1, ("relationship", "FROM"): 14,
+        ("relationship", "REUSES"): 3, ("relationship", "SAME_AS"): 1,
+        ("relationship", "IN_CLUSTER"): 10, ("relationship", "SHARES"): 1,
+        ("relationship", "MATCHES_KEY_POINT"): 1, ("relationship", "IN"): 2,
+        ("relationship", "NEXT"): 1,
+        ("corpus complete", "browse fixture"): 15, ("corpus complete", "second fixture"): 0,
     }  # fmt: skip
+
+
+def test_overview_reads_the_count_store_not_the_graph(graph) -> None:
+    """The counts of the data model's labels and types come from the count store: no scan of
+    every node or every relationship (the overview used to read the whole graph twice)."""
+    plan = graph.execute_query("PROFILE " + library.get("overview").body).summary.profile
+    assert _rows_of(plan, "AllNodesScan") == 0
+    assert _rows_of(plan, "RelationshipsScan") == 0
+    assert _rows_of(plan, "LabelScan") <= 2  # the Corpus rows, read as nodes
 
 
 def test_find_units(graph) -> None:
@@ -84,6 +100,10 @@ def test_claim_arguments_is_the_graph_of_pro_and_con(graph) -> None:
     }
     assert premises == {("c2", "pro"), ("p5", "pro"), ("p3", "con"), ("p14", "con")}
     assert {keys(r["conclusion"])[1] for r in result} == {"c1"}
+    # the undercut of a1 comes with it, and only with it
+    assert {keys(r["conclusion"])[0]: r["undercut"] and keys(r["undercut"]) for r in result} == {
+        "a1": ["p15", "a13", "a1"], "a2": None, "a3": None, "a12": None,
+    }  # fmt: skip
     # a uid picks its unit; of several matching texts the shortest wins (c1, not c7)
     assert len(rows(graph, "claim_arguments", claim="c7")) == 3
     assert {keys(r["conclusion"])[1] for r in rows(graph, "claim_arguments", claim="Cities")} == {
@@ -104,25 +124,39 @@ def test_claim_pro_con_table(graph) -> None:
     first = rows(graph, "claim_pro_con", claim="cities should ban")
     assert [(r["stance"], r["argument"]) for r in first] == [
         ("pro", "a1"), ("pro", "a3"), ("con", "a2"), ("con", "a12"),
+        ("undercut", "a13 undercuts a1"),
     ]  # fmt: skip
+    assert first[-1]["premise"].startswith("Filters can clean")
     assert rows(graph, "claim_pro_con", claim="c1") == first  # by its key
     # a key wins over a text that contains it; a premise's key names no claim
     assert rows(graph, "reuse_chains", claim="p4", depth=1) != []
     assert rows(graph, "claim_pro_con", claim="p3") == []  # p3 concludes nothing
 
 
+# every query that looks something up by its key, with a key of the fixture
+BY_KEY = {
+    "claim_pro_con": {"claim": "c1"}, "claim_arguments": {"claim": "c1"},
+    "support_tree": {"claim": "c1", "depth": 2}, "reuse_chains": {"claim": "p4", "depth": 1},
+    "same_as": {"unit": "p6"}, "unit_cluster": {"unit": "c2"},
+    "cluster_members": {"cid": "premise:0"}, "source_arguments": {"source": "fx:s3"},
+    "paths_between": {"from": "p13", "to": "c7"}, "premise_sentences": {"unit": "p15"},
+}  # fmt: skip
+
+
 def test_a_key_is_looked_up_in_the_index_not_by_scanning(graph) -> None:
-    """The lookups by key (uid, sid) seek the constraint's index; the text search, which
+    """The lookups by key (uid, sid, cid) seek the constraint's index; the text search, which
     scans, runs only when no key matched: its planned label scan produces no row."""
     from argkb.db.schema import init_schema
 
     init_schema(graph)  # the constraints whose indexes the keys are sought in
-    for name, params in (("claim_pro_con", {"claim": "c1"}), ("same_as", {"unit": "p6"}),
-                         ("source_arguments", {"source": "fx:s3"}),
-                         ("paths_between", {"from": "p13", "to": "c7"})):  # fmt: skip
+    keyed = {q.name for q in library.all_queries() if "{uid: $" in q.body or "{sid: $" in q.body
+             or "{cid: $" in q.body}  # fmt: skip
+    assert keyed == set(BY_KEY)
+    for name, params in BY_KEY.items():
         plan = graph.execute_query("PROFILE " + library.get(name).body, params).summary.profile
         assert _rows_of(plan, "Seek") > 0, name
         assert _rows_of(plan, "LabelScan") == 0, name
+        assert _rows_of(plan, "AllNodesScan") == 0, name
     by_text = graph.execute_query(
         "PROFILE " + library.get("claim_pro_con").body, {"claim": "ban cars"}
     ).summary.profile
@@ -166,17 +200,21 @@ def test_shared_premises(graph) -> None:
 
 
 def test_contested_claims(graph) -> None:
-    got = [(r["uid"], r["pro"], r["con"], r["contested"]) for r in rows(graph, "contested_claims")]
-    assert got == [("c1", 2, 2, 2), ("c7", 2, 1, 1), ("c9", 1, 2, 1)]
+    got = [
+        (r["uid"], r["pro"], r["con"], r["contested"], r["undercuts"])
+        for r in rows(graph, "contested_claims")
+    ]
+    assert got == [("c1", 2, 2, 2, 1), ("c7", 2, 1, 1, 0), ("c9", 1, 2, 1, 0)]
 
 
 def test_topic_central_units(graph) -> None:
     assert [r["uid"] for r in rows(graph, "topic_central_units", topic="homework", limit=3)] == [
         "c9", "p10", "p11",
     ]  # fmt: skip
-    # p12 does not say "homework": it belongs to the topic through its source's title
+    # p12 does not say "homework": it belongs to the topic through its source's title, and so
+    # does the key point kp1, which hangs on the source with no argument
     assert [r["uid"] for r in rows(graph, "topic_central_units", topic="Homework")] == [
-        "c9", "p10", "p11", "p12",
+        "c9", "p10", "p11", "p12", "kp1",
     ]  # fmt: skip
 
 
@@ -214,6 +252,21 @@ def test_source_arguments(graph) -> None:
         assert sorted(keys(r["provenance"])[0] for r in result) == ["a10", "a5", "a6"]
         assert {keys(r["conclusion"])[1] for r in result} == {"c7"}
         assert sorted(keys(r["premise"])[0] for r in result) == ["c2", "p3", "p6"]
+    # an undercut comes with the argument it attacks; a unit on its own with its source
+    result = rows(graph, "source_arguments", source="fx:s1")
+    assert sorted(keys(r["conclusion"]) for r in result) == [
+        ["a1", "c1"], ["a12", "c1"], ["a13", "a1"], ["a2", "c1"],
+    ]  # fmt: skip
+    result = rows(graph, "source_arguments", source="Homework debate")
+    assert sorted(keys(r["provenance"])[0] for r in result) == ["a7", "a8", "a9", "kp1"]
+    assert [r["conclusion"] for r in result if keys(r["provenance"])[0] == "kp1"] == [None]
+
+
+def test_premise_sentences(graph) -> None:
+    result = rows(graph, "premise_sentences", unit="Filters")
+    assert [keys(r["sentence"]) for r in result] == [["p15#0", "p15"], ["p15#1", "p15"]]
+    assert [r["next"] and keys(r["next"]) for r in result] == [["p15#0", "p15#1"], None]
+    assert rows(graph, "premise_sentences", unit="p3") == []  # not split into sentences
 
 
 def test_paths_between(graph) -> None:
@@ -224,6 +277,10 @@ def test_paths_between(graph) -> None:
     result = rows(graph, "paths_between", **{"from": "Diesel", "to": "c7"})
     assert [keys(r["path"]) for r in result] == [["p13", "a11", "p4", "a4", "c2", "a5", "c7"]]
     assert rows(graph, "paths_between", **{"from": "Diesel", "to": "Homework"}) == []
+    # an undercut's premise reaches the claim it attacks through UNDERCUTS
+    result = rows(graph, "paths_between", **{"from": "Filters", "to": "c1"})
+    assert [keys(r["path"]) for r in result] == [["p15", "a13", "a1", "c1"]]
+    assert rows(graph, "paths_between", **{"from": "c1", "to": "ban cars"}) == []  # one unit
 
 
 def test_top_arguments(graph) -> None:
@@ -238,8 +295,10 @@ def test_top_arguments(graph) -> None:
 
 
 def test_sources(graph) -> None:
-    got = [(r["sid"], r["arguments"], r["claims"]) for r in rows(graph, "sources")]
-    assert got == [("fx:s1", 3, 1), ("fx:s2", 3, 3), ("fx:s3", 3, 1), ("fx:s4", 3, 1)]
+    got = [(r["sid"], r["arguments"], r["claims"], r["units"]) for r in rows(graph, "sources")]
+    assert got == [
+        ("fx:s1", 4, 1, 0), ("fx:s2", 3, 3, 0), ("fx:s3", 3, 1, 0), ("fx:s4", 3, 1, 1),
+    ]  # fmt: skip
 
 
 def test_predicted_stances(graph) -> None:
@@ -253,12 +312,12 @@ def test_predicted_stances(graph) -> None:
 
 def test_communities_nest_in_components(graph) -> None:
     result = rows(graph, "communities")
-    assert sum(r["units"] for r in result) == 13
+    assert sum(r["units"] for r in result) == 15
     assert all(len(r["components"]) == 1 for r in result)
     homework = [r for r in result if r["top_units"][0] == "Homework should be abolished"]
     assert len(homework) == 1 and homework[0]["units"] == 4  # the star c9 + 3 premises
     components = {r["components"][0] for r in result}
-    assert len(components) == 2
+    assert len(components) == 3  # cars (with the undercut's premise), homework, kp1 alone
 
 
 def test_bridges_match_networkx_betweenness(graph) -> None:
@@ -266,11 +325,12 @@ def test_bridges_match_networkx_betweenness(graph) -> None:
 
     g: nx.Graph[str] = nx.Graph()
     g.add_edges_from(SUPPORTS + SAME_AS)
+    g.add_nodes_from(ALONE)
     # unnormalised, each unordered pair of units counted once, as GDS does on undirected graphs
     expected = nx.betweenness_centrality(g, normalized=False)
-    result = rows(graph, "bridges", limit=13)
+    result = rows(graph, "bridges", limit=15)
     assert {r["uid"]: r["betweenness"] for r in result} == pytest.approx(expected)
-    assert result[0]["uid"] == max(expected, key=lambda k: expected[k]) == "c2"
+    assert result[0]["uid"] == max(expected, key=lambda k: expected[k]) == "c1"
 
 
 def test_analytics_writes_argument_properties(graph) -> None:
@@ -280,6 +340,12 @@ def test_analytics_writes_argument_properties(graph) -> None:
         "a.community IS NOT NULL AS has"
     ).records
     assert len(records) == 12 and all(r["same"] and r["has"] for r in records)
+    # the undercut a13 concludes nothing: it takes those of c1, whose argument it attacks
+    undercut = graph.execute_query(
+        "MATCH (a:Argument {aid: 'a13'}), (c:Unit {uid: 'c1'}) "
+        "RETURN a.community = c.community AND a.component = c.component AS same"
+    ).records
+    assert undercut[0]["same"] is True
 
 
 # -- the Bloom perspective -------------------------------------------------------------------
@@ -293,6 +359,7 @@ FIXTURE_PARAMS: dict[str, dict[str, Any]] = {
     "source_arguments": {"source": "Bike lanes"},
     "support_tree": {"claim": "ban cars", "depth": 3},
     "unit_cluster": {"unit": "Cars pollute"},
+    "premise_sentences": {"unit": "Filters"},
 }
 
 
@@ -340,6 +407,14 @@ def test_every_scene_action_runs(graph, perspective) -> None:
     assert len(run("Show cluster", "c2")) == 1  # premise:0 with p6
     assert len(run("Show cluster", "premise:0")) == 2
     assert len(run("Show arguments of claim", "c1")) == 4
+    assert [r["undercut"] for r in run("Show arguments of claim", "c7")] == [None] * 3
+    for selected in ("a1", "c1"):  # the argument attacked, or the claim it concludes
+        found = run("Show undercuts", selected)
+        assert [r["path"].nodes[0]["uid"] for r in found] == ["p15"], selected
+    assert run("Show undercuts", "a2") == []
+    corpora = run("Show corpora of argument", "a5")
+    assert sorted(r["c"]["cid"] for r in corpora) == ["fixture:1", "fixture:2"]
+    assert [r["c"]["cid"] for r in run("Show corpora of argument", "a1")] == ["fixture:1"]
     assert len(run("Show community (argkb analytics)", "c9")) == 4
 
 
@@ -443,10 +518,10 @@ def test_cli_analytics_json(graph, neo4j_uri) -> None:
     result = CliRunner().invoke(main, ["analytics", "--json", "--uri", neo4j_uri])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert report["units"] == 13
+    assert report["units"] == 15
     assert report["links"] == len(SUPPORTS) + len(SAME_AS)
-    assert report["components"] == 2
-    assert report["correlation"]["units"] == 13
+    assert report["components"] == 3
+    assert report["correlation"]["units"] == 14  # those with a PageRank: not the key point
 
 
 # -- the Browser guide (docs/guide.md) ---------------------------------------------------------
@@ -475,6 +550,6 @@ def test_guide_slides_and_blocks_run_in_order(graph) -> None:
             ran[bodies[block]] = len(graph.execute_query(block, params).records)
     assert len(ran) >= 15
     # the guide's examples name the demo corpus; those without a text find rows here too
-    for name, count in (("overview", 18), ("contested_claims", 3), ("sources", 4),
+    for name, count in (("overview", 26), ("contested_claims", 3), ("sources", 4),
                         ("communities", None), ("bridges", 10)):  # fmt: skip
         assert ran[name] == count if count is not None else ran[name] > 0

@@ -153,6 +153,10 @@ def test_grass_styles_only_labels_and_types_of_the_data_model() -> None:
         assert names == [] or set(names) <= (labels if kind == "node" else types), selector
         assert props["caption"], selector
     assert rules["relationship.PREMISE_OF"]["caption"] == "{stance}"
+    # and the other way: every type and every label a person browses has a rule of its own
+    styled = {name for selector in rules for name in selector.split(".")[1:]}
+    assert types <= styled, types - styled
+    assert labels - bloom.NOT_IN_BLOOM - {"Cluster", "ClaimCluster", "PremiseCluster"} <= styled
     assert int(rules["node.Claim"]["diameter"][:-2]) > int(rules["node.Premise"]["diameter"][:-2])
 
 
@@ -166,8 +170,14 @@ def test_perspective_cli_and_shape(tmp_path: Path) -> None:
     assert {c["name"] for c in data["categories"]} >= {
         "Claim", "Premise", "Argument", "Cluster", "Source",
     }  # fmt: skip
-    assert {label for c in data["categories"] for label in c["labels"]} <= labels
-    assert {r["name"] for r in data["relationshipTypes"]} <= types
+    shown = {label for c in data["categories"] for label in c["labels"]}
+    assert shown <= labels
+    assert {r["name"] for r in data["relationshipTypes"]} == types  # every type, and only those
+    assert {s["relationshipType"] for s in data["metadata"]["pathSegments"]} == types
+    # every label has a category but bookkeeping and the cluster labels (shown as Cluster)
+    kinds = {"ClaimCluster", "PremiseCluster"} | {x for x in labels if x.startswith("ClusterOf")}
+    assert labels - bloom.NOT_IN_BLOOM - kinds == shown, labels - bloom.NOT_IN_BLOOM - kinds - shown
+    assert labels >= bloom.NOT_IN_BLOOM  # each exclusion names a label of the model
     graph_queries = {q.name for q in library.all_queries() if q.returns == "graph"}
     assert {t["id"].removeprefix("tmpl:") for t in data["templates"]} == graph_queries
     premise_of = next(r for r in data["relationshipTypes"] if r["name"] == "PREMISE_OF")
@@ -179,6 +189,11 @@ def test_perspective_cli_and_shape(tmp_path: Path) -> None:
         "Expand reuse", "Show cluster", "Show arguments of claim",
     }  # fmt: skip
     assert all("$nodes" in a["cypher"] for a in data["sceneActions"])
+    # reuse_chains' $claim must be a premise somewhere: Bloom suggests premises for it
+    suggest = {(t["id"], p["name"]): p["suggestionLabel"] for t in data["templates"]
+               for p in t["params"]}  # fmt: skip
+    assert suggest[("tmpl:reuse_chains", "$claim")] == "Premise"
+    assert suggest[("tmpl:claim_arguments", "$claim")] == "Claim"
 
 
 def test_a_reader_that_stops_early_is_not_a_neo4j_failure() -> None:
@@ -198,3 +213,18 @@ def test_a_reader_that_stops_early_is_not_a_neo4j_failure() -> None:
     finally:
         os.close(write)
     assert done.returncode == 141 and done.stderr == "", done.stderr
+
+
+def test_the_docs_list_every_query_phrase_and_scene_action() -> None:
+    """docs/browse.md's query table and docs/bloom.md's phrase table and scene actions are
+    written by hand: they must name exactly what the library and the perspective hold."""
+    docs = REPO / "docs"
+    browse = (docs / "browse.md").read_text(encoding="utf-8")
+    listed = dict(re.findall(r"^\| `(\w+)` \| (.+?) \| (?:graph|table) \|", browse, re.M))
+    assert listed == {q.name: q.title for q in library.all_queries()}
+    perspective = (docs / "bloom.md").read_text(encoding="utf-8")
+    phrases = dict(re.findall(r"^\| (.+?) \| `(\w+)` \|$", perspective, re.M))
+    graphs = [q for q in library.all_queries() if q.returns == "graph"]
+    assert phrases == {bloom.phrase(q): q.name for q in graphs}
+    actions = re.findall(r"^  - \*\*(.+?)\*\*", perspective, re.M)
+    assert actions == [a.name for a in bloom.SCENE_ACTIONS]

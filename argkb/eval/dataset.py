@@ -19,7 +19,9 @@ the ``id`` of every argument (line) it is a premise of, in file order. For a que
 the first of its names that the query's qrels judge, else to its first name; several units of
 one argument without premise ids all map to that argument, which counts where it first appears.
 Every qrels docid must be a name of some premise of the corpus (a typo would silently score 0):
-otherwise the run stops with an error naming the qrels file and the unknown ids.
+otherwise the run stops with an error naming the qrels file and the unknown ids, and the first
+corpus line the loader rejected, if any. A corpus with no usable premise is refused with its first
+rejected line (file, line, field).
 
 Scope
 -----
@@ -33,7 +35,7 @@ other corpora may be present (BM25's IDF still counts them).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,7 +53,7 @@ from argkb.eval.trec import Clusters, Qrels, Query
 if TYPE_CHECKING:
     import neo4j
 
-    from argkb.loaders.records import ArgumentRecord
+    from argkb.loaders.records import ArgumentRecord, Rejected
 
 __all__ = [
     "BASELINES",
@@ -75,13 +77,16 @@ def _argument_id(record: ArgumentRecord, split: bool) -> str:
     return base.removesuffix(f":{record.stance}") if split else base
 
 
-def _arguments(corpus: Path) -> Iterator[list[ArgumentRecord]]:
-    """The argument records of each corpus line (two when a line has both stances)."""
+def _arguments(corpus: Path, rejected: list[Rejected]) -> Iterator[list[ArgumentRecord]]:
+    """The argument records of each corpus line (two when a line has both stances); the lines
+    the loader rejects are added to ``rejected``."""
     from argkb.loaders import jsonl
-    from argkb.loaders.records import ArgumentRecord
+    from argkb.loaders.records import ArgumentRecord, Rejected
 
     line: list[ArgumentRecord] = []
     for record in jsonl.read([corpus]):
+        if isinstance(record, Rejected):
+            rejected.append(record)
         if not isinstance(record, ArgumentRecord):
             continue
         if line and record.where != line[0].where:
@@ -109,12 +114,13 @@ def document_names(corpus: str | os.PathLike[str]) -> dict[str, list[str]]:
     return _corpus_index(Path(corpus))[0]
 
 
-def _corpus_index(corpus: Path) -> tuple[dict[str, list[str]], list[str]]:
-    """:func:`document_names`, and the source ids of the corpus's arguments in file order (each
-    once), from one reading of the file."""
+def _corpus_index(corpus: Path) -> tuple[dict[str, list[str]], list[str], list[Rejected]]:
+    """:func:`document_names`, the source ids of the corpus's arguments in file order (each
+    once), and the lines the loader rejected, from one reading of the file."""
     names: dict[str, list[str]] = {}
     sources: dict[str, None] = {}
-    for line in _arguments(corpus):
+    rejected: list[Rejected] = []
+    for line in _arguments(corpus, rejected):
         split = len(line) > 1
         for record in line:
             if record.source is not None:
@@ -128,7 +134,7 @@ def _corpus_index(corpus: Path) -> tuple[dict[str, list[str]], list[str]]:
                         own.insert(0, pid)
                 if argument not in own:
                     own.append(argument)
-    return names, list(sources)
+    return names, list(sources), rejected
 
 
 def build_benchmark(
@@ -139,8 +145,12 @@ def build_benchmark(
     names: Mapping[str, list[str]],
     *,
     qrels_path: str = "qrels",
+    rejected: Sequence[Rejected] = (),
 ) -> Benchmark:
     """The benchmark of a judged corpus: queries, qrels, clusters and the uid -> docid map.
+
+    ``rejected``: the corpus lines the loader rejected, named when judged ids are unknown
+    (they may be on those lines).
 
     Raises
     ------
@@ -155,6 +165,7 @@ def build_benchmark(
         raise EvaluationError(
             f"{qrels_path}: {len(unknown)} judged docid(s) are neither a premise id nor an "
             f"argument id of the corpus: {shown}"
+            + (f"; {_rejected_lines(rejected)}" if rejected else "")
         )
     qids = {query.qid for query in queries}
     if not qids & set(qrels):
@@ -184,6 +195,27 @@ def build_benchmark(
         "qrels_without_topic": sorted(set(qrels) - qids),
     }
     return Benchmark(name, queries, qrels, clusters, doc_ids, fallback, notes)
+
+
+def _rejected_lines(rejected: Sequence[Rejected]) -> str:
+    """``N corpus line(s) rejected, first: <where>: field <f>: <reason>``."""
+    return f"{len(rejected)} corpus line(s) rejected, first: {rejected[0]}"
+
+
+def _require_arguments(corpus: Path, names: Mapping[str, list[str]],
+                       rejected: Sequence[Rejected]) -> None:  # fmt: skip
+    """Refuse a corpus with no premise to rank, naming its first rejected line: without this,
+    a truncated or empty corpus was reported as unknown ids of the qrels."""
+    from argkb.errors import LoadError
+
+    if names:
+        return
+    if not rejected:
+        raise LoadError(str(corpus), "premises", "no argument with a premise in the corpus")
+    first, more = rejected[0], len(rejected) - 1
+    raise LoadError(
+        first.where, first.field, first.reason + (f" (and {more} more)" if more else "")
+    )
 
 
 def require_fresh(
@@ -269,7 +301,8 @@ def prepare_benchmark(files: DatasetFiles, *, collection: str | None = None) -> 
     queries = [Query(q.qid, q.text, q.stance, collection) for q in trec.read_topics(files.topics)]
     qrels = trec.read_qrels(files.qrels)
     clusters = trec.read_clusters(files.clusters) if files.clusters is not None else None
-    names, sources = _corpus_index(corpus)
+    names, sources, rejected = _corpus_index(corpus)
+    _require_arguments(corpus, names, rejected)
     benchmark = build_benchmark(
         f"dataset-{corpus.stem}",
         queries,
@@ -277,6 +310,7 @@ def prepare_benchmark(files: DatasetFiles, *, collection: str | None = None) -> 
         clusters,
         names,
         qrels_path=str(files.qrels),
+        rejected=rejected,
     )
     benchmark.notes["corpus"] = str(corpus)
     if collection is not None:  # refused before anything is loaded

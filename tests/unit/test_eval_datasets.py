@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 from pathlib import Path
 
@@ -140,6 +141,51 @@ def test_eval_dataset_reports_a_bad_qrels_line_without_traceback(tmp_path: Path)
     assert result.exit_code == 1
     assert "qrels.txt:line 1: expected 4 columns" in result.output
     assert "Traceback" not in result.output
+
+
+def _dataset_cli(corpus: Path) -> str:
+    """``argkb eval dataset`` on ``corpus`` and the fixture's topics and qrels, against a closed
+    port: its output (a file check that passes reaches the connection error)."""
+    from argkb.cli import main
+
+    args = ["eval", "dataset", "--corpus", str(corpus), "--uri", "bolt://127.0.0.1:1"]
+    args += ["--topics", str(DATASET / "topics.tsv"), "--qrels", str(DATASET / "qrels.txt")]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    return result.output
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b'{"id": "n1", "conclusion": "Cut', r"c\.jsonl:1: field '<json>': malformed JSON"),
+        (b"", r"c\.jsonl: field '<file>': no records: the file is empty"),
+        (b'{"id": "n1", "conclusion": "\xff"}\n', r"c\.jsonl:1: field '<encoding>': not UTF-8"),
+        (b'{"id": "n1", "premises": [{"text": "t", "stance": "pro", "id": "pA"}]}\n'
+         b'{"id": "n2"}\n', r"c\.jsonl:1: field 'conclusion': .* \(and 1 more\)"),
+    ],
+)  # fmt: skip
+def test_a_corpus_without_a_usable_line_is_blamed_not_the_qrels(
+    content: bytes, message: str, tmp_path: Path
+) -> None:
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_bytes(content)
+    output = _dataset_cli(corpus)
+    assert re.search(message, output), output
+    assert "qrels" not in output
+
+
+def test_unknown_judged_ids_name_the_rejected_corpus_lines(tmp_path: Path) -> None:
+    # the line holding pA and pE is cut: the qrels judge them, and the error says why they are
+    # missing
+    lines = (DATASET / "corpus.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text(lines[0][:40] + "\n" + "".join(lines[1:]), encoding="utf-8")
+    output = _dataset_cli(corpus)
+    assert "judged docid(s) are neither" in output
+    assert (
+        "; 1 corpus line(s) rejected, first: " in output and "c.jsonl:1: field '<json>'" in output
+    )
 
 
 # -- microtexts --------------------------------------------------------------------------------

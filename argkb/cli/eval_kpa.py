@@ -77,13 +77,15 @@ def eval_kpa_cmd(
         _check_cross_model(cross_model)
     loaded = load_split(data, split)
     arguments, key_points, labels = split_ids(loaded)
+    ids = {arg_id for group in arguments.values() for arg_id in group}
+    # read before any matcher scores, so that a bad file fails before a model is loaded
+    predicted = [(path, _predictions_of(load_predictions(path), path, ids, split))
+                 for path in predictions]  # fmt: skip
     matcher = Matcher(Task.from_split(loaded), cross_model=cross_model)
     rows: list[dict[str, Any]] = []
     names = list(matchers) if matchers else ([] if predictions else list(MATCHERS))
     runs: list[tuple[str, Any]] = [(name, lambda n=name: matcher.scores(n)) for name in names]
-    ids = {arg_id for group in arguments.values() for arg_id in group}
-    runs += [(path, lambda p=path: _predictions_of(load_predictions(p), p, ids, split))
-             for path in predictions]  # fmt: skip
+    runs += [(path, lambda s=scores: s) for path, scores in predicted]
     for name, make in runs:
         click.echo(f"scoring {name} ...", err=True)
         result = track1(arguments, key_points, labels, make())

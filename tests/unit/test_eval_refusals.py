@@ -90,6 +90,16 @@ def test_predictions_for_other_arguments_are_refused(tmp_path: Path) -> None:
     assert "no argument id of the dev split is predicted" in result.output
 
 
+def test_a_bad_predictions_file_is_refused_before_any_matcher_scores(tmp_path: Path) -> None:
+    predictions = tmp_path / "p.json"
+    predictions.write_text('{"arg_0_0": {"kp_0_0": 0.9', encoding="utf-8")  # cut short
+    result = CliRunner().invoke(main, ["eval", "kpa", "--data", str(ARGKP), "--matcher", "bm25",
+                                       "--predictions", str(predictions)])  # fmt: skip
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "p.json: field '<file>': not a JSON predictions file" in result.output
+    assert "scoring bm25" not in result.output  # with model or cross, a model load and a run
+
+
 def test_stance_data_without_pairs_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["eval", "stance", "--argkp", str(_header_only(tmp_path))])
     assert result.exit_code != 0 and "Traceback" not in result.output

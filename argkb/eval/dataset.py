@@ -294,6 +294,7 @@ def prepare_benchmark(files: DatasetFiles, *, collection: str | None = None) -> 
         does not have, or a ``collection`` that selects none of its sources.
     """
     from argkb.eval import trec
+    from argkb.eval.scoring import check_clusters
 
     corpus = Path(files.corpus)
     if not corpus.is_file():
@@ -301,6 +302,8 @@ def prepare_benchmark(files: DatasetFiles, *, collection: str | None = None) -> 
     queries = [Query(q.qid, q.text, q.stance, collection) for q in trec.read_topics(files.topics)]
     qrels = trec.read_qrels(files.qrels)
     clusters = trec.read_clusters(files.clusters) if files.clusters is not None else None
+    if clusters is not None:
+        check_clusters(str(files.clusters), clusters, [q.qid for q in queries], qrels)
     names, sources, rejected = _corpus_index(corpus)
     _require_arguments(corpus, names, rejected)
     benchmark = build_benchmark(

@@ -6,16 +6,27 @@ re-exports everything here; nothing here touches Neo4j.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import logging
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from argkb.errors import EvaluationError
 from argkb.eval.trec import Clusters, Qrels, Ranking, Run
 
-__all__ = ["KS", "RunScores", "average_scores", "score_files", "score_ranking", "score_run"]
+__all__ = [
+    "KS",
+    "RunScores",
+    "average_scores",
+    "check_clusters",
+    "score_files",
+    "score_ranking",
+    "score_run",
+]
 
 KS: tuple[int, ...] = (5, 10)
+logger = logging.getLogger(__name__)
+_SHOWN = 5  # ids named in a message
 
 
 # -- scoring one ranking ----------------------------------------------------------------------
@@ -226,6 +237,31 @@ def average_scores(replicas: Sequence[RunScores]) -> RunScores:
     )
 
 
+def _some(ids: Sequence[str]) -> str:
+    return ", ".join(ids[:_SHOWN]) + (", ..." if len(ids) > _SHOWN else "") if ids else "none"
+
+
+def check_clusters(
+    path: str | Path, clusters: Clusters, qids: Collection[str], qrels: Qrels
+) -> None:
+    """Refuse ground-truth clusters that share no query with the topics (as qrels are refused),
+    and warn about a cluster query not in the topics or a clustered document not judged for its
+    query: such a typo changed Task A/B and mnDCG without a word."""
+    asked = set(qids)
+    if not asked & set(clusters):
+        raise EvaluationError(f"{path}: no cluster is for a query of the topics (cluster query "
+                              f"ids: {_some(sorted(clusters))})")  # fmt: skip
+    strangers = sorted(set(clusters) - asked)
+    if strangers:
+        logger.warning("%s: %d cluster query id(s) not in the topics, ignored: %s",
+                       path, len(strangers), _some(strangers))  # fmt: skip
+    unjudged = [f"{qid} {doc}" for qid, docs in clusters.items() if qid in asked
+                for doc in docs if doc not in qrels.get(qid, {})]  # fmt: skip
+    if unjudged:
+        logger.warning("%s: %d clustered document(s) not judged for their query, so they gain "
+                       "nothing: %s", path, len(unjudged), _some(unjudged))  # fmt: skip
+
+
 def score_files(
     topics: str | Path,
     qrels: str | Path,
@@ -248,16 +284,21 @@ def score_files(
     truth = trec.read_clusters(clusters) if clusters is not None else None
     qids = [query.qid for query in queries]
     if not set(qids) & set(judged):
-        from argkb.errors import EvaluationError
-
         raise EvaluationError(
             f"{qrels}: no judgement is for a query of {topics} "
             f"(qrels query ids: {', '.join(sorted(judged)[:5]) or 'none'}; "
             f"topic ids: {', '.join(qids[:5]) or 'none'})"
         )
+    if truth is not None:
+        check_clusters(str(clusters), truth, qids, judged)
     by_tag: dict[str, list[RunScores]] = {}
     for path in runs:
         run = trec.read_run(path)
+        if not set(qids) & set(run.rankings):  # another benchmark's run would score 0
+            raise EvaluationError(
+                f"{path}: no query of the run is in {topics} (run query ids: "
+                f"{_some(sorted(run.rankings))}; topic ids: {_some(qids)})"
+            )
         by_tag.setdefault(run.tag, []).append(
             score_run(
                 run, judged, truth, qids=qids, ks=ks, clustering=True, relevant_from=relevant_from

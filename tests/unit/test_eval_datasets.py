@@ -273,3 +273,21 @@ def test_microtexts_missing_parts(tmp_path: Path) -> None:
     (root / "queries" / "english" / "microtexts-annotated" / "q2.json").unlink()
     with pytest.raises(EvaluationError, match=r"need exactly one query q2\.json"):
         find_files(root)
+
+
+def test_dataset_clusters_are_checked_as_eval_run_checks_them(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from argkb.eval.dataset import DatasetFiles, prepare_benchmark
+
+    clusters = tmp_path / "clusters.txt"
+    clusters.write_text("q1 pA k1\nq1 pZ k1\n", encoding="utf-8")  # pZ: judged nowhere
+    files = DatasetFiles(DATASET / "corpus.jsonl", DATASET / "topics.tsv",
+                         DATASET / "qrels.txt", clusters)  # fmt: skip
+    prepare_benchmark(files)
+    assert "1 clustered document(s) not judged for their query, so they gain nothing: q1 pZ" in (
+        caplog.text
+    )
+    clusters.write_text("qZ pA k1\n", encoding="utf-8")
+    with pytest.raises(EvaluationError, match="no cluster is for a query of the topics"):
+        prepare_benchmark(files)

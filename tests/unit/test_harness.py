@@ -310,3 +310,36 @@ def test_eval_run_command_table_json_and_errors(tmp_path: Path) -> None:
     result = runner.invoke(main, [*args, "--run", str(bad)])
     assert result.exit_code == 1
     assert f"Error: {bad}:line 2: rank is not an integer: 'two'" in result.output
+
+
+def _eval_run(*extra: str, clusters: Path | None = None) -> Any:
+    args = ["eval", "run", "--topics", str(TREC / "topics.tsv"), "--qrels", str(TREC / "qrels.txt")]
+    args += ["--clusters", str(clusters)] if clusters is not None else []
+    return CliRunner().invoke(main, [*args, *extra])
+
+
+def test_a_run_of_another_benchmark_is_refused(tmp_path: Path) -> None:
+    other = tmp_path / "other.trec"
+    other.write_text("zz Q0 d1 1 1.0 t\n", encoding="utf-8")  # it scored 0.0 with exit 0
+    result = _eval_run("--run", str(other))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{other}: no query of the run is in" in result.output
+
+
+def test_cluster_typos_are_warned_about_and_clusters_of_other_topics_refused(
+    tmp_path: Path,
+) -> None:
+    typos = tmp_path / "typos.txt"
+    typos.write_text("q1 d1 A\nq1 dX A\nqZ d2 B\n", encoding="utf-8")
+    result = _eval_run("--run", str(TREC / "run.trec"), clusters=typos)
+    assert result.exit_code == 0, result.output
+    assert "typos.txt: 1 cluster query id(s) not in the topics, ignored: qZ" in result.stderr
+    assert "typos.txt: 1 clustered document(s) not judged for their query" in result.stderr
+    assert "q1 dX" in result.stderr
+    clean = _eval_run("--run", str(TREC / "run.trec"), clusters=TREC / "clusters.txt")
+    assert clean.exit_code == 0 and clean.stderr.count("cluster") == 0
+    other = tmp_path / "other.txt"
+    other.write_text("qZ d1 A\n", encoding="utf-8")
+    result = _eval_run("--run", str(TREC / "run.trec"), clusters=other)
+    assert result.exit_code == 1
+    assert "other.txt: no cluster is for a query of the topics" in result.output

@@ -2,9 +2,9 @@
 
 Every reader streams its file line by line and raises :class:`EvalFileError` naming the file, the
 line and what is wrong; nothing here touches Neo4j. Files are UTF-8; a leading byte-order mark is
-skipped. The in-memory types a run is made of,
-:class:`Query` and :class:`Ranking`, live in :mod:`argkb.ranking` (files, rankers and the
-retrievers share them) and are re-exported here and by the harness.
+skipped. The in-memory types a run is made of, :class:`Query` and :class:`Ranking`, live in
+:mod:`argkb.ranking` (files, rankers and the retrievers share them) and are re-exported here and
+by the harness.
 
 Formats (docs/eval/harness.md has examples)
 -------------------------------------------
@@ -35,9 +35,10 @@ run
                      "q2": [["d4"], ["d2", "d8"]],
                      "q3": ["d5", "d6"]}}
 
-    a query maps to ``{"clusters": [...], "scores": [...]}`` (scores optional, one per cluster), to
-    a list of clusters, or to a flat list of document ids (singleton clusters). ``clustered`` may
-    be given; otherwise it is true when any cluster has more than one document.
+    a query maps to ``{"clusters": [...], "scores": [...]}`` (scores optional, one finite number
+    per cluster), to a list of clusters, or to a flat list of document ids (singleton clusters).
+    ``tag`` is a string (default: the file name's stem). ``clustered`` may be given, ``true`` or
+    ``false``; otherwise it is true when any cluster has more than one document.
 """
 
 from __future__ import annotations
@@ -413,13 +414,18 @@ def _json_run(path: str | os.PathLike[str]) -> Run:
     data = _json_file(path)
     if not isinstance(data, dict) or not isinstance(data.get("queries"), dict):
         raise EvalFileError(path, None, 'expected {"tag": ..., "queries": {qid: ranking}}')
-    tag = str(data.get("tag") or Path(path).stem)
+    tag, clustered = data.get("tag"), data.get("clustered")
+    if tag is not None and not isinstance(tag, str):
+        raise EvalFileError(path, "tag", f"must be a string, got {tag!r}")
+    if clustered is not None and not isinstance(clustered, bool):  # bool("no") would be true
+        raise EvalFileError(path, "clustered", f"must be true or false, got {clustered!r}")
     rankings: dict[str, Ranking] = {}
     for qid, value in data["queries"].items():
         where = f"query {qid!r}"
         scores = None
         if isinstance(value, dict):
             clusters, scores = value.get("clusters"), value.get("scores")
+            _check_scores(path, where, scores)
         else:
             clusters = value
         if not isinstance(clusters, list):
@@ -436,10 +442,20 @@ def _json_run(path: str | os.PathLike[str]) -> Run:
         if len(set(ranking.documents)) != len(ranking.documents):
             raise EvalFileError(path, where, "a document is returned twice")
         rankings[str(qid)] = ranking
-    clustered = data.get("clustered")
     if clustered is None:
         clustered = any(r.clustered for r in rankings.values())
-    return Run(tag, rankings, bool(clustered))
+    return Run(tag or Path(path).stem, rankings, clustered)
+
+
+def _check_scores(path: str | os.PathLike[str], where: str, scores: Any) -> None:
+    """Scores as the TREC reader takes them: numbers, finite (json reads NaN and 1e999)."""
+    if not isinstance(scores, list):
+        return  # absent, or not a list: Ranking says what is wrong
+    for score in scores:
+        if isinstance(score, bool) or not isinstance(score, int | float):
+            raise EvalFileError(path, where, f"a score is not a number: {score!r}")
+        if not math.isfinite(score):
+            raise EvalFileError(path, where, f"a score is not a finite number: {score!r}")
 
 
 def write_run(path: str | os.PathLike[str], run: Run) -> None:

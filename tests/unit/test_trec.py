@@ -229,6 +229,12 @@ def test_malformed_trec_runs(tmp_path: Path, text: str, message: str) -> None:
         ('{"queries": {"q": ["a", ["a"]]}}', r"r\.json: query 'q': a document is returned twice"),
         ('{"queries": {"q": {"clusters": [["a"]], "scores": [1, 2]}}}', r"2 scores for 1"),
         ("{not json", r"r\.json: invalid JSON"),
+        # what the TREC reader refuses, and values that were read as something else
+        ('{"queries": {"q": {"clusters": [["a"]], "scores": [NaN]}}}', r"not a finite number"),
+        ('{"queries": {"q": {"clusters": [["a"]], "scores": [1e999]}}}', r"not a finite number"),
+        ('{"queries": {"q": {"clusters": [["a"]], "scores": [true]}}}', r"score is not a number"),
+        ('{"clustered": "no", "queries": {"q": ["a"]}}', r"clustered: must be true or false"),
+        ('{"tag": ["a b"], "queries": {"q": ["a"]}}', r"r\.json: tag: must be a string"),
     ],
 )
 def test_malformed_json_runs(tmp_path: Path, text: str, message: str) -> None:

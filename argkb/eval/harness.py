@@ -240,9 +240,8 @@ def _resolve(factory: str | RankerFactory) -> RankerFactory:
         resolved: RankerFactory = getattr(module, attribute)
     except Exception as err:  # the user's module may fail to import in any way (SyntaxError, ...)
         logger.info("cannot load ranker factory %r", factory, exc_info=err)  # the traceback at -v
-        raise EvaluationError(
-            f"cannot load ranker factory {factory!r}: {type(err).__name__}: {err}"
-        ) from err
+        raise EvaluationError(f"cannot load ranker factory {factory!r}: {type(err).__name__}: "
+                              f"{err}") from err  # fmt: skip
     if not callable(resolved):
         raise EvaluationError(f"ranker factory {factory!r} is not callable")
     return resolved
@@ -254,43 +253,29 @@ def check_rankers(names: Sequence[str]) -> None:
     for name in names:
         factory = _resolve(ranker_spec(name).factory)
         try:
-            signature = inspect.signature(factory)
-        except (TypeError, ValueError):  # some callables (builtins) have no signature to check
+            inspect.signature(factory).bind(None, None, None)
+        except ValueError:  # some callables (builtins) have no signature to check
             continue
-        try:
-            signature.bind(None, None, None)
         except TypeError as err:
-            raise EvaluationError(
-                f"ranker factory of {name!r} cannot be called as "
-                f"factory(driver, database, embedder): {err}"
-            ) from None
-
-
-def _said_in_one_line(err: Exception) -> bool:
-    """Whether the CLI already reports ``err`` in one line: argkb's own errors, and the Neo4j
-    driver's (a factory may query the database), which it translates."""
-    from neo4j.exceptions import DriverError, Neo4jError
-
-    return isinstance(err, ArgKBError | DriverError | Neo4jError)
+            why = f"{err} (a factory takes driver, database and embedder)"
+            raise EvaluationError(f"ranker factory of {name!r} cannot be called: {why}") from None
 
 
 def make_rankers(
     name: str, driver: neo4j.Driver, database: str | None, embedder: Embedder | None
 ) -> list[Ranker]:
     """The ranker(s) that ``name`` stands for; several are replicas to average (random seeds)."""
-    factory = _resolve(ranker_spec(name).factory)
+    from neo4j.exceptions import DriverError, Neo4jError
+
+    check_rankers([name])  # so that a TypeError below is the factory's own
     try:
-        made = factory(driver, database, embedder)
-    except TypeError as err:  # not a factory(driver, database, embedder)
-        raise EvaluationError(f"ranker factory of {name!r} failed: {err} (a factory takes "
-                              "driver, database and embedder)") from err  # fmt: skip
+        made = _resolve(ranker_spec(name).factory)(driver, database, embedder)
+    except (ArgKBError, DriverError, Neo4jError):
+        raise  # errors the CLI says in one line already
     except Exception as err:
-        if _said_in_one_line(err):
-            raise
         logger.info("the factory of ranker %r raised", name, exc_info=err)  # the traceback at -v
-        raise EvaluationError(
-            f"ranker {name!r}: its factory raised {type(err).__name__}: {err}"
-        ) from err
+        raise EvaluationError(f"ranker {name!r}: its factory raised {type(err).__name__}: "
+                              f"{err}") from err  # fmt: skip
     if isinstance(made, Ranker):
         rankers = [made]
     elif isinstance(made, Sequence | Iterator):
@@ -515,8 +500,7 @@ def run_dataset(
     options = options or HarnessOptions()
     target = Path(options.out) if options.out is not None else Path("argkb-eval") / name
     names = options.ranker_names(baselines)
-    for ranker in names:  # an unknown name or factory fails before the load, not after it
-        _resolve(ranker_spec(ranker).factory)
+    check_rankers(names)  # an unknown name or a bad factory fails before the load, not after it
     target.mkdir(parents=True, exist_ok=True)
     logger.info("%s: loading the data (rankers: %s)", name, ", ".join(names))
     started = time.perf_counter()

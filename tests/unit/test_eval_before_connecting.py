@@ -8,6 +8,7 @@ output would be the connection error instead of the expected message.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -57,7 +58,7 @@ def test_the_fixtures_get_as_far_as_connecting() -> None:
         ("nope", "unknown ranker 'nope'"),
         ("nosuchmod:f", "cannot load ranker factory 'nosuchmod:f'"),
         # a callable that cannot be factory(driver, database, embedder)
-        ("os:system", "cannot be called as factory(driver, database, embedder)"),
+        ("os:system", "(a factory takes driver, database and embedder)"),
     ],
 )
 def test_a_bad_ranker_is_a_usage_error(command: str, ranker: str, message: str) -> None:
@@ -102,3 +103,35 @@ def test_a_sigir19_folder_given_as_argquality_is_refused() -> None:
     refused(
         ["argquality", "--data", str(FIXTURES / "sigir19")], "field 'Category': missing column", 1
     )
+
+
+def _sigir19_with_topics(folder: Path, edit: str) -> Path:
+    """The SIGIR-19 fixture with ``edit`` ('first' or 'all') of its topic ids broken."""
+    shutil.copy(FIXTURES / "sigir19" / "arguments.csv", folder)
+    header, *rows = (FIXTURES / "sigir19" / "topics.csv").read_text(encoding="utf-8").splitlines()
+    broken = [f"x{row}" if edit == "all" or i == 0 else row for i, row in enumerate(rows)]
+    (folder / "topics.csv").write_text("\n".join([header, *broken]) + "\n", encoding="utf-8")
+    return folder
+
+
+def test_sigir19_with_no_usable_topic_row_is_refused(tmp_path: Path) -> None:
+    data = _sigir19_with_topics(tmp_path, "all")
+    # 11: the 4 topic rows, and the 7 judgement rows of those topics
+    refused(["sigir19", "--data", str(data)],
+            "topics.csv:line 2: field 'Topic ID': not a non-negative integer: 'x0002' "
+            "(no usable topic row: 11 rows rejected)", 1)  # fmt: skip
+
+
+def test_rejected_rows_are_said_in_one_line(tmp_path: Path) -> None:
+    data = _sigir19_with_topics(tmp_path, "first")
+    result = CliRunner().invoke(main, ["eval", "sigir19", "--data", str(data), *CLOSED])
+    assert CONNECTION_ERROR in result.output  # the other rows are used
+    [line] = [line for line in result.stderr.splitlines() if "rejected" in line]
+    assert line.startswith("warning: ") and "first: " in line and "topics.csv:line 2" in line
+
+
+def test_argkp_files_without_a_row_are_refused(tmp_path: Path) -> None:
+    for source in (FIXTURES / "eval" / "argkp").glob("*.csv"):
+        header = source.read_text(encoding="utf-8").splitlines()[0]
+        (tmp_path / source.name).write_text(header + "\n", encoding="utf-8")
+    refused(["argkp", "--data", str(tmp_path)], "no argument row", 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -26,6 +26,7 @@ from argkb.cli.progress import Bar, closing, end_bar, open_bar
 
 if TYPE_CHECKING:
     from argkb.eval.harness import HarnessReport
+    from argkb.loaders.records import Rejected
 
 _RANKER_HELP = (
     "Score this ranker (default: argkb's default ranker, argkb.eval.harness.DEFAULT_RANKER): a "
@@ -219,6 +220,26 @@ def harness_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def _check_rows(rejected: Sequence[Rejected], kept: Mapping[str, int], data: str) -> None:
+    """Rows of the data read before connecting: refused when none of some kind is usable
+    (``kept``: how many rows of each kind are), naming the first rejected row; else, when rows
+    were rejected, one warning line on stderr, since they drop out of the benchmark and were
+    listed only in the output folder's rejected.jsonl."""
+    from argkb.errors import EvaluationError, LoadError
+
+    for kind, count in kept.items():
+        if count:
+            continue
+        if not rejected:
+            raise EvaluationError(f"{data}: no {kind}")
+        first = rejected[0]
+        reason = f"{first.reason} (no usable {kind}: {len(rejected)} rows rejected)"
+        raise LoadError(first.where, first.field, reason)
+    if rejected:
+        echo_err(f"warning: {len(rejected)} rows rejected and left out (listed in rejected.jsonl "
+                 f"of the output folder), first: {rejected[0]}")  # fmt: skip
+
+
 class _Bar:
     """A tqdm bar on stderr, opened at its first update (so unused steps print nothing)."""
 
@@ -327,7 +348,12 @@ def argkp_cmd(conn: Connection, data: str, split: str, args: HarnessArgs) -> Non
     """
     from argkb.eval.argkp import read_split, run_argkp
 
-    read_split(data, split)  # bad files fail before connecting
+    found = read_split(data, split)  # bad files fail before connecting
+    kept = {
+        "argument row": sum(map(len, found.arguments.values())),
+        "label row": len(found.matches),
+    }
+    _check_rows(found.rejected, kept, data)
     run_harness(run_argkp, conn, args, data, split=split)
 
 
@@ -353,7 +379,9 @@ def argquality_cmd(conn: Connection, data: str, query_kind: str, args: HarnessAr
     """
     from argkb.eval.argquality import read_judgements, run_argquality
 
-    read_judgements(data)  # bad files fail before connecting
+    found = read_judgements(data)  # bad files fail before connecting
+    kept = {"topic row": len(found.topics), "premise row": sum(map(len, found.premises.values()))}
+    _check_rows(found.rejected, kept, data)
     run_harness(run_argquality, conn, args, data, query=query_kind)
 
 
@@ -389,7 +417,13 @@ def sigir19_cmd(conn: Connection, data: str, topic_kind: str, args: HarnessArgs)
     from argkb.eval.sigir19 import per_issue, run_sigir19, top_places, topic_issues
     from argkb.loaders.sigir19 import load_judgements
 
-    issues = topic_issues(load_judgements(data))  # bad files fail before connecting
+    found = load_judgements(data)  # bad files fail before connecting
+    kept = {
+        "topic row": len(found.topics),
+        "judgement row": sum(map(len, found.judgements.values())),
+    }
+    _check_rows(found.rejected, kept, data)
+    issues = topic_issues(found)
     report = harness_report(run_sigir19, conn, args, data, topics=topic_kind)
     asked = {q for r in report.results for q in r.scores.per_query} | set(
         q for r in report.results for q in r.scores.skipped

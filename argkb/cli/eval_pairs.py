@@ -41,7 +41,7 @@ from argkb.cli.progress import progress_for
     type=click.Choice(["long", "short"]),
     default="long",
     show_default=True,
-    help="ArgQuality's long (question) or short queries.",
+    help="ArgQuality's long (question) or short queries (--benchmark argquality only).",
 )
 @click.option("--k", type=click.IntRange(1, 100), default=10, show_default=True,
               help="Pairs per query.")  # fmt: skip
@@ -75,6 +75,8 @@ def pairs_cmd(
     from argkb.embed.model import Embedder
     from argkb.eval.pairs import read_proxy, run_pairs
 
+    _query_for_argquality_only(benchmark)
+
     read_proxy(benchmark, data, query_kind)  # bad files fail before connecting
     embedder = Embedder()
     report = run_pairs(conn.driver(), benchmark, data, embedder, query=query_kind, k=k,
@@ -90,3 +92,13 @@ def pairs_cmd(
     click.echo(f"{report.benchmark}: {report.queries} queries, {k} pairs each\n")
     click.echo(report.table())
     click.echo(f"\nper-query measures: {target / 'pairs.json'}")
+
+
+def _query_for_argquality_only(benchmark: str) -> None:
+    """A usage error for --query with the SIGIR-19 study, which has one query per topic: the
+    option was ignored without a word."""
+    from click.core import ParameterSource
+
+    given = click.get_current_context().get_parameter_source("query_kind")
+    if benchmark == "sigir19" and given not in (None, ParameterSource.DEFAULT):
+        raise click.UsageError("--query applies to --benchmark argquality only")

@@ -135,3 +135,10 @@ def test_argkp_files_without_a_row_are_refused(tmp_path: Path) -> None:
         header = source.read_text(encoding="utf-8").splitlines()[0]
         (tmp_path / source.name).write_text(header + "\n", encoding="utf-8")
     refused(["argkp", "--data", str(tmp_path)], "no argument row", 1)
+
+
+def test_pairs_query_with_the_sigir19_study_is_a_usage_error() -> None:
+    sigir19 = ["pairs", "--data", str(FIXTURES / "sigir19"), "--benchmark", "sigir19"]
+    refused([*sigir19, "--query", "short"], "--query applies to --benchmark argquality only", 2)
+    result = CliRunner().invoke(main, ["eval", *sigir19, *CLOSED])  # without --query: fine
+    assert CONNECTION_ERROR in result.output

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from typing import Any
 
 
@@ -21,6 +22,23 @@ def _default(obj: Any) -> Any:
     return str(obj)
 
 
+def finite(value: Any) -> Any:
+    """``value`` with every NaN and infinity as None, through dicts, lists, tuples and
+    dataclasses: JSON has no such numbers, and ``json.dumps`` would write ``NaN``, which jq and
+    other strict parsers refuse. None (``null``) is what JavaScript's JSON.stringify writes; an
+    undefined measure (no pair to rank) reads as "no value", and a long run's output is kept."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(item) for item in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return finite(dataclasses.asdict(value))
+    return value
+
+
 def to_json(value: Any) -> str:
-    """``value`` as indented JSON text (two spaces), dataclasses included."""
-    return json.dumps(value, indent=2, default=_default)
+    """``value`` as indented JSON text (two spaces), dataclasses included; NaN and infinity are
+    ``null`` (:func:`finite`)."""
+    return json.dumps(finite(value), indent=2, default=_default, allow_nan=False)

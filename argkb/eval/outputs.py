@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from argkb.eval.scoring import KS, RunScores
 from argkb.eval.trec import Run
+from argkb.jsonout import finite
 
 if TYPE_CHECKING:
     from argkb.eval.harness import Benchmark, SystemResult
@@ -211,6 +212,7 @@ def write_outputs(
             for r in results
         ],
     }
-    paths["results_json"].write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+    text = json.dumps(finite(payload), indent=1, allow_nan=False)  # NaN would be invalid JSON
+    paths["results_json"].write_text(text + "\n", encoding="utf-8")
     paths["results_md"].write_text(table + "\n", encoding="utf-8")
     return {key: str(path) for key, path in paths.items()}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from pathlib import Path
 
 from argkb.jsonout import to_json
@@ -47,3 +48,21 @@ def test_still_importable_from_the_cli() -> None:
     from argkb.cli import app
 
     assert app.to_json is to_json
+
+
+def test_nan_and_infinity_are_null_so_strict_parsers_read_the_output() -> None:
+    value = {
+        "tau": math.nan,
+        "rows": [(1.0, -math.inf)],
+        "result": _Outer(math.inf, _Inner("a", Path("p")), []),
+    }
+    text = to_json(value)
+    assert json.loads(text, parse_constant=_refuse) == {
+        "tau": None,
+        "rows": [[1.0, None]],
+        "result": {"score": None, "inner": {"name": "a", "path": "p"}, "items": []},
+    }
+
+
+def _refuse(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")

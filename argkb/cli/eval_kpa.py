@@ -13,9 +13,10 @@ from argkb.cli.app import eval_group, handle_errors, json_option, to_json
 # argkb.keypoints.match.MATCHERS (not imported here: `argkb --help` stays instant)
 MATCHERS = ("bm25", "cosine", "model", "cross", "ensemble")
 _MATCHER_HELP = (
-    "Matcher to score (repeatable; default: all): bm25, cosine (all-MiniLM-L6-v2 embeddings), "
-    "model (argkb's matching model, trained on ArgKP train), cross (MiniLM cross-encoder with "
-    "adapters trained on ArgKP train), ensemble (mean of model and cross)."
+    "Matcher to score (repeatable; default: all, or none when --predictions is given): bm25, "
+    "cosine (all-MiniLM-L6-v2 embeddings), model (argkb's matching model, trained on ArgKP "
+    "train), cross (MiniLM cross-encoder with adapters trained on ArgKP train), ensemble (mean "
+    "of model and cross)."
 )
 
 

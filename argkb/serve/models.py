@@ -84,11 +84,21 @@ class Premise(BaseModel):
     pagerank: float | None
 
 
+class Undercut(BaseModel):
+    aid: str
+    source: str | None
+    premises: list[Premise]
+
+
 class Argument(BaseModel):
     aid: str
     stance: str | None
     source: str | None
     premises: list[Premise]
+    undercuts: list[Undercut] = Field(
+        description="The arguments that attack this one's step from premises to claim (AIF "
+        "undercuts), each with its premises."
+    )
 
 
 class ClaimArguments(BaseModel):
@@ -123,9 +133,14 @@ class GraphNode(BaseModel):
 
 
 class GraphEdge(BaseModel):
-    source: str = Field(description="Key of the premise (premise_of) or of either unit.")
-    target: str
-    type: Literal["premise_of", "same_as"]
+    source: str = Field(
+        description="Key of the premise (premise_of, undercuts) or of either unit (same_as)."
+    )
+    target: str = Field(
+        description="Key of the conclusion; for undercuts, the conclusion of the argument the "
+        "undercut attacks (its step from premises to conclusion, not the conclusion itself)."
+    )
+    type: Literal["premise_of", "undercuts", "same_as"]
     stance: str | None = Field(description="The premise's stance towards the conclusion.")
     argument: str | None = Field(description="The argument the edge stands for.")
 

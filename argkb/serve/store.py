@@ -96,7 +96,8 @@ class Store:
         """The neighbourhood of unit ``key``: units within ``depth`` hops, and their edges.
 
         Breadth first, one read per hop; stops adding units at ``max_nodes`` (``truncated``).
-        Edges are premise -> conclusion (one per argument) and SAME_AS; only edges between kept
+        Edges are premise -> conclusion (one per argument; an undercut's premise -> the
+        conclusion of the argument it attacks) and SAME_AS; only edges between kept
         units are returned.
         """
         start = self._read("serve/graph_start", key=key)

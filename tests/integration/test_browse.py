@@ -283,6 +283,33 @@ def test_paths_between(graph) -> None:
     assert rows(graph, "paths_between", **{"from": "c1", "to": "ban cars"}) == []  # one unit
 
 
+def test_the_explorer_graph_draws_an_undercut(graph) -> None:
+    """GET /api/v1/graph's reads: an undercut's premise is joined to the claim whose argument
+    it attacks, as an edge of its own type, from either end."""
+    from argkb.serve.store import Store
+
+    for start in ("p15", "c1"):
+        found = Store(graph).graph(start, 1, 50)
+        undercuts = [e for e in found["edges"] if e["type"] == "undercuts"]
+        assert [(e["source"], e["target"], e["argument"]) for e in undercuts] == [
+            ("p15", "c1", "a13")
+        ], start
+    assert Store(graph).graph("c7", 1, 50)["edges"] and all(
+        e["type"] != "undercuts" for e in Store(graph).graph("c7", 1, 50)["edges"]
+    )
+
+
+def test_the_api_lists_an_arguments_undercuts(graph) -> None:
+    """GET /api/v1/claims/{key}/arguments: each argument with the undercuts that attack it."""
+    from argkb.serve.models import ClaimArguments
+    from argkb.serve.store import Store
+
+    found = ClaimArguments(**Store(graph).claim_arguments("c1", 10))
+    undercuts = {a.aid: [(u.aid, u.source, [p.key for p in u.premises]) for u in a.undercuts]
+                 for a in found.arguments}  # fmt: skip
+    assert undercuts == {"a1": [("a13", "fx:s1", ["p15"])], "a12": [], "a2": [], "a3": []}
+
+
 def test_top_arguments(graph) -> None:
     result = rows(graph, "top_arguments", aggregate="avg", limit=3)
     assert [(r["argument"], r["relevance"]) for r in result] == [

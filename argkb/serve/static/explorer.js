@@ -434,7 +434,7 @@ async function showGraph(key, text) {
         depth: n.depth, kind: nodeKind(n),
         size: 14 + 30 * Math.sqrt((n.pagerank || 0) / top), origin: n.id === key ? "yes" : "no" } })),
       ...graph.edges.map((e, i) => ({ data: { id: "e" + i, source: e.source, target: e.target,
-        kind: e.type === "same_as" ? "same" : (e.stance || "unknown") } })),
+        kind: e.type === "same_as" ? "same" : e.type === "undercuts" ? "undercut" : (e.stance || "unknown") } })),
     ];
     const cy = cytoscape({
       container: $("graph"), elements,
@@ -450,6 +450,7 @@ async function showGraph(key, text) {
         { selector: 'edge[kind = "pro"]', style: { "line-color": "#15803d", "target-arrow-color": "#15803d" } },
         { selector: 'edge[kind = "con"]', style: { "line-color": "#b91c1c", "target-arrow-color": "#b91c1c" } },
         { selector: 'edge[kind = "same"]', style: { "line-color": "#9ca3af", "line-style": "dashed", "target-arrow-shape": "none" } },
+        { selector: 'edge[kind = "undercut"]', style: { "line-color": "#b91c1c", "line-style": "dotted", "target-arrow-color": "#b91c1c", "target-arrow-shape": "tee" } },
       ],
       // rings by distance from the chosen unit; node boxes include their labels, so that no two
       // labels overlap (a force layout let them pile up at the centre)

@@ -271,8 +271,13 @@ SCENE_ACTIONS = (
         # with the undercuts that attack them, as claim_arguments shows them
         "MATCH (c:Unit) WHERE elementId(c) IN $nodes\n"
         "MATCH conclusion = (a:Argument)-[:CONCLUDES]->(c)\n"
-        "MATCH premise = (:Unit)-[:PREMISE_OF]->(a)\n"
-        "OPTIONAL MATCH undercut = (:Unit)-[:PREMISE_OF]->(:Argument)-[:UNDERCUTS]->(a)\n"
+        "CALL (a) {\n"
+        "  MATCH premise = (:Unit)-[:PREMISE_OF]->(a)\n"
+        "  RETURN premise, null AS undercut\n"
+        "  UNION ALL\n"
+        "  MATCH undercut = (:Unit)-[:PREMISE_OF]->(:Argument)-[:UNDERCUTS]->(a)\n"
+        "  RETURN null AS premise, undercut\n"
+        "}\n"
         "RETURN conclusion, premise, undercut",
     ),
     SceneAction(

@@ -1,6 +1,7 @@
 // The undirected unit graph for communities, components and betweenness, projected into GDS as
 // $graph: every unit; an edge premise - conclusion for each argument (for an undercut, which
-// concludes nothing, premise - the conclusion of the argument it attacks), and one per SAME_AS
+// concludes nothing, premise - the conclusion of the argument it attacks, through at most 8
+// undercuts of undercuts), and one per SAME_AS
 // edge (semantic reuse), so paraphrases of one claim join the same part of the debate. A pair of units
 // linked twice (two arguments, or an argument and SAME_AS) is one link: betweenness counts
 // shortest paths, and a doubled link would count each path through it twice.
@@ -10,7 +11,7 @@ CALL (u) {
   WHERE c <> u
   RETURN c AS other
   UNION ALL
-  MATCH (u)-[:PREMISE_OF]->(:Argument)-[:UNDERCUTS]->+(:Argument)-[:CONCLUDES]->(c:Unit)
+  MATCH (u)-[:PREMISE_OF]->(:Argument)-[:UNDERCUTS]->{1,8}(:Argument)-[:CONCLUDES]->(c:Unit)
   WHERE c <> u
   RETURN c AS other
   UNION ALL

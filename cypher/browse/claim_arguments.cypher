@@ -18,6 +18,12 @@ OPTIONAL CALL (cKey) {
 }
 WITH coalesce(cKey, c) AS c WHERE c IS NOT NULL
 MATCH conclusion = (a:Argument)-[:CONCLUDES]->(c)
-MATCH premise = (:Unit)-[:PREMISE_OF]->(a)
-OPTIONAL MATCH undercut = (:Unit)-[:PREMISE_OF]->(:Argument)-[:UNDERCUTS]->(a)
+CALL (a) {
+  // one row per premise, then one per premise of an undercut (not every pair of the two)
+  MATCH premise = (:Unit)-[:PREMISE_OF]->(a)
+  RETURN premise, null AS undercut
+  UNION ALL
+  MATCH undercut = (:Unit)-[:PREMISE_OF]->(:Argument)-[:UNDERCUTS]->(a)
+  RETURN null AS premise, undercut
+}
 RETURN conclusion, premise, undercut

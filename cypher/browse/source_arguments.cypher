@@ -21,7 +21,7 @@ CALL (s) {
   OPTIONAL MATCH conclusion = (a)-[:CONCLUDES|UNDERCUTS]->()
   OPTIONAL MATCH premise = (:Unit)-[:PREMISE_OF]->(a)
   RETURN provenance, conclusion, premise
-  UNION
+  UNION ALL
   MATCH provenance = (:Unit)-[:FROM]->(s)
   RETURN provenance, null AS conclusion, null AS premise
 }

@@ -228,3 +228,15 @@ def test_the_docs_list_every_query_phrase_and_scene_action() -> None:
     assert phrases == {bloom.phrase(q): q.name for q in graphs}
     actions = re.findall(r"^  - \*\*(.+?)\*\*", perspective, re.M)
     assert actions == [a.name for a in bloom.SCENE_ACTIONS]
+
+
+def test_overview_counts_every_label_and_type_of_the_data_model_from_the_count_store() -> None:
+    """overview's CASE lists name each label and type of the data model once, each counted by
+    its own count-store pattern (the name in the WHEN and in the pattern agree)."""
+    body = library.get("overview").body
+    labels = re.findall(r"WHEN '(\w+)' THEN COUNT \{ \(:(\w+)\) \}", body)
+    types = re.findall(r"WHEN '(\w+)' THEN COUNT \{ \(\)-\[:(\w+)\]->\(\) \}", body)
+    assert all(a == b for a, b in labels + types)
+    model_labels, model_types = _model_names()
+    assert sorted(a for a, _ in labels) == sorted(model_labels)
+    assert sorted(a for a, _ in types) == sorted(model_types)

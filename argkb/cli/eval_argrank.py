@@ -126,6 +126,8 @@ def eval_argrank_cmd(
     """
     from argkb.eval.argrank import evaluate_argrank, read_benchmark
 
+    if not content and (model_path or device):  # they would be ignored without a word
+        raise click.UsageError("--model and --device are for the content rows: drop --no-content")
     read_benchmark(data)  # a wrong folder fails before connecting
 
     bars: list[Bar] = []  # the load's progress bar, open while records are written

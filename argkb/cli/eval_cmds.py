@@ -298,8 +298,12 @@ def harness_report(
     **keywords: Any,
 ) -> HarnessReport:  # fmt: skip
     """What :func:`run_harness` runs, without printing: the report."""
-    from argkb.eval.harness import HarnessOptions
+    from argkb.eval.harness import DEFAULT_RANKER, HarnessOptions, ranker_spec
 
+    chosen = args.rankers or (DEFAULT_RANKER,)  # with --no-baselines, all that runs
+    reads_vectors = any(ranker_spec(name).needs_embeddings for name in chosen)
+    if args.model_path and not args.baselines and not reads_vectors:
+        raise click.UsageError("--model is unused: none of these rankers reads vectors")
     embed_bar = _Bar(args.as_json, "embed", " units")
     rank_bar = _Bar(args.as_json, "rank", " queries", after=embed_bar)
     options = HarnessOptions(

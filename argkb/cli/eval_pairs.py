@@ -19,6 +19,7 @@ from argkb.cli.app import (
     to_json,
 )
 from argkb.cli.progress import progress_for
+from argkb.jsonout import finite
 
 
 @eval_group.command("pairs")
@@ -83,9 +84,8 @@ def pairs_cmd(
                        database=conn.database, progress=progress_for(as_json))  # fmt: skip
     target = Path(out) if out is not None else Path("argkb-eval") / report.benchmark
     target.mkdir(parents=True, exist_ok=True)
-    (target / "pairs.json").write_text(
-        json.dumps({"per_query": report.per_query, "means": report.means}, indent=1) + "\n"
-    )
+    scores = finite({"per_query": report.per_query, "means": report.means})  # NaN: null
+    (target / "pairs.json").write_text(json.dumps(scores, indent=1, allow_nan=False) + "\n")
     if as_json:
         click.echo(to_json(report))
         return

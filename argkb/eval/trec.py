@@ -44,6 +44,7 @@ run
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -473,8 +474,13 @@ def write_run(path: str | os.PathLike[str], run: Run) -> None:
         for qid, ranking in run.rankings.items():
             clean = ranking.deduplicated()
             entry: dict[str, Any] = {"clusters": [list(c) for c in clean.clusters]}
-            if clean.scores is not None:
+            if clean.scores is not None and all(math.isfinite(x) for x in clean.scores):
                 entry["scores"] = list(clean.scores)
+            elif clean.scores is not None:  # JSON has no NaN: the order is kept, the scores not
+                logging.getLogger(__name__).warning(
+                    "run %s, query %s: a score is not a finite number; written without scores",
+                    run.tag, qid,
+                )  # fmt: skip
             payload["queries"][qid] = entry
         target.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
         return

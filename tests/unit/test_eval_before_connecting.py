@@ -142,3 +142,26 @@ def test_pairs_query_with_the_sigir19_study_is_a_usage_error() -> None:
     refused([*sigir19, "--query", "short"], "--query applies to --benchmark argquality only", 2)
     result = CliRunner().invoke(main, ["eval", *sigir19, *CLOSED])  # without --query: fine
     assert CONNECTION_ERROR in result.output
+
+
+def test_argrank_refuses_model_options_without_content(tmp_path: Path) -> None:
+    """--model and --device only serve the content rows: with --no-content they would be
+    ignored without a word."""
+    model = tmp_path / "model"
+    model.mkdir()
+    for extra in (["--model", str(model)], ["--device", "cpu"]):
+        refused(["argrank", "--data", str(tmp_path), "--no-content", *extra],
+                "--model and --device are for the content rows", 2)  # fmt: skip
+
+
+def test_a_model_no_ranker_reads_is_refused(tmp_path: Path) -> None:
+    """--model with --no-baselines and only rankers that read no vectors would be ignored."""
+    from argkb.embed.model import default_model_path
+
+    model = str(default_model_path())
+    refused(["argkp", *DATASETS["argkp"], "--ranker", "bm25", "--no-baselines", "--model", model],
+            "--model is unused", 2)  # fmt: skip
+    # with a ranker that reads vectors it is taken: the command goes on to connect
+    result = CliRunner().invoke(main, ["eval", "argkp", *DATASETS["argkp"], "--ranker", "cosine",
+                                       "--no-baselines", "--model", model, *CLOSED])  # fmt: skip
+    assert CONNECTION_ERROR in result.output, result.output

@@ -274,6 +274,18 @@ def test_run_round_trips(tmp_path: Path) -> None:
         write_run(tmp_path / "x.trec", Run("two words", {}))
 
 
+def test_a_run_with_a_nan_score_is_written_without_scores(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """JSON has no NaN (and read_run refuses one): the query keeps its order, not its scores,
+    and the writer says so."""
+    nan = Run("mine", {"q1": Ranking([["a"], ["b"]], [float("nan"), 1.0])}, clustered=True)
+    write_run(tmp_path / "r.json", nan)
+    back = read_run(tmp_path / "r.json")
+    assert back.rankings["q1"].clusters == (("a",), ("b",)) and back.rankings["q1"].scores is None
+    assert "query q1: a score is not a finite number" in caplog.text
+
+
 def test_ranking_views() -> None:
     ranking = Ranking([["a", "b"], ["c"], ["a", "e"]])
     assert ranking.representatives == ["a", "c", "a"]

@@ -315,26 +315,30 @@ def test_browser_connects_runs_library_queries_and_plays_the_guide(
             # a grey block goes into the editor when clicked
             guide.locator("pre.runnable").first.click()
             editor = page.locator("[data-testid=activeEditor] .view-lines")
-            assert "UNWIND labels(n) AS name" in editor.inner_text().replace("\u00a0", " ")
+            assert "CALL db.labels() YIELD label" in editor.inner_text().replace("\u00a0", " ")
             page.click("[data-testid=editor-Run]")  # run it: its table is read below
 
             _param(page, "claim => 'ban cars'")
             _run(page, library.get("claim_arguments").text)
             frame = page.locator("[data-testid=frame]", has_text="A claim with its pro and con")
-            # c1, its 4 arguments and their 4 premises (tests/fixtures/browse/graph.cypher)
-            frame.get_by_text("Displaying 9 nodes, 8 relationships").wait_for(timeout=60_000)
-            for label, count in (("Argument", 4), ("Claim", 2), ("Premise", 4)):
+            # c1, its 4 arguments and their 4 premises, and the undercut a13 of a1 with its
+            # premise p15 (tests/fixtures/browse/graph.cypher); Browser 5.24's summary line says
+            # 11 relationships where its type chips count 10 (4 CONCLUDES, 5 PREMISE_OF, 1
+            # UNDERCUTS), as measured on 2026-11-28
+            frame.get_by_text("Displaying 11 nodes, 11 relationships").wait_for(timeout=60_000)
+            for label, count in (("Argument", 5), ("Claim", 2), ("Premise", 5)):
                 chip = frame.locator(f"[data-testid=property-details-overview-node-label-{label}]")
                 assert chip.inner_text().strip() == f"{label} ({count})"
             drawn = frame.locator("svg g.layer.nodes g.node")  # drawn, not only counted
-            drawn.nth(8).wait_for(timeout=30_000)
-            assert drawn.count() == 9
+            drawn.nth(10).wait_for(timeout=30_000)
+            assert drawn.count() == 11
             captions = _captions(frame)
             # units by their text (not their key), arguments by stance and relevance
             assert "Cities should ban cars" in captions and "Cars pollute the air" in captions
-            assert not {"c1", "c2", "p3", "p5", "p14"} & set(captions), captions
+            assert not {"c1", "c2", "p3", "p5", "p14", "p15"} & set(captions), captions
             arguments = sorted(c for c in captions if c.split(" ")[0] in ("pro", "con"))
-            assert arguments == ["con 0.03", "con 0.1", "pro 0.05", "pro 0.2"], captions
+            # the undercut has no relevance (argkb pagerank gives none to an undercut)
+            assert arguments == ["con", "con 0.03", "con 0.1", "pro 0.05", "pro 0.2"], captions
             page.wait_for_timeout(1500)  # let the layout settle for the picture
             page.screenshot(path=str(tmp_path / "browse-graph.png"))
 
@@ -348,10 +352,10 @@ def test_browser_connects_runs_library_queries_and_plays_the_guide(
             radii = _radii_when_drawn(page, frame, {"premise \u00d72", "claim \u00d71"})
             assert radii["premise \u00d72"] > radii["claim \u00d71"], radii
 
-            table = _ascii_rows(page, "UNWIND labels(n) AS name")
-            assert table[("label", "Unit")] == "13" and table[("label", "Claim")] == "5"
-            assert table[("relationship", "PREMISE_OF")] == "12"
-            assert table[("corpus complete", "browse fixture")] == "13"
+            table = _ascii_rows(page, "CALL db.labels() YIELD label")
+            assert table[("label", "Unit")] == "15" and table[("label", "Claim")] == "5"
+            assert table[("relationship", "PREMISE_OF")] == "13"
+            assert table[("corpus complete", "browse fixture")] == "15"
         finally:
             browser.close()
     assert outside == []

@@ -77,7 +77,7 @@ CATEGORIES = (
             ("corpus", "string"),
         ),
         "text",
-        "#FFC454",
+        "#DA7194",
         1.5,
     ),
     Category("Unit", ("Unit",), _UNIT_PROPS, "text", "#D9C8AE", 1.0, "pagerank"),
@@ -189,7 +189,7 @@ _REL_COLORS = {
     "REUSES": "#B261A5",
     "SAME_AS": "#5DB665",
     "SHARES": "#4C8EDA",
-    "MATCHES_KEY_POINT": "#FFC454",
+    "MATCHES_KEY_POINT": "#DA7194",
 }
 NOT_IN_BLOOM = frozenset({"Job", "SentenceTerm", "SentenceStats"})
 """Labels of the data model with no category: bookkeeping a person does not browse (a running

@@ -153,6 +153,9 @@ def test_grass_styles_only_labels_and_types_of_the_data_model() -> None:
         assert names == [] or set(names) <= (labels if kind == "node" else types), selector
         assert props["caption"], selector
     assert rules["relationship.PREMISE_OF"]["caption"] == "{stance}"
+    # a key point is also a Unit: Browser applies the later of two one-label rules
+    order = list(rules)
+    assert order.index("node.KeyPoint") > order.index("node.Unit")
     # and the other way: every type and every label a person browses has a rule of its own
     styled = {name for selector in rules for name in selector.split(".")[1:]}
     assert types <= styled, types - styled
@@ -178,6 +181,10 @@ def test_perspective_cli_and_shape(tmp_path: Path) -> None:
     kinds = {"ClaimCluster", "PremiseCluster"} | {x for x in labels if x.startswith("ClusterOf")}
     assert labels - bloom.NOT_IN_BLOOM - kinds == shown, labels - bloom.NOT_IN_BLOOM - kinds - shown
     assert labels >= bloom.NOT_IN_BLOOM  # each exclusion names a label of the model
+    # Bloom shows a node as the first category it has a label of: a key point is also a Unit
+    names = [c["name"] for c in data["categories"]]
+    assert names.index("KeyPoint") < names.index("Unit") and names[0] == "Claim"
+    assert len({c["color"] for c in data["categories"]}) == len(names)  # told apart by colour
     graph_queries = {q.name for q in library.all_queries() if q.returns == "graph"}
     assert {t["id"].removeprefix("tmpl:") for t in data["templates"]} == graph_queries
     premise_of = next(r for r in data["relationshipTypes"] if r["name"] == "PREMISE_OF")

@@ -1,6 +1,11 @@
 """One exception family for argkb: every error a user can act on is an :class:`ArgKBError`."""
 
 import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from argkb.loaders.records import Rejected
 
 
 class ArgKBError(Exception):
@@ -46,6 +51,13 @@ class LoadError(ArgKBError):
         self.where = where
         self.field = field
         self.reason = reason
+
+    @classmethod
+    def at_first(cls, rejected: Sequence["Rejected"]) -> "LoadError":
+        """The error of the first of a loader's ``rejected`` rows (not empty), saying how many
+        more there were: ``file:line N: field 'f': reason (and 3 more)``."""
+        first, more = rejected[0], len(rejected) - 1
+        return cls(first.where, first.field, first.reason + (f" (and {more} more)" if more else ""))
 
 
 class LoadInterrupted(KeyboardInterrupt):

@@ -212,10 +212,7 @@ def _require_arguments(corpus: Path, names: Mapping[str, list[str]],
         return
     if not rejected:
         raise LoadError(str(corpus), "premises", "no argument with a premise in the corpus")
-    first, more = rejected[0], len(rejected) - 1
-    raise LoadError(
-        first.where, first.field, first.reason + (f" (and {more} more)" if more else "")
-    )
+    raise LoadError.at_first(rejected)
 
 
 def require_fresh(

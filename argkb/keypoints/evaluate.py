@@ -185,9 +185,7 @@ def load_split(data: str, split: str) -> ArgKPSplit:
     split_files(data, split)  # all three files, or LoadError naming the missing ones
     loaded = argkp.load_split(data, split)
     if loaded.rejected:
-        first = loaded.rejected[0]
-        more = f" (and {len(loaded.rejected) - 1} more)" if len(loaded.rejected) > 1 else ""
-        raise LoadError(first.where, first.field, first.reason + more)
+        raise LoadError.at_first(loaded.rejected)
     if not any(loaded.arguments.values()):
         raise LoadError(f"{data}: arguments_{split}.csv", "rows", "no argument to score")
     return loaded

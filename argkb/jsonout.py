@@ -38,7 +38,7 @@ def finite(value: Any) -> Any:
     return value
 
 
-def to_json(value: Any) -> str:
+def to_json(value: Any, *, indent: int = 2) -> str:
     """``value`` as indented JSON text (two spaces), dataclasses included; NaN and infinity are
     ``null`` (:func:`finite`)."""
-    return json.dumps(finite(value), indent=2, default=_default, allow_nan=False)
+    return json.dumps(finite(value), indent=indent, default=_default, allow_nan=False)

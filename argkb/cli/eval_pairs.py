@@ -4,7 +4,6 @@ same run."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -19,7 +18,6 @@ from argkb.cli.app import (
     to_json,
 )
 from argkb.cli.progress import progress_for
-from argkb.jsonout import finite
 
 
 @eval_group.command("pairs")
@@ -84,8 +82,8 @@ def pairs_cmd(
                        database=conn.database, progress=progress_for(as_json))  # fmt: skip
     target = Path(out) if out is not None else Path("argkb-eval") / report.benchmark
     target.mkdir(parents=True, exist_ok=True)
-    scores = finite({"per_query": report.per_query, "means": report.means})  # NaN: null
-    (target / "pairs.json").write_text(json.dumps(scores, indent=1, allow_nan=False) + "\n")
+    scores = {"per_query": report.per_query, "means": report.means}
+    (target / "pairs.json").write_text(to_json(scores, indent=1) + "\n")  # NaN as null
     if as_json:
         click.echo(to_json(report))
         return

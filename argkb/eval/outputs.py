@@ -8,7 +8,6 @@ same benchmark (:mod:`argkb.eval.harness` computes the scores).
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from argkb.eval.scoring import KS, RunScores
 from argkb.eval.trec import Run
-from argkb.jsonout import finite
+from argkb.jsonout import to_json
 
 if TYPE_CHECKING:
     from argkb.eval.harness import Benchmark, SystemResult
@@ -212,7 +211,6 @@ def write_outputs(
             for r in results
         ],
     }
-    text = json.dumps(finite(payload), indent=1, allow_nan=False)  # NaN would be invalid JSON
-    paths["results_json"].write_text(text + "\n", encoding="utf-8")
+    paths["results_json"].write_text(to_json(payload, indent=1) + "\n", encoding="utf-8")
     paths["results_md"].write_text(table + "\n", encoding="utf-8")
     return {key: str(path) for key, path in paths.items()}

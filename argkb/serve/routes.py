@@ -259,6 +259,16 @@ StoreDep = Annotated[Store, Depends(get_store)]
 EngineDep = Annotated[QueryEngine, Depends(get_engine)]
 EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
 DatabaseDep = Annotated[str | None, Depends(get_database)]
+ClaimParam = Annotated[
+    str,
+    Query(
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        pattern=TEXT_PATTERN,
+        description="The claim to answer, e.g. 'We should abandon fossil fuels'.",
+    ),
+]
+"""``q`` of the query and pairs endpoints."""
 
 # -- service: the page, liveness, what the graph holds -----------------------------------------
 
@@ -318,15 +328,7 @@ query_router = APIRouter(dependencies=[Depends(known_parameters)])
 @blocking
 def query(
     engine: EngineDep,
-    q: Annotated[
-        str,
-        Query(
-            min_length=1,
-            max_length=MAX_QUERY_CHARS,
-            pattern=TEXT_PATTERN,
-            description="The claim to answer, e.g. 'We should abandon fossil fuels'.",
-        ),
-    ],
+    q: ClaimParam,
     k: Annotated[int, Query(ge=1, le=MAX_K, description="Clusters per stance.")] = 10,
     ranker: Annotated[
         RankerName | None, Query(description="Default: argkb's default ranker.")
@@ -357,15 +359,7 @@ def query(
 def pairs(
     store: StoreDep,
     embedder: EmbedderDep,
-    q: Annotated[
-        str,
-        Query(
-            min_length=1,
-            max_length=MAX_QUERY_CHARS,
-            pattern=TEXT_PATTERN,
-            description="The claim to answer, e.g. 'We should abandon fossil fuels'.",
-        ),
-    ],
+    q: ClaimParam,
     k: Annotated[int, Query(ge=1, le=MAX_K, description="Sentence pairs.")] = 10,
     explain: Annotated[bool, Query(description="Attach what scored each pair.")] = False,
 ) -> Response:

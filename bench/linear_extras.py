@@ -3,7 +3,7 @@ pseudo-relevance feedback, pairwise learning to rank, debate meta-talk, the best
 cosine, claim-premise products, a judged-quality prior.
 
     python -m bench linear_extras --study /tmp/study --data ../shared/data \\
-        [--only mmr|size|sentence|prf|ltr|meta|maxsent|product|quality] [--top 5]
+        [--only mmr|size|sentence|prf|ltr|meta|maxsent|product|quality|gated] [--top 5]
 
 On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
 
@@ -35,6 +35,13 @@ On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
 * ``product``: ``claim`` times ``cosine``, ``bm25`` or ``argument`` (the claim route's credit
   only where the premise matches too, or is argumentative), each at 0 to 3 with BM25 at 0 to .5
   and claim 1 or 1.5;
+* ``gated``: diversity only where the query is a claim of the graph (ECIR 2021's setting: the
+  claim is given, its premises are to be covered): MMR (= the biased coreset's Algorithm 1)
+  over the shipped fusion's cluster representatives at trade-off 1 - (1 - lam) * g, with the
+  gate g the share of the side's ten best representatives whose best conclusion has a cosine of
+  at least tau with the query (tau None: g = 1, plain MMR), each side's scores kept for the
+  merge of the two sides; also on ArgKP train (``argkp-train.pkl`` in ``--study``, the kept
+  ArgKP test's stand-in) where it was recorded;
 * ``quality``: a prior of judged quality (:func:`quality_prior`, the argument prior's folds) at
   0 to 2 with BM25 at 0 or .25 and the argument prior at 0 to .5.
 
@@ -95,6 +102,61 @@ def run_mmr(study: Path, data: Path) -> None:
         row = [score(name, data, Replay(pools, FINE_BEST, mmr=lam, vectors=vectors))
                for lam in (1.0, 0.9, 0.8, 0.7, 0.5)]  # fmt: skip
         print(f"| {name} | " + " | ".join(f"{v:.4f}" for v in row) + " |", flush=True)
+
+
+class GatedReplay(Replay):
+    """:class:`Replay` with the ``gated`` diversity of the module docstring."""
+
+    def __init__(
+        self, pools: dict[str, Any], weights: dict[str, float],
+        vectors: dict[str, dict[str, Any]], lam: float, tau: float | None,
+    ) -> None:  # fmt: skip
+        super().__init__(pools, weights)
+        self.vectors, self.lam, self.tau = vectors, lam, tau
+        self.gates: list[float] = []
+
+    def rank(self, query: Any, k: int) -> Any:
+        from argkb.query.rankers.hybrid_fusion import fuse_pool
+        from argkb.ranking import Ranking
+        from bench.ranker_study import _mmr
+
+        entries = []
+        for side, (pool, keys) in self.pools.get(query.qid, {}).items():
+            listed = [(e.score, e.members) for e in fuse_pool(pool, self.fusion, 3 * k, "longest")]
+            if listed and self.lam < 1:
+                heads = [members[0] for _, members in listed[:10]]
+                near = pool.claim_cos if pool.claim_cos is not None else np.zeros(len(keys))
+                gate = 1.0 if self.tau is None else float(np.mean(near[heads] >= self.tau))
+                self.gates.append(gate)
+                if gate > 0:
+                    lam = 1 - (1 - self.lam) * gate
+                    order = _mmr(listed, self.vectors[query.qid][side], lam, k)
+                    scores = sorted((s for s, _ in listed), reverse=True)
+                    listed = [(scores[i], m) for i, (_, m) in enumerate(order)]
+            entries += [(score, [keys[i] for i in m]) for score, m in listed[:k]]
+        entries.sort(key=lambda e: -e[0])
+        return Ranking([m for _, m in entries[:k]], [s for s, _ in entries[:k]])
+
+
+def run_gated(study: Path, data: Path) -> None:
+    from argkb.eval.harness import evaluate
+
+    names = [n for n in ("argkp-train", *NAMES) if (study / f"{n}.pkl").exists()]
+    pools = {n: read_pools(study / f"{n}.pkl") for n in names}
+    with_fold_priors(pools, study, data)
+    benchmarks = {n: build(n, data) for n in names}
+    print("| lam | tau | " + " | ".join(names) + " |\n|---|---|" + "---:|" * len(names))
+    for lam, tau in [(1.0, None), *itertools.product((0.9, 0.8, 0.7, 0.6, 0.5), (None, 0.8, 0.9))]:
+        cells = []
+        for n in names:
+            raw = recording(study, n)
+            vectors = {q: {s: np.asarray(r["sides"][s]["embeddings"], np.float32)
+                           for s in r["sides"]} for q, r in raw.items()}  # fmt: skip
+            ranker = GatedReplay(pools[n], SHIPPED, vectors, lam, tau)
+            mean = evaluate(benchmarks[n], {"v": [ranker]}, depth=100)[0].scores.mean
+            gate = float(np.mean(ranker.gates)) if ranker.gates else 0.0
+            cells.append(f"{mean.get(spec(n)[0], 0.0):.4f} (g {gate:.2f})")
+        print(f"| {lam:g} | {tau} | " + " | ".join(cells) + " |", flush=True)
 
 
 def run_size(study: Path, data: Path) -> None:
@@ -437,7 +499,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs: dict[str, Any] = {
         "mmr": run_mmr, "size": run_size, "sentence": run_sentence, "prf": run_prf,
         "ltr": run_ltr, "maxsent": run_maxsent, "product": run_product, "quality": run_quality,
-        "meta": run_meta,
+        "meta": run_meta, "gated": run_gated,
     }  # fmt: skip
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", type=Path, required=True, help="the recordings' folder")

@@ -9,6 +9,7 @@ counted.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from argkb.progress import Progress
 
 STANCES = ("pro", "con")
+_TOPIC_SPACES = re.compile("[ \t\n\r]")  # what cypher/keypoints/topic_premises.cypher cuts at
 
 
 def missing_topic(topic: str, closest: list[str] | None = None) -> str:
@@ -68,11 +70,15 @@ def topic_premises(
     driver: neo4j.Driver, topic: str, *, database: str | None = None
 ) -> dict[str, Premise]:
     """uid -> premise of the topic, one per (premise, stance). The topic matches a conclusion
-    with the same words: case and the spaces between words do not matter."""
+    with the same words: case and the spaces, tabs and line breaks between words do not matter.
+    The topic is cut into words at those four characters only, as the query cuts the
+    conclusions, and both are lower-cased in Cypher: cut at any Unicode space (no-break space),
+    or lower-cased by Python, the exact text of a conclusion could fail to match it."""
     from argkb.db import cypher
 
+    words = [w for w in _TOPIC_SPACES.split(topic) if w]
     columns = cypher.read_columns(
-        driver, "keypoints/topic_premises", database=database, words=topic.lower().split()
+        driver, "keypoints/topic_premises", database=database, words=words
     )
     out: dict[str, Premise] = {}
     for uid, text, stance, aid, sid, title, url in zip(

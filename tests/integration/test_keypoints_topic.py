@@ -115,3 +115,28 @@ def test_a_missing_topic_names_the_closest_conclusions(db, neo4j_uri) -> None:
         ]
     finally:
         init_schema(db)
+
+
+def test_the_exact_text_of_a_conclusion_finds_its_premises(db, tmp_path) -> None:
+    """A conclusion with a no-break space, or a letter that Python and Neo4j lower-case apart
+    (Glagolitic U+2C2F, newer than Neo4j's Java): its own text, as the missing-topic line quotes
+    it, finds it (the topic was cut at every Unicode space and lower-cased in Python, while the
+    conclusions were cut at four characters and lower-cased by Neo4j, so neither matched)."""
+    import json
+
+    conclusions = ["Cities\u00a0should ban private cars", "Cars \u2c2f should be banned"]
+    lines = [
+        {"id": f"nb{i}", "conclusion": text, "source": "nb",
+         "premises": [{"text": f"Exhaust fumes harm the lungs of people in town {i}.",
+                       "stance": "pro"}]}
+        for i, text in enumerate(conclusions)
+    ]  # fmt: skip
+    path = tmp_path / "nbsp.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    load(db, "jsonl", path)
+    for i, text in enumerate(conclusions):
+        found = topic_premises(db, text)
+        assert [p.text for p in found.values()] == [lines[i]["premises"][0]["text"]], text
+        assert topic_premises(db, text.upper()) == found  # case still ignored
+    # a no-break space is a character of the text, not a space between words
+    assert topic_premises(db, "Cities should ban private cars") == {}

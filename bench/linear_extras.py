@@ -111,8 +111,8 @@ class GatedReplay(Replay):
         self, pools: dict[str, Any], weights: dict[str, float],
         vectors: dict[str, dict[str, Any]], lam: float, tau: float | None,
     ) -> None:  # fmt: skip
-        super().__init__(pools, weights)
-        self.vectors, self.lam, self.tau = vectors, lam, tau
+        super().__init__(pools, weights, vectors=vectors)
+        self.embeddings, self.lam, self.tau = vectors, lam, tau
         self.gates: list[float] = []
 
     def rank(self, query: Any, k: int) -> Any:
@@ -130,7 +130,7 @@ class GatedReplay(Replay):
                 self.gates.append(gate)
                 if gate > 0:
                     lam = 1 - (1 - self.lam) * gate
-                    order = _mmr(listed, self.vectors[query.qid][side], lam, k)
+                    order = _mmr(listed, self.embeddings[query.qid][side], lam, k)
                     scores = sorted((s for s, _ in listed), reverse=True)
                     listed = [(scores[i], m) for i, (_, m) in enumerate(order)]
             entries += [(score, [keys[i] for i in m]) for score, m in listed[:k]]

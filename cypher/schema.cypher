@@ -16,6 +16,10 @@ CREATE INDEX argument_corpus IF NOT EXISTS FOR (a:Argument) ON (a.corpus);
 CREATE INDEX unit_corpus IF NOT EXISTS FOR (u:Unit) ON (u.corpus);
 CREATE INDEX source_corpus IF NOT EXISTS FOR (s:Source) ON (s.corpus);
 
+// Louvain communities written by `argkb analytics`: Bloom's "Show community" and the browsing
+// query `communities` look a community's units up by it instead of reading every unit.
+CREATE INDEX unit_community IF NOT EXISTS FOR (u:Unit) ON (u.community);
+
 // Full-text (Lucene BM25) over claim and premise text: first-stage retrieval and the BM25 baseline.
 CREATE FULLTEXT INDEX claim_text IF NOT EXISTS FOR (u:Claim) ON EACH [u.text];
 CREATE FULLTEXT INDEX premise_text IF NOT EXISTS FOR (u:Premise) ON EACH [u.text];

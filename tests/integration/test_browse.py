@@ -470,6 +470,27 @@ def test_every_scene_action_runs(graph, perspective) -> None:
     assert len(run("Show community (argkb analytics)", "c9")) == 4
 
 
+def test_show_community_seeks_the_community_index(graph, perspective) -> None:
+    """Bloom's "Show community" finds a community's units through the index on Unit.community
+    that ``argkb init`` creates, not by reading every unit: inside a transaction that adds 2,000
+    units of another community (rolled back), its database hits stay far below them. Without
+    the index they are above 2,000 (a scan of every unit)."""
+    from argkb.db.schema import init_schema
+
+    init_schema(graph)
+    action = {a["name"]: a["cypher"] for a in perspective["sceneActions"]}[
+        "Show community (argkb analytics)"
+    ]
+    (c9,) = graph.execute_query("MATCH (u:Unit {uid: 'c9'}) RETURN elementId(u) AS id").records
+    with graph.session() as session, session.begin_transaction() as tx:
+        tx.run("UNWIND range(1, 2000) AS i CREATE (:Unit {uid: 'tx' + i, community: -1})").consume()
+        found = [r["m"]["uid"] for r in tx.run(action, nodes=[c9["id"]])]
+        hits = _db_hits(tx.run("PROFILE " + action, nodes=[c9["id"]]).consume().profile)
+        tx.rollback()
+    assert sorted(found) == ["c9", "p10", "p11", "p12"]
+    assert 0 < hits < 300, hits
+
+
 def test_perspective_names_only_what_the_graph_has(graph, perspective) -> None:
     labels = {r["label"] for r in graph.execute_query("CALL db.labels()").records}
     types = {

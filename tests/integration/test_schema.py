@@ -22,7 +22,7 @@ def _schema_state(report) -> tuple:
 def test_init_twice_leaves_the_same_schema(db) -> None:
     first = init_schema(db)
     second = init_schema(db)
-    assert first.created == 16  # 7 constraints, 3 range, 3 full-text, 3 vector indexes
+    assert first.created == 17  # 7 constraints, 4 range, 3 full-text, 3 vector indexes
     assert second.created == 0
     assert _schema_state(first) == _schema_state(second)
     names = {i["name"] for i in second.indexes}

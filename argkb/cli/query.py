@@ -253,7 +253,8 @@ def show_answer(result: QueryResult, stance: StanceChoice, show_keys: bool) -> N
     click.echo(f"similar claims: {shown}")
     for stance_name, clusters in (("PRO", result.pro), ("CON", result.con)):
         if stance == "both" or stance_name.lower() == stance:
-            click.echo(f"\n{stance_name} ({len(clusters)} clusters)")
+            noun = "cluster" if len(clusters) == 1 else "clusters"
+            click.echo(f"\n{stance_name} ({len(clusters)} {noun})")
             if not clusters:
                 click.echo("  (none found)")
         for cluster in clusters:

@@ -50,3 +50,11 @@ def test_show_keys_counts_premises_in_words(capsys: pytest.CaptureFixture[str]) 
     show_answer(_answer(), "pro", show_keys=True)
     out = capsys.readouterr().out
     assert "     1 premise: k:Solar\n" in out and "     2 premises: k:Solar, k:Renew\n" in out
+
+
+def test_a_side_with_one_cluster_says_cluster(capsys: pytest.CaptureFixture[str]) -> None:
+    answer = _answer()
+    answer.pro = answer.pro[:1]
+    show_answer(answer, "both", show_keys=False)
+    lines = capsys.readouterr().out.splitlines()
+    assert "PRO (1 cluster)" in lines and "CON (0 clusters)" in lines

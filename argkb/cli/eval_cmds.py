@@ -304,6 +304,10 @@ def harness_report(
     reads_vectors = any(ranker_spec(name).needs_embeddings for name in chosen)
     if args.model_path and not args.baselines and not reads_vectors:
         raise click.UsageError("--model is unused: none of these rankers reads vectors")
+    if args.model_path is None and (args.baselines or reads_vectors):
+        from argkb.embed.model import default_model_path
+
+        default_model_path()  # a missing model package is said before connecting, not after
     embed_bar = _Bar(args.as_json, "embed", " units")
     rank_bar = _Bar(args.as_json, "rank", " queries", after=embed_bar)
     options = HarnessOptions(

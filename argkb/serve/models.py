@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from argkb.query.types import MemberSource
+
 
 class ErrorBody(BaseModel):
     """Every error: a status, a short code and a message a person can act on."""
@@ -205,7 +207,9 @@ class Pairs(BaseModel):
 
 class KeyPointExample(BaseModel):
     text: str
-    sources: list[str] = Field(description="Source ids of the premise's arguments.")
+    sources: list[MemberSource] = Field(
+        description="Where the premise's arguments come from, as in `/api/v1/query`."
+    )
 
 
 class KeyPoint(BaseModel):

@@ -833,6 +833,25 @@ def test_explorer_on_a_narrow_window(explorer, answer) -> None:
         assert pro and con and con["y"] >= pro["y"] + pro["height"] and con["x"] == pro["x"]
 
 
+def test_keypoints_answer_matches_its_openapi_schema(client) -> None:
+    """``/api/v1/keypoints``' answer is what its OpenAPI document says: each source of a key
+    point's premise is ``{sid, title, url}`` (the document said a list of strings, and the
+    property test, whose topics no argument concludes, never saw a 200)."""
+    from argkb.serve import models
+
+    response = client.get("/api/v1/keypoints", params={"topic": QUERY, "k": 2})
+    assert response.status_code == 200, response.text
+    report = response.json()
+    rows = [row for part in report["stances"].values() for row in part["key_points"]]
+    sources = [s for row in rows for e in [row["from"], *row["examples"]] for s in e["sources"]]
+    assert sources and all(s.keys() == {"sid", "title", "url"} for s in sources)
+    parsed = models.KeyPoints.model_validate(report)
+    assert parsed.model_dump(by_alias=True) == report
+    schema = client.get("/openapi.json").json()["components"]["schemas"]
+    items = schema["KeyPointExample"]["properties"]["sources"]["items"]
+    assert items == {"$ref": "#/components/schemas/MemberSource"}
+
+
 def test_keypoints_in_the_api_and_the_explorer(explorer, client, demo_db, query_embedder) -> None:
     """Issue 32, item 1: a topic's key points in the HTTP API (what ``argkb keypoints TOPIC
     --json`` prints) and in the explorer's key point view (``view=keypoints``), per stance."""

@@ -122,7 +122,9 @@ def topic_key_points(
         rows = []
         for kp in found:
             matched = [mine[key] for key in kp.matched]
-            examples = [m for m in matched if m.text != kp.text][:2]
+            # examples: other premises than the one the key point was taken from (``from``)
+            others = [mine[key] for key in kp.matched if key != kp.source]
+            examples = [m for m in others if m.text != kp.text][:2]
             rows.append(
                 {
                     "key_point": kp.text,

@@ -62,7 +62,7 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
     if as_json:
         click.echo(to_json(report))
         return
-    click.echo(f"{topic}: {report['premises']} premises")
+    click.echo(f"{_flat(topic)}: {report['premises']} premises")
     if report["unknown_stance"]:
         click.echo(f"({report['unknown_stance']} premises of unknown stance left out: "
                    "'argkb stance' predicts their stance)")  # fmt: skip
@@ -71,8 +71,14 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
         if part["key_points"]:  # the count: premises the key point summarises (its prevalence)
             click.echo("  matched  key point")
         for row in part["key_points"]:
-            click.echo(f"  {row['prevalence']:>7}  {row['key_point']}")
+            click.echo(f"  {row['prevalence']:>7}  {_flat(row['key_point'])}")
             for example in row["examples"]:
                 first = example["sources"][0] if example["sources"] else None
-                source = f" [{first['title'] or first['sid']}]" if first else ""
+                source = f" [{_flat(first['title'] or first['sid'])}]" if first else ""
                 click.echo(f"          e.g. {one_line(example['text'], 90)}{source}")
+
+
+def _flat(text: str) -> str:
+    """``text`` on one line: a key point is a sentence of a premise and may hold line breaks
+    (and a title too), which broke the columns."""
+    return " ".join(text.split())

@@ -140,3 +140,35 @@ def test_the_exact_text_of_a_conclusion_finds_its_premises(db, tmp_path) -> None
         assert topic_premises(db, text.upper()) == found  # case still ignored
     # a no-break space is a character of the text, not a space between words
     assert topic_premises(db, "Cities should ban private cars") == {}
+
+
+def test_keypoints_text_keeps_each_key_point_on_one_line(db, neo4j_uri, monkeypatch) -> None:
+    """A key point is a sentence of a premise and may hold line breaks and tabs, as may a
+    source's title and the topic: the text output puts each on its line (they broke the
+    columns). The report is set by hand here; the command still connects to the server."""
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+    from argkb.keypoints import topic as topic_module
+
+    source = {"sid": "jsonl:nl", "title": "A title\nover two lines", "url": None}
+    row = {
+        "key_point": "Cars pollute the\nair of our cities\tbadly.",
+        "prevalence": 2,
+        "arguments": 2,
+        "from": {"text": "Cars pollute the\nair of our cities\tbadly.", "sources": [source]},
+        "examples": [{"text": "Car fumes make\nthe air dirty.", "sources": [source]}],
+    }
+    report = {"topic": "Cars\nin cities", "premises": 2, "unknown_stance": 0,
+              "stances": {"pro": {"premises": 2, "key_points": [row]}}}  # fmt: skip
+    monkeypatch.setattr(topic_module, "keypoints_report", lambda *args, **kwargs: report)
+    shown = CliRunner().invoke(main, ["keypoints", "Cars\nin cities", "--uri", neo4j_uri])
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines() == [
+        "Cars in cities: 2 premises",
+        "",
+        "pro (2 premises)",
+        "  matched  key point",
+        "        2  Cars pollute the air of our cities badly.",
+        "          e.g. Car fumes make the air dirty. [A title over two lines]",
+    ]

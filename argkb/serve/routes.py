@@ -135,13 +135,17 @@ def health_threads() -> CapacityLimiter:
 
 
 def blocking(
-    endpoint: Callable[..., T], limiter: Callable[[], CapacityLimiter] | None = None
+    endpoint: Callable[..., T],
+    limiter: Callable[[], CapacityLimiter] | None = None,
+    *,
+    slow: str | None = None,
 ) -> Callable[..., Awaitable[T]]:
     """``endpoint`` (a plain function) as an asynchronous one that runs it in the database threads
     (``limiter``, default :func:`database_threads`) and answers 504 when it has not returned
     within ``app.state.deadline`` seconds, or 503 ``busy`` when it never got a thread by then
     (the other requests held them all). The thread is then left to finish on its own (the driver
-    ends it when the connection fails); the request does not wait for it. The framework reads
+    ends it when the connection fails); the request does not wait for it. ``slow``: what else
+    than Neo4j can take that long in this endpoint, for the 504's message. The framework reads
     the endpoint's parameters from the returned function's signature: the original ones and the
     request."""
     signature = inspect.signature(endpoint)
@@ -169,10 +173,11 @@ def blocking(
                     f"{state.deadline:g} s (Neo4j was not asked); retry later",
                     headers={"Retry-After": str(BUSY_RETRY_SECONDS)},
                 ) from None  # fmt: skip
+            cause = f"{slow}, or Neo4j is stalled" if slow else "Neo4j is stalled or overloaded"
             raise ApiError(
                 504,
                 "database_timeout",
-                f"no answer within {state.deadline:g} s: Neo4j is stalled or overloaded "
+                f"no answer within {state.deadline:g} s: {cause} "
                 "(check it with argkb status) or start argkb serve with a larger --timeout",
             ) from None
 
@@ -373,13 +378,21 @@ def pairs(
     return Response(to_json(result), media_type="application/json")
 
 
+KEYPOINTS_SLOW = (
+    "computing the topic's key points took longer (each request embeds all its premises, "
+    "seconds per thousand of them; argkb keypoints TOPIC keeps their embeddings)"
+)
+"""What besides Neo4j may run past the deadline in ``/api/v1/keypoints``: a topic with
+thousands of premises."""
+
+
 @query_router.get(
     "/api/v1/keypoints",
     response_model=models.KeyPoints,
     responses=errors(403, 404, 409, 422),
     tags=["query"],
 )
-@blocking
+@functools.partial(blocking, slow=KEYPOINTS_SLOW)
 def keypoints(
     store: StoreDep,
     embedder: EmbedderDep,

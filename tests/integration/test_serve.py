@@ -498,6 +498,26 @@ def test_database_calls_time_out_as_504(demo_db, query_embedder) -> None:
     assert "--timeout" in response.json()["message"]
 
 
+def test_slow_keypoints_answer_504_naming_what_took_long(demo_db, query_embedder) -> None:
+    """Key points of a topic with thousands of premises take longer than the deadline, most of
+    it in embedding them (the database read takes milliseconds): the 504 says so, and how to
+    get them anyway, instead of only blaming Neo4j, which is fine."""
+    import time
+
+    class SlowEmbedder:
+        def embed(self, texts, **kwargs):
+            time.sleep(2)  # as thousands of premises take
+            return query_embedder.embed(texts, **kwargs)
+
+    with _client(demo_db, query_embedder, timeout=0.2) as client:
+        client.app.state.embedder = SlowEmbedder()
+        response = client.get("/api/v1/keypoints", params={"topic": QUERY})
+    assert response.status_code == 504, response.text
+    message = response.json()["message"]
+    assert message.startswith("no answer within 0.4 s: computing the topic's key points took")
+    assert "argkb keypoints TOPIC" in message and "--timeout" in message
+
+
 EXAMPLES = {"GET /api/v1/query": 12}  # each answer embeds and ranks: fewer examples
 """Examples per operation and generation mode in the property test (default 30)."""
 

@@ -42,7 +42,7 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
     from argkb.cli.progress import progress_for
     from argkb.embed.model import Embedder
     from argkb.errors import QueryError
-    from argkb.keypoints.topic import closest_topics, keypoints_report, missing_topic
+    from argkb.keypoints.topic import keypoints_report, why_missing
 
     if not topic.strip():
         raise click.BadParameter("is empty: name a conclusion in the graph", param_hint="TOPIC")
@@ -54,9 +54,8 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
         report = keypoints_report(driver, topic, stance, k, Embedder(), database=conn.database,
                                   progress=progress_for(as_json))  # fmt: skip
         if report is None:
-            raise QueryError(  # the topic names no conclusion in the graph
-                missing_topic(topic, closest_topics(driver, topic, database=conn.database))
-            )
+            # the topic names no conclusion in the graph
+            raise QueryError(why_missing(driver, topic, database=conn.database))
     finally:
         conn.close()
     if as_json:

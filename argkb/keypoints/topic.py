@@ -32,6 +32,20 @@ def missing_topic(topic: str, closest: list[str] | None = None) -> str:
     return f"no argument concludes {topic!r} (argkb query finds topic texts)"
 
 
+def why_missing(driver: neo4j.Driver, topic: str, *, database: str | None = None) -> str:
+    """The one-line answer when no argument concludes ``topic`` (:func:`missing_topic`, with
+    the closest conclusions), or, in a graph that holds no argument at all, what to load."""
+    from argkb.db import cypher
+
+    closest = closest_topics(driver, topic, database=database)
+    if not closest and not cypher.read(driver, "keypoints/any_argument", database=database)[0][0]:
+        return (
+            f"no argument concludes {topic!r}: the graph holds no argument yet "
+            "(argkb load FORMAT PATH loads a corpus)"
+        )
+    return missing_topic(topic, closest)
+
+
 def closest_topics(
     driver: neo4j.Driver, topic: str, *, database: str | None = None, k: int = 3
 ) -> list[str]:
@@ -150,7 +164,7 @@ def keypoints_report(
 ) -> dict[str, Any] | None:
     """``argkb keypoints TOPIC --json`` and ``GET /api/v1/keypoints``: the key points of the
     topic's premises of ``stance`` (pro, con or both), at most ``k`` per stance; None when no
-    argument concludes the topic (:func:`closest_topics` then names the nearest ones)."""
+    argument concludes the topic (:func:`why_missing` then says why)."""
     premises = topic_premises(driver, topic, database=database)
     if not premises:
         return None

@@ -411,13 +411,12 @@ def keypoints(
 ) -> Response:
     """The key points of a topic's premises, per stance, with their prevalence, examples and
     sources: the result of `argkb keypoints TOPIC --json`."""
-    from argkb.keypoints.topic import closest_topics, keypoints_report, missing_topic
+    from argkb.keypoints.topic import keypoints_report, why_missing
 
     refuse_blank("topic", topic, "name a conclusion")
     report = keypoints_report(store.driver, topic, stance, k, embedder, database=store.database)
     if report is None:
-        closest = closest_topics(store.driver, topic, database=store.database)
-        raise ApiError(404, "not_found", missing_topic(topic, closest))
+        raise ApiError(404, "not_found", why_missing(store.driver, topic, database=store.database))
     return Response(to_json(report), media_type="application/json")
 
 

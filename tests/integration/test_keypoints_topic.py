@@ -172,3 +172,30 @@ def test_keypoints_text_keeps_each_key_point_on_one_line(db, neo4j_uri, monkeypa
         "        2  Cars pollute the air of our cities badly.",
         "          e.g. Car fumes make the air dirty. [A title over two lines]",
     ]
+
+
+def test_an_empty_graph_is_told_to_load_a_corpus(db, neo4j_uri, wipe_db) -> None:
+    """In a graph that holds no argument (``argkb init`` run, nothing loaded), the one-line
+    error says to load a corpus (it sent the user to ``argkb query`` for topic texts), with a
+    non-zero exit; in a graph with arguments it still names the closest conclusions."""
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+    from argkb.db.schema import init_schema
+    from argkb.keypoints.topic import why_missing
+
+    wipe_db(db)
+    init_schema(db)
+    db.execute_query("CALL db.awaitIndexes(60)")
+    result = CliRunner().invoke(main, ["keypoints", TOPIC, "--uri", neo4j_uri])
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines() == [
+        f"Error: no argument concludes {TOPIC!r}: the graph holds no argument yet "
+        "(argkb load FORMAT PATH loads a corpus)"
+    ]
+    load(db, "argkp", FIXTURES / "eval" / "argkp")
+    db.execute_query("CALL db.awaitIndexes(60)")
+    assert why_missing(db, "ban fossil fuels") == (
+        f"no argument concludes 'ban fossil fuels'; closest conclusions: {TOPIC!r}"
+    )
+    assert why_missing(db, "???") == "no argument concludes '???' (argkb query finds topic texts)"

@@ -3,7 +3,7 @@ pseudo-relevance feedback, pairwise learning to rank, debate meta-talk, the best
 cosine, claim-premise products, a judged-quality prior.
 
     python -m bench linear_extras --study /tmp/study --data ../shared/data \\
-        [--only mmr|size|sentence|prf|ltr|meta|maxsent|product|quality|gated] [--top 5]
+        [--only mmr|size|sentence|prf|ltr|meta|maxsent|product|quality|gated|norm] [--top 5]
 
 On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
 
@@ -42,6 +42,9 @@ On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
   at least tau with the query (tau None: g = 1, plain MMR), each side's scores kept for the
   merge of the two sides; also on ArgKP train (``argkp-train.pkl`` in ``--study``, the kept
   ArgKP test's stand-in) where it was recorded;
+* ``norm``: the cosine feature min-max scaled over each side's candidates (as BM25 is scaled by
+  the query's best), at cosine weight .5 / 1 / 1.5 with the rest shipped, beside the plain
+  cosine; also on ArgKP train where it was recorded;
 * ``quality``: a prior of judged quality (:func:`quality_prior`, the argument prior's folds) at
   0 to 2 with BM25 at 0 or .25 and the argument prior at 0 to .5.
 
@@ -325,6 +328,34 @@ def run_product(study: Path, data: Path) -> None:
                        (0.25, 1.5))  # fmt: skip
 
 
+def run_norm(study: Path, data: Path) -> None:
+    import argkb.query.rankers.hybrid_fusion as hybrid
+
+    def scaled(values: Any) -> Any:
+        span = float(values.max() - values.min()) if len(values) else 0.0
+        return (values - values.min()) / span if span > 0 else np.zeros(len(values))
+
+    names = [n for n in ("argkp-train", *NAMES) if (study / f"{n}.pkl").exists()]
+    pools = {n: read_pools(study / f"{n}.pkl") for n in names}
+    with_fold_priors(pools, study, data)
+    plain = hybrid.premise_features
+
+    def min_max(pool: Any) -> Any:
+        features = plain(pool)
+        return {**features, "cosine": scaled(features["cosine"])}
+
+    print("| cosine | weight | " + " | ".join(names) + " |\n|---|---|" + "---:|" * len(names))
+    try:
+        for label, features in (("plain", plain), ("min-max", min_max)):
+            hybrid.premise_features = features
+            for weight in (0.5, 1.0, 1.5):
+                row = [score(n, data, Replay(pools[n], {**SHIPPED, "cosine": weight}))
+                       for n in names]  # fmt: skip
+                print(f"| {label} | {weight:g} | " + " | ".join(f"{v:.4f}" for v in row) + " |")
+    finally:
+        hybrid.premise_features = plain
+
+
 def run_quality(study: Path, data: Path) -> None:
     grid = list(itertools.product((0.0, 0.25), (0.0, 0.25, 0.5),
                                   (0.0, 0.25, 0.5, 1.0, 1.5, 2.0)))  # fmt: skip
@@ -499,7 +530,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs: dict[str, Any] = {
         "mmr": run_mmr, "size": run_size, "sentence": run_sentence, "prf": run_prf,
         "ltr": run_ltr, "maxsent": run_maxsent, "product": run_product, "quality": run_quality,
-        "meta": run_meta, "gated": run_gated,
+        "meta": run_meta, "gated": run_gated, "norm": run_norm,
     }  # fmt: skip
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", type=Path, required=True, help="the recordings' folder")

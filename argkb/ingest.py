@@ -365,7 +365,9 @@ def drop_corpus(driver: neo4j.Driver, cid: str, *, database: str | None = None) 
     Derived data is not recomputed here: clusters keep their other members and PageRank its
     scores. Where units remain, the drop marks those that exist as to be redone (the job marks of
     :mod:`argkb.db.jobs`), so that ``argkb status`` lists them and ``argkb update`` (or
-    ``argkb cluster`` and ``argkb pagerank``) rebuilds the clusters and recomputes PageRank."""
+    ``argkb cluster`` and ``argkb pagerank``) rebuilds the clusters and recomputes PageRank.
+    Where none remains, the clusters and the sentence term statistics, which then describe
+    nothing, are removed: a corpus loaded next is clustered and counted as in a fresh graph."""
     stored = _stored_corpus(driver, database, cid)
     if stored is None:
         from argkb.db.schema import corpora
@@ -386,6 +388,11 @@ def drop_corpus(driver: neo4j.Driver, cid: str, *, database: str | None = None) 
         redo += ["pagerank"] if left["ranked"] else []
         for name in redo:
             jobs.begin(driver, database, name)
+    else:
+        with driver.session(database=database) as session:
+            for kind in ("claim", "premise"):
+                session.run(cypher.load("cluster/drop_clusters"), {"kind": kind}).consume()
+            session.run(cypher.load("sentences/clear_terms")).consume()
     return {**stored, "redo": redo}
 
 

@@ -126,3 +126,28 @@ def test_dropping_the_last_corpus_marks_nothing(db: Any, wipe_db: Any) -> None:
     summary = pipeline.load(db, None, "argsme", [FIRST])
     drop_corpus(db, summary.corpus)
     assert not db.execute_query("MATCH (j:Job) RETURN j").records
+
+
+def test_dropping_the_last_corpus_leaves_no_clusters_or_sentence_terms(
+    db: Any, wipe_db: Any
+) -> None:
+    """Clusters and term statistics of a graph without units are nobody's: the drop removes
+    them, so that a corpus loaded afterwards is clustered as into a fresh graph (before, the
+    emptied clusters stayed, and the next 'argkb update' wrote new ones beside them)."""
+    from argkb.ingest import drop_corpus
+
+    wipe_db(db)
+    summary = pipeline.load(db, None, "jsonl", [SECOND])
+    pipeline.update(db, None)
+    clean = db.execute_query("MATCH (c:Cluster) RETURN count(c) AS n").records[0]["n"]
+    assert clean > 0
+    drop_corpus(db, summary.corpus)
+    left = db.execute_query("MATCH (x:Cluster|SentenceTerm|SentenceStats|Job) RETURN count(x) AS n")
+    assert left.records[0]["n"] == 0
+    pipeline.load(db, None, "jsonl", [SECOND])
+    pipeline.update(db, None)
+    assert _stale(db) == {}
+    again = db.execute_query("MATCH (c:Cluster) RETURN count(c) AS n").records[0]["n"]
+    empty = db.execute_query("MATCH (c:Cluster) WHERE NOT EXISTS { (c)<-[:IN_CLUSTER]-() } "
+                             "RETURN count(c) AS n").records[0]["n"]  # fmt: skip
+    assert (again, empty) == (clean, 0)

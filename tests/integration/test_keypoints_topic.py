@@ -199,3 +199,54 @@ def test_an_empty_graph_is_told_to_load_a_corpus(db, neo4j_uri, wipe_db) -> None
         f"no argument concludes 'ban fossil fuels'; closest conclusions: {TOPIC!r}"
     )
     assert why_missing(db, "???") == "no argument concludes '???' (argkb query finds topic texts)"
+
+
+def test_counts_on_a_corpus_checked_by_hand(db, tmp_path) -> None:
+    """Six premises conclude the topic, counted by hand: one used by two arguments (of two
+    sources) counts once, with both arguments and sources; a conclusion spelt with other case
+    and spaces is the same topic; a premise of another topic is left out even when it is the
+    same text; one of unknown stance is counted apart. Pro 3, con 2, unknown 1."""
+    import json
+
+    from argkb.embed.model import Embedder
+    from argkb.keypoints.topic import keypoints_report
+
+    topic = "Cities should ban private cars"
+    exhaust = "Car exhaust pollutes the air that city residents breathe every day."
+    workers = "Many workers depend on their cars to reach their jobs on time."
+    rows = [
+        ("h1", topic, [(exhaust, "pro")], "s1"),
+        ("h2", topic, [("Exhaust fumes from cars make urban air dirty to breathe.", "pro")], "s2"),
+        ("h3", "cities   should ban PRIVATE cars", [(exhaust, "pro")], "s3"),
+        ("h4", topic, [("Traffic accidents kill thousands of pedestrians a year.", "pro")], "s1"),
+        ("h5", topic, [(workers, "con"), ("A ban hurts people far from transit.", "unknown")],
+         "s2"),
+        ("h6", topic, [("People with disabilities often need a car to get around.", "con")],
+         "s2"),
+        ("h7", "Something else entirely", [(workers, "pro")], "s9"),
+    ]  # fmt: skip
+    path = tmp_path / "cars.jsonl"
+    path.write_text("".join(json.dumps({
+        "id": aid, "conclusion": conclusion, "source": {"id": sid, "title": f"Debate {sid}"},
+        "premises": [{"text": text, "stance": stance} for text, stance in premises]}) + "\n"
+        for aid, conclusion, premises, sid in rows), encoding="utf-8")  # fmt: skip
+    load(db, "jsonl", path)
+    premises = topic_premises(db, topic)
+    by_text = {(p.text, p.stance): p for p in premises.values()}
+    assert len(premises) == len(by_text) == 6
+    reused = by_text[(exhaust, "pro")]
+    assert sorted(reused.arguments) == ["jsonl:h1", "jsonl:h3"]
+    assert sorted(s["sid"] for s in reused.sources) == ["jsonl:s1", "jsonl:s3"]
+    assert (workers, "pro") not in by_text  # h7's: another topic
+    assert by_text[(workers, "con")].arguments == ["jsonl:h5:con"]
+    report = keypoints_report(db, topic, "both", 5, Embedder())
+    assert report is not None
+    assert (report["premises"], report["unknown_stance"]) == (6, 1)
+    assert {s: part["premises"] for s, part in report["stances"].items()} == {"pro": 3, "con": 2}
+    for part in report["stances"].values():
+        assert sum(row["prevalence"] for row in part["key_points"]) <= part["premises"]
+        for row in part["key_points"]:
+            # each premise counts once (the reused one brings two arguments); the examples are
+            # premises it counts
+            assert row["arguments"] >= row["prevalence"] >= 1
+            assert len(row["examples"]) <= min(2, row["prevalence"])

@@ -86,6 +86,20 @@ def _premises(n: int) -> str:
     return "1 premise" if n == 1 else f"{n:,} premises"
 
 
+CLUSTER_OPTIONS = {
+    "ranker": "--ranker",
+    "representative": "--representative",
+    "coreset_alpha": "--alpha",
+    "coreset_relevance": "--relevance",
+    "premise_clusters": "--premise-clusters",
+    "alignment": "--alignment",
+    "fusion": "--fusion",
+    "show_keys": "--show-keys",
+    "snippets": "--snippets",
+}
+"""The ranking and cluster options (parameter name -> flag): --pairs answers without them."""
+
+
 def _check_pairs_options(pairs: bool, stance: str, pairs_baseline: bool) -> None:
     """Usage errors for options that the answer asked for would ignore."""
     from click.core import ParameterSource
@@ -95,6 +109,14 @@ def _check_pairs_options(pairs: bool, stance: str, pairs_baseline: bool) -> None
         raise click.UsageError(
             "--stance does not apply to --pairs: sentence pairs are ranked for the claim, not "
             "by side (each pair shows its premise's stance)"
+        )
+    ignored = [flag for name, flag in CLUSTER_OPTIONS.items()
+               if given(name) == ParameterSource.COMMANDLINE]  # fmt: skip
+    if pairs and ignored:
+        raise click.UsageError(
+            f"{', '.join(ignored)} {'does' if len(ignored) == 1 else 'do'} not apply to --pairs: "
+            "the sentence-pair pipeline has no clusters or ranker to choose (drop "
+            f"{'it' if len(ignored) == 1 else 'them'}, or drop --pairs)"
         )
     if not pairs and (pairs_baseline or given("pairing") == ParameterSource.COMMANDLINE):
         raise click.UsageError(
@@ -140,7 +162,7 @@ def _check_pairs_options(pairs: bool, stance: str, pairs_baseline: bool) -> None
     help="Answer with the best sentence pairs of premises instead of clusters ('argkb "
     "sentences' first): --k pairs by the sentence-pair pipeline (BM25 over sentences, "
     "re-ranked by their premise's topic and argumentativeness, one pair per premise, the top "
-    "sentence with its next one); the ranking and cluster options do not apply.",
+    "sentence with its next one); the ranking and cluster options are refused beside it.",
 )
 @click.option(
     "--pairs-baseline",

@@ -108,7 +108,9 @@ def test_a_group_without_a_command_shows_its_help(args: list[str]) -> None:
 def test_options_the_eval_and_query_commands_would_misuse_are_refused(tmp_path: Path) -> None:
     """From an audit (2026-11-27): an --out under a file failed after the whole run, an empty
     --collection scored the whole database, --folds 0 divided by zero, --stance and --pairing
-    were ignored beside or without --pairs, an empty perspective name was written."""
+    were ignored beside or without --pairs, an empty perspective name was written; from the
+    sentence-pair audit (session 29): the ranking and cluster options were ignored beside
+    --pairs."""
     fixture = Path(__file__).resolve().parents[1] / "fixtures" / "eval" / "dataset"
     blocker = tmp_path / "a-file"
     blocker.write_text("")
@@ -121,6 +123,10 @@ def test_options_the_eval_and_query_commands_would_misuse_are_refused(tmp_path: 
         (["eval", "stance", "--data", str(tmp_path), "--folds", "0"], "--folds"),
         (["query", "some claim", "--pairs", "--stance", "con"], "does not apply to --pairs"),
         (["query", "some claim", "--pairing", "next"], "add --pairs"),
+        (["query", "some claim", "--pairs", "--ranker", "pfidf"],
+         "--ranker does not apply to --pairs"),
+        (["query", "some claim", "--pairs", "--fusion", "linear", "--snippets"],
+         "--fusion, --snippets do not apply to --pairs"),
         (["bloom", "perspective", "-o", str(tmp_path / "p.json"), "--name", " "], "is empty"),
     ]  # fmt: skip
     for args, said in cases:

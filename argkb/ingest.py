@@ -83,6 +83,10 @@ class LoadSummary:
     nodes_created: int = 0
     relationships_created: int = 0
     bulk: bool = False  # full-text indexes dropped for the load and built after it
+    # other corpora of this format loaded from files of the same names (an earlier version of
+    # the input, usually) -> the arguments each holds that this corpus does not: they stay
+    # beside this corpus's (``argkb db drop`` removes such a corpus)
+    same_names: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
 
 
@@ -274,6 +278,12 @@ def load_records(
         if isinstance(err, KeyboardInterrupt):
             raise LoadInterrupted(cid) from err
         raise
+    # read after the corpus is complete: a failure here must not undo it
+    summary.same_names = {
+        row["cid"]: row["arguments"] for row in cypher.read(
+            driver, "ingest/same_names", database=database, cid=cid, fmt=fmt, names=_names(files))
+        if row["arguments"]
+    }  # fmt: skip
     summary.seconds["total"] = time.perf_counter() - started
     return summary
 
@@ -402,6 +412,11 @@ def _stored_corpus(driver: neo4j.Driver, database: str | None, cid: str) -> dict
     return dict(rows[0]["corpus"]) if rows else None
 
 
+def _names(files: Sequence[Path]) -> str:
+    """The corpus node's ``name``: the input files' names, without their folders."""
+    return ", ".join(p.name for p in files)
+
+
 def _begin_corpus(
     driver: neo4j.Driver, database: str | None, cid: str, fmt: str, files: Sequence[Path]
 ) -> None:
@@ -411,7 +426,7 @@ def _begin_corpus(
         {
             "cid": cid,
             "format": fmt,
-            "name": ", ".join(p.name for p in files),
+            "name": _names(files),
             "files": [str(p) for p in files],
             "hash": cid.split(":", 1)[1],
         },

@@ -230,6 +230,11 @@ def _clash(aid: str, other: Any, complete: bool) -> str:
             "; that corpus's load did not finish: load its files again to complete it, or "
             f"remove it ('argkb db drop {other['corpus']}')"
         )
+    else:  # typically an earlier version of the same file
+        reason += (
+            f"; to replace that corpus by this input, remove it first ('argkb db drop "
+            f"{other['corpus']}') and load again"
+        )
     return reason
 
 

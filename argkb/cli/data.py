@@ -229,6 +229,14 @@ def _print_load(summary: LoadSummary) -> None:
         click.echo(f"rejected records{report}; first ones:")
         for line in summary.rejected_examples:
             click.echo(f"  {line}")
+    for other, arguments in summary.same_names.items():
+        click.echo(
+            f"warning: corpus {other}, loaded before from files of the same names, holds "
+            f"{arguments:,} argument{'s' if arguments != 1 else ''} this input does not; they "
+            f"stay in the graph while it is loaded ('argkb db drop {other}' removes it, then "
+            "run 'argkb update')",
+            err=True,
+        )
     if summary.left_out:
         counts = ", ".join(f"{n:,} {kind}" for kind, n in sorted(summary.left_out.items()))
         click.echo(

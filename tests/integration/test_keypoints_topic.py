@@ -4,6 +4,7 @@ their stance and source and are summarised per stance, on a small ArgKP fixture.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from graphs import load
@@ -125,7 +126,7 @@ def test_the_exact_text_of_a_conclusion_finds_its_premises(db, tmp_path) -> None
     import json
 
     conclusions = ["Cities\u00a0should ban private cars", "Cars \u2c2f should be banned"]
-    lines = [
+    lines: list[dict[str, Any]] = [
         {"id": f"nb{i}", "conclusion": text, "source": "nb",
          "premises": [{"text": f"Exhaust fumes harm the lungs of people in town {i}.",
                        "stance": "pro"}]}
@@ -236,7 +237,7 @@ def test_counts_on_a_corpus_checked_by_hand(db, tmp_path) -> None:
     assert len(premises) == len(by_text) == 6
     reused = by_text[(exhaust, "pro")]
     assert sorted(reused.arguments) == ["jsonl:h1", "jsonl:h3"]
-    assert sorted(s["sid"] for s in reused.sources) == ["jsonl:s1", "jsonl:s3"]
+    assert sorted(str(s["sid"]) for s in reused.sources) == ["jsonl:s1", "jsonl:s3"]
     assert (workers, "pro") not in by_text  # h7's: another topic
     assert by_text[(workers, "con")].arguments == ["jsonl:h5:con"]
     report = keypoints_report(db, topic, "both", 5, Embedder())

@@ -202,7 +202,9 @@ def _premise_features(
     premises = sorted({s.premise for s in ranked})
     scored = _read_with_prior(driver, "sentences/premise_features", premises, vector, prior,
                               database)  # fmt: skip
-    return {r["uid"]: {"topic": _cosine(r["topic"]), "argument": p, "claim": _cosine(r["claim"])}
+    # a premise without an embedding has no argumentativeness either (its prior row is -2)
+    return {r["uid"]: {"topic": _cosine(r["topic"]), "argument": p if r["prior"] >= 0 else 0.0,
+                       "claim": _cosine(r["claim"])}
             for r, p in scored}  # fmt: skip
 
 

@@ -1,0 +1,67 @@
+"""Sentence-pair answers where the graph is only partly ready, from an audit (session 29), on a
+real Neo4j: a premise split but never embedded scores 0 on its topic and argumentativeness
+features."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from argkb.db.schema import init_schema
+from argkb.ingest import load_records
+from argkb.loaders import reader
+from argkb.sentences.answer import answer_pairs
+
+pytestmark = [pytest.mark.neo4j]
+
+PREMISES = {
+    "embedded": "Nuclear reactors are reliable and they run all year long. Operators keep "
+    "them safe with drills that are held every month.",
+    "bare": "Nuclear reactors are reliable because engineers inspect them often. Inspections "
+    "find faults early, before they can cause harm.",
+    "russian": "Ядерная энергия опасна. Атомные станции взрываются.",
+}
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    from argkb.embed.model import Embedder
+
+    return Embedder(cache=False)
+
+
+@pytest.fixture(scope="module")
+def graph(db, embedder, tmp_path_factory: pytest.TempPathFactory):
+    """Three premises of one claim, split into sentences; all embedded but ``id:bare``."""
+    from argkb.embed.store import embed_units
+    from argkb.sentences.store import split_premises
+
+    path = tmp_path_factory.mktemp("pairs-audit") / "args.jsonl"
+    line = {"id": "n1", "conclusion": "Nuclear power is safe",
+            "premises": [{"id": key, "text": text, "stance": "pro"}
+                         for key, text in PREMISES.items()]}  # fmt: skip
+    path.write_text(json.dumps(line) + "\n")
+    init_schema(db)
+    load_records(db, "jsonl", [path], reader("jsonl")([path]))
+    embed_units(db, embedder)
+    db.execute_query("MATCH (u:Unit {uid: 'id:bare'}) REMOVE u.embedding")
+    split_premises(db)
+    db.execute_query("CALL db.awaitIndex('sentence_text', 60)")
+    return db
+
+
+def test_a_premise_without_an_embedding_scores_0(graph, embedder):
+    result = answer_pairs(graph, "nuclear reactors reliable", embedder=embedder, explain=True)
+    by_unit = {p.unit: p for p in result.pairs}
+    assert set(by_unit) == {"id:embedded", "id:bare"}
+    bare = by_unit["id:bare"].explain
+    assert bare is not None
+    # its conclusion is embedded: the claim feature stays, the premise's own two are 0
+    assert bare.features["topic"] == bare.features["argument"] == 0.0
+    assert bare.features["claim"] > 0.0
+    assert by_unit["id:bare"].score == pytest.approx(
+        bare.features["first"] + bare.features["claim"], abs=1e-6
+    )
+    embedded = by_unit["id:embedded"].explain
+    assert embedded is not None and embedded.features["argument"] > 0.0

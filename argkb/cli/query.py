@@ -357,6 +357,8 @@ def show_pairs(
     if as_json:
         click.echo(to_json(result))
         return
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
     if result.message:
         click.echo(result.message)
         return

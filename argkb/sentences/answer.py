@@ -88,8 +88,9 @@ class PairAnswer:
 
 @dataclass
 class PairsResult:
-    """The answer to ``--pairs``: ranked pairs best first, a message where there are none;
-    ``pipeline``: the parts used (:class:`~argkb.sentences.pipeline.PairSettings`)."""
+    """The answer to ``--pairs``: ranked pairs best first, a message where there are none,
+    notes on what the answer may lack; ``pipeline``: the parts used
+    (:class:`~argkb.sentences.pipeline.PairSettings`)."""
 
     query: str
     model: str
@@ -97,6 +98,8 @@ class PairsResult:
     pipeline: dict[str, object] = field(default_factory=dict)
     pairs: list[PairAnswer] = field(default_factory=list)
     message: str | None = None
+    # what the answer may lack and what to run (premises without an embedding)
+    notes: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
 
 
@@ -155,8 +158,16 @@ def answer_pairs(
         result.message = "No sentence matches the query."
         return result
     started = time.perf_counter()
-    arguments = _arguments(driver, sorted({p.pair.top.premise for p in found}), database)
+    arguments, unembedded = _arguments(driver, sorted({p.pair.top.premise for p in found}),
+                                       database)  # fmt: skip
     result.seconds["sources"] = time.perf_counter() - started
+    if settings.reranks and unembedded:
+        shown = len({p.pair.top.premise for p in found})
+        result.notes.append(
+            f"{len(unembedded):,} of the {shown:,} premises shown have no embedding, so their "
+            "topic and argumentativeness features count 0 and they rank lower than they "
+            "should: run 'argkb embed' (or 'argkb update')"
+        )
     shown = settings if explain else None
     result.pairs = [
         _answer(rank, scored, arguments.get(scored.pair.top.premise, []), shown)
@@ -187,13 +198,18 @@ def _answer(
 
 def _arguments(
     driver: neo4j.Driver, premises: list[str], database: str | None
-) -> dict[str, list[PairArgument]]:
-    """The arguments of each premise (one read for all), by argument id."""
+) -> tuple[dict[str, list[PairArgument]], set[str]]:
+    """The arguments of each premise (one read for all), by argument id, and the premises
+    without an embedding."""
     found: dict[str, list[PairArgument]] = defaultdict(list)
+    unembedded: set[str] = set()
     for row in cypher.read(driver, "sentences/pair_sources", database=database, uids=premises):
-        found[row["uid"]].append(PairArgument(row["aid"], row["stance"] or "unknown",
-                                              row["conclusion"]))  # fmt: skip
-    return found
+        if not row["embedded"]:
+            unembedded.add(row["uid"])
+        if row["aid"] is not None:
+            found[row["uid"]].append(PairArgument(row["aid"], row["stance"] or "unknown",
+                                                  row["conclusion"]))  # fmt: skip
+    return found, unembedded
 
 
 def _require_sentences(driver: neo4j.Driver, database: str | None) -> None:

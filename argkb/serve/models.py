@@ -202,6 +202,10 @@ class Pairs(BaseModel):
     pipeline: dict[str, Any] = Field(description="The parts of the pipeline used.")
     pairs: list[PairAnswer]
     message: str | None = Field(default=None, description="Why there are no pairs.")
+    notes: list[str] = Field(
+        default_factory=list,
+        description="What the answer may lack and what to run (premises without an embedding).",
+    )
     seconds: dict[str, float]
 
 

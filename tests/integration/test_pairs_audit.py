@@ -1,17 +1,20 @@
 """Sentence-pair answers where the graph is only partly ready, from an audit (session 29), on a
 real Neo4j: a premise split but never embedded scores 0 on its topic and argumentativeness
-features."""
+features and the answer says so."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from click.testing import CliRunner
 
+from argkb.cli import main
 from argkb.db.schema import init_schema
 from argkb.ingest import load_records
 from argkb.loaders import reader
 from argkb.sentences.answer import answer_pairs
+from argkb.sentences.pipeline import BASELINE
 
 pytestmark = [pytest.mark.neo4j]
 
@@ -51,7 +54,7 @@ def graph(db, embedder, tmp_path_factory: pytest.TempPathFactory):
     return db
 
 
-def test_a_premise_without_an_embedding_scores_0(graph, embedder):
+def test_a_premise_without_an_embedding_scores_0_and_the_answer_says_so(graph, embedder):
     result = answer_pairs(graph, "nuclear reactors reliable", embedder=embedder, explain=True)
     by_unit = {p.unit: p for p in result.pairs}
     assert set(by_unit) == {"id:embedded", "id:bare"}
@@ -65,3 +68,28 @@ def test_a_premise_without_an_embedding_scores_0(graph, embedder):
     )
     embedded = by_unit["id:embedded"].explain
     assert embedded is not None and embedded.features["argument"] > 0.0
+    assert len(result.notes) == 1
+    assert result.notes[0].startswith("1 of the 2 premises shown have no embedding")
+    assert "argkb embed" in result.notes[0]
+
+
+def test_no_note_where_every_premise_shown_is_embedded(graph, embedder):
+    result = answer_pairs(graph, "operators drills", embedder=embedder)
+    assert [p.unit for p in result.pairs] == ["id:embedded"]
+    assert result.notes == []
+    # the baseline does not re-rank: nothing is missing from it
+    assert answer_pairs(graph, "nuclear reactors reliable", settings=BASELINE).notes == []
+
+
+def test_the_cli_prints_the_note(graph, neo4j_uri: str):
+    env = {"NEO4J_URI": neo4j_uri}
+    text = CliRunner().invoke(main, ["query", "nuclear reactors reliable", "--pairs"], env=env)
+    assert text.exit_code == 0, text.output
+    assert text.stderr.startswith("note: 1 of the 2 premises shown have no embedding")
+    assert "note:" not in text.stdout
+    shown = CliRunner().invoke(main, ["query", "nuclear reactors reliable", "--pairs", "--json"],
+                               env=env)  # fmt: skip
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.stdout)["notes"] == text.stderr.strip().removeprefix("note: ").split(
+        "\nnote: "
+    )

@@ -155,7 +155,7 @@ def answer_pairs(
     result.seconds["retrieve"] = time.perf_counter() - started
     if not found:
         _require_sentences(driver, database)
-        result.message = "No sentence matches the query."
+        result.message = _nothing_found(driver, query, settings, database)
         return result
     started = time.perf_counter()
     arguments, unembedded = _arguments(driver, sorted({p.pair.top.premise for p in found}),
@@ -210,6 +210,25 @@ def _arguments(
             found[row["uid"]].append(PairArgument(row["aid"], row["stance"] or "unknown",
                                                   row["conclusion"]))  # fmt: skip
     return found, unembedded
+
+
+def _nothing_found(
+    driver: neo4j.Driver, query: str, settings: PairSettings, database: str | None
+) -> str:
+    """Why no pair came back: no sentence holds the query's words, or some do and the
+    preprocessing dropped every one of them (it keeps sentences of English words with a verb,
+    :mod:`argkb.sentences.clean`: a query in another language finds nothing through it)."""
+    from argkb.sentences.clean import MIN_WORDS
+    from argkb.sentences.retrieve import rank_sentences
+
+    if settings.clean and rank_sentences(driver, query, k=1, database=database):
+        return (
+            "No proper sentence matches the query: the sentences that hold its words were all "
+            f"dropped by the preprocessing, which keeps sentences of at least {MIN_WORDS} "
+            "English words with a verb ('argkb query CLAIM --pairs --pairs-baseline' shows "
+            "them unfiltered)."
+        )
+    return "No sentence matches the query."
 
 
 def _require_sentences(driver: neo4j.Driver, database: str | None) -> None:

@@ -1,6 +1,7 @@
 """Sentence-pair answers where the graph is only partly ready, from an audit (session 29), on a
 real Neo4j: a premise split but never embedded scores 0 on its topic and argumentativeness
-features and the answer says so."""
+features and the answer says so; a query whose matching sentences the preprocessing drops
+(another language) says why there is no pair instead of "no sentence matches"."""
 
 from __future__ import annotations
 
@@ -79,6 +80,17 @@ def test_no_note_where_every_premise_shown_is_embedded(graph, embedder):
     assert result.notes == []
     # the baseline does not re-rank: nothing is missing from it
     assert answer_pairs(graph, "nuclear reactors reliable", settings=BASELINE).notes == []
+
+
+def test_matches_the_preprocessing_drops_are_named(graph, embedder):
+    result = answer_pairs(graph, "Атомные станции", embedder=embedder)
+    assert result.pairs == []
+    assert result.message is not None and "dropped by the preprocessing" in result.message
+    assert "--pairs-baseline" in result.message
+    baseline = answer_pairs(graph, "Атомные станции", settings=BASELINE)
+    assert [p.unit for p in baseline.pairs] == ["id:russian"]
+    nothing = answer_pairs(graph, "zzzqqq", embedder=embedder)
+    assert nothing.pairs == [] and nothing.message == "No sentence matches the query."
 
 
 def test_the_cli_prints_the_note(graph, neo4j_uri: str):

@@ -14,6 +14,7 @@ import functools
 import logging
 import math
 import os
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,12 +29,19 @@ if TYPE_CHECKING:
     import neo4j
 
 
+def printable(text: str) -> str:
+    """``text`` without escape sequences and control characters (tab and line breaks aside): a
+    corpus's text may hold NUL, bell or escape sequences that a terminal would act on."""
+    text = click.unstyle(text)
+    return "".join(c for c in text if c in "\t\n\r" or unicodedata.category(c) != "Cc")
+
+
 def one_line(text: str, width: int) -> str:
-    """``text`` on one line (runs of whitespace as one space), cut after a whole word to at
-    most ``width`` characters, with " ..." where it was cut."""
+    """``text`` on one line (runs of whitespace as one space, control characters left out), cut
+    after a whole word to at most ``width`` characters, with " ..." where it was cut."""
     import textwrap
 
-    return textwrap.shorten(text, width, placeholder=" ...")
+    return textwrap.shorten(printable(text), width, placeholder=" ...")
 
 
 def echo_err(message: str) -> None:

@@ -22,6 +22,7 @@ from argkb.cli.app import (
     main,
     one_blas_thread,
     one_line,
+    printable,
     to_json,
 )
 from argkb.query.settings import (
@@ -375,7 +376,7 @@ def show_pairs(
         click.echo(f"\n{pair.rank:>3}. [{pair.score:.3f}] {where}  [unit {pair.unit}]")
         for i, sentence in enumerate(pair.sentences):
             marker = ">" if i == pair.top else " "
-            click.echo(textwrap.fill(" ".join(sentence.text.split()), TEXT_WIDTH,
+            click.echo(textwrap.fill(" ".join(printable(sentence.text).split()), TEXT_WIDTH,
                                      initial_indent=f"     {marker} ",
                                      subsequent_indent="       "))  # fmt: skip
         if pair.explain:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from argkb.cli.app import one_line
+from argkb.cli.app import one_line, printable
 
 LONG = (
     "Every year we wait makes the problem harder to solve. The carbon we emit today\n"
@@ -21,3 +21,12 @@ def test_a_short_text_is_whole_on_one_line() -> None:
     assert one_line("Burning fossil fuels\n  drives climate change.", 90) == (
         "Burning fossil fuels drives climate change."
     )
+
+
+def test_control_characters_are_left_out() -> None:
+    """From the sentence-pair audit (session 29): a premise's NUL, bell and escape sequences
+    reached the terminal."""
+    text = "Nuclear reactors\x07 are\x00 reliable.\x1b[2J They\x9b run\tall year."
+    assert printable(text) == "Nuclear reactors are reliable. They run\tall year."
+    assert one_line(text, 90) == "Nuclear reactors are reliable. They run all year."
+    assert printable("Ядерная энергия 😀 ü\n") == "Ядерная энергия 😀 ü\n"

@@ -25,6 +25,7 @@ from argkb.sentences.pipeline import (
     embed_query,
     pipeline_pairs,
 )
+from argkb.sentences.store import pending_corpora
 
 if TYPE_CHECKING:
     import neo4j
@@ -98,7 +99,7 @@ class PairsResult:
     pipeline: dict[str, object] = field(default_factory=dict)
     pairs: list[PairAnswer] = field(default_factory=list)
     message: str | None = None
-    # what the answer may lack and what to run (premises without an embedding)
+    # what the answer may lack and what to run (corpora not split, premises without an embedding)
     notes: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
 
@@ -153,6 +154,13 @@ def answer_pairs(
         _require_sentences(driver, database)  # more precise: no premises, or none split yet
         raise
     result.seconds["retrieve"] = time.perf_counter() - started
+    behind = len(pending_corpora(driver, database))
+    if behind:
+        corpora = "1 corpus" if behind == 1 else f"{behind:,} corpora"
+        result.notes.append(
+            f"{corpora} loaded since the last 'argkb sentences': premises not split yet are "
+            "missing from these pairs; run 'argkb sentences'"
+        )
     if not found:
         _require_sentences(driver, database)
         result.message = _nothing_found(driver, query, settings, database)

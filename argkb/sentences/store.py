@@ -51,6 +51,13 @@ def sentence_counts(driver: neo4j.Driver, database: str | None = None) -> dict[s
     return {"sentences": int(row["sentences"]), "split_premises": int(row["split_premises"])}
 
 
+def pending_corpora(driver: neo4j.Driver, database: str | None = None) -> list[str]:
+    """Corpora loaded since the last complete :func:`split_premises` (``Corpus.split_at``
+    older than the load, or never set): their premises may not be split yet."""
+    rows = cypher.read(driver, "sentences/pending_corpora", database=database)
+    return list(rows[0]["cids"])
+
+
 def split_premises(
     driver: neo4j.Driver,
     database: str | None = None,
@@ -69,6 +76,7 @@ def split_premises(
         logger.warning("term statistics count %d sentences, the graph has %d: recounting",
                        check["stored"], check["actual"])  # fmt: skip
         recount_terms(driver, database)
+    corpora = pending_corpora(driver, database)  # the ones complete now: marked once done
     after, premises, sentences, splitting = -1, 0, 0, 0.0
     while True:
         records = cypher.read(driver, "sentences/pending", database=database, after=after,
@@ -90,6 +98,8 @@ def split_premises(
         premises += len(records)
         if progress:
             progress(len(records))
+    if corpora:
+        cypher.write(driver, "sentences/mark_corpora", database=database, cids=corpora)
     seconds = time.perf_counter() - started
     logger.info("split %d premises into %d sentences in %.1f s", premises, sentences, seconds)
     return SplitRun(premises, sentences, seconds, splitting, recounted)

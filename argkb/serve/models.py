@@ -204,7 +204,8 @@ class Pairs(BaseModel):
     message: str | None = Field(default=None, description="Why there are no pairs.")
     notes: list[str] = Field(
         default_factory=list,
-        description="What the answer may lack and what to run (premises without an embedding).",
+        description="What the answer may lack and what to run (corpora loaded since the last "
+        "`argkb sentences`, premises without an embedding).",
     )
     seconds: dict[str, float]
 

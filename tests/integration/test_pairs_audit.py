@@ -1,7 +1,8 @@
 """Sentence-pair answers where the graph is only partly ready, from an audit (session 29), on a
 real Neo4j: a premise split but never embedded scores 0 on its topic and argumentativeness
 features and the answer says so; a query whose matching sentences the preprocessing drops
-(another language) says why there is no pair instead of "no sentence matches"."""
+(another language) says why there is no pair instead of "no sentence matches"; a corpus loaded
+since the last ``argkb sentences`` is noted until it runs."""
 
 from __future__ import annotations
 
@@ -105,3 +106,29 @@ def test_the_cli_prints_the_note(graph, neo4j_uri: str):
     assert json.loads(shown.stdout)["notes"] == text.stderr.strip().removeprefix("note: ").split(
         "\nnote: "
     )
+
+
+def test_a_corpus_loaded_since_the_last_split_is_noted_until_it_runs(graph, tmp_path):
+    """Last: it loads a second corpus."""
+    from argkb.sentences.store import split_premises
+
+    query = "wind turbines quiet"
+    assert not any(
+        "argkb sentences" in n for n in answer_pairs(graph, query, settings=BASELINE).notes
+    )
+    path = tmp_path / "wind.jsonl"
+    line = {"id": "w1", "conclusion": "Wind power is good",
+            "premises": [{"text": "Wind turbines are quiet and they produce cheap power. Birds "
+                          "are rarely harmed by them.", "stance": "pro"}]}  # fmt: skip
+    path.write_text(json.dumps(line) + "\n")
+    load_records(graph, "jsonl", [path], reader("jsonl")([path]))
+    behind = answer_pairs(graph, query, settings=BASELINE)
+    assert behind.pairs == [] and behind.message == "No sentence matches the query."
+    assert behind.notes == [
+        "1 corpus loaded since the last 'argkb sentences': premises not split yet are missing "
+        "from these pairs; run 'argkb sentences'"
+    ]
+    split_premises(graph)
+    graph.execute_query("CALL db.awaitIndex('sentence_text', 60)")
+    caught_up = answer_pairs(graph, query, settings=BASELINE)
+    assert caught_up.notes == [] and len(caught_up.pairs) == 1

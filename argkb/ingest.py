@@ -358,10 +358,20 @@ def undo_load(
                              {"cid": cid, "counts": {}}, database_=database)  # fmt: skip
         return
     phase = time.perf_counter()
+    heirs: set[str] = set()
     with driver.session(database=database) as session:
         for name, identifiers in _UNDO_STEPS:
-            session.run(cypher.render(f"ingest/{name}", **identifiers), {"cid": cid}).consume()
+            result = session.run(cypher.render(f"ingest/{name}", **identifiers), {"cid": cid})
+            # the steps that pass on what others use answer the heirs; the others, no rows
+            heirs.update(row["heir"] for row in result)
     driver.execute_query(cypher.load("ingest/undo_corpus"), {"cid": cid}, database_=database)
+    for heir in sorted(heirs - {cid}):  # what passed to them changed their counts
+        counts = cypher.read(driver, "ingest/corpus_counts", database=database, cid=heir)[0]
+        driver.execute_query(
+            cypher.load("ingest/corpus_recount"),
+            {"cid": heir, "counts": {key: int(value or 0) for key, value in counts.items()}},
+            database_=database,
+        )
     log.info("undid the failed load of %s in %.1f s", cid, time.perf_counter() - phase)
 
 

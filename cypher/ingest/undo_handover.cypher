@@ -5,7 +5,8 @@
 // on them, so that dropping that corpus later removes them too. Users are as undo_units.cypher
 // tests use: the corpus that drew an edge (its `corpus`), else the corpus of its other end
 // (an argument FROM a source, an edge from before edges named their writer). One label a
-// statement, so that its corpus index serves. Needs an auto-commit session.
+// statement, so that its corpus index serves. Needs an auto-commit session. Returns the heirs,
+// whose counts change (argkb.ingest.undo_load recounts them).
 MATCH (n:{{label}} {corpus: $cid})
 CALL (n) {
   MATCH (n)-[r]-(x)
@@ -18,4 +19,6 @@ CALL (n) {
   WITH n, heir
   OPTIONAL MATCH (n)-[r {corpus: $cid}]-()
   SET r.corpus = heir
+  RETURN DISTINCT heir
 } IN TRANSACTIONS OF 1000 ROWS
+RETURN DISTINCT heir

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from graphs import load
+from graphs import load, snapshot
 
 from argkb.db.schema import init_schema
 from argkb.errors import LoadError
@@ -57,11 +57,15 @@ def test_a_changed_argument_is_refused_naming_the_corpus_to_drop(clean, tmp_path
 
 
 def test_an_argument_left_out_stays_with_a_warning_until_the_old_corpus_is_dropped(
-    clean, tmp_path: Path, neo4j_uri: str
+    clean, wipe_db, tmp_path: Path, neo4j_uri: str
 ) -> None:
     from argkb.cli import main
 
     new = _write(tmp_path / "v2", V2)
+    load(clean, "jsonl", new)
+    wanted = snapshot(clean)  # the new file alone, its corpus node and counts included
+    wipe_db(clean)
+    init_schema(clean)
     first = load(clean, "jsonl", _write(tmp_path / "v1", V1))
     result = CliRunner().invoke(main, ["load", "jsonl", str(new), "--uri", neo4j_uri])
     assert result.exit_code == 0, result.output
@@ -75,6 +79,8 @@ def test_an_argument_left_out_stays_with_a_warning_until_the_old_corpus_is_dropp
     drop_corpus(clean, first.corpus)
     aids = {r["aid"] for r in clean.execute_query("MATCH (a:Argument) RETURN a.aid AS aid").records}
     assert aids == {"jsonl:a1", "jsonl:a3", "jsonl:a4"}
+    # what passed to the new corpus is counted as its own (its counts said 1 and 2 shared)
+    assert snapshot(clean) == wanted
     # the same file again: already loaded, and no other corpus of its name is left to warn of
     again = CliRunner().invoke(main, ["load", "jsonl", str(new), "--uri", neo4j_uri])
     assert again.exit_code == 0 and "warning" not in again.stderr, again.output

@@ -118,7 +118,10 @@ def _records(
         yield conclusion
         return
     raw_premises = obj.get("premises")
-    if not isinstance(raw_premises, list) or not raw_premises:
+    if raw_premises is not None and (problem := type_problem(raw_premises, "list")) is not None:
+        yield Rejected(where, "premises", problem)  # a text, an object: say what it is
+        return
+    if not raw_premises:
         yield Rejected(where, "premises", "missing or empty list")
         return
     groups: dict[StanceLabel, list[UnitRef]] = {}

@@ -57,6 +57,10 @@ def test_a_jsonl_source_property_of_the_wrong_type_is_rejected(
         ({"conclusion": 5}, "conclusion", "an int, not a text"),
         ({"premises": [{"text": 42, "stance": "pro"}]}, "premises[0].text", "an int, not a text"),
         ({"premises": [{"text": " ", "stance": "pro"}]}, "premises[0].text", "missing or empty"),
+        # an own-data audit (session 29): these were "missing or empty list"
+        ({"premises": "Burning them warms the planet"}, "premises", "a str, not a list"),
+        ({"premises": {"text": "P", "stance": "pro"}}, "premises", "a dict, not a list"),
+        ({"premises": []}, "premises", "missing or empty list"),
     ],
 )
 def test_a_jsonl_text_of_the_wrong_type_says_so(

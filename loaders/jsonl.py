@@ -15,6 +15,8 @@ same sentence in two lines is one unit. One id names one text: a line that gives
 used for another text is rejected (the graph would keep only the first). Premises of several
 stances in one line become one argument each (``<id>:pro``, ``<id>:con``, ``<id>:unknown``), as
 in the args.me loader. Arguments are ``jsonl:<id>``.
+A text holding a control character other than tab, line feed and carriage return (a NUL, an
+escape sequence) is rejected, naming the character.
 A source object's ``title`` and ``url`` must be strings and its ``pagerank`` a number (not a
 boolean); null is the same as absent; any other value rejects the line naming the field
 (``source.pagerank``: ``a str, not a number``).
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -47,6 +50,9 @@ from argkb.loaders.records import (
 )
 
 FORMAT = "jsonl"
+# C0 controls but tab, line feed and carriage return, and DEL: a NUL or an escape sequence in a
+# text is an accident of the data (and ESC would reach a terminal through `argkb query`)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def read(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Record | Rejected]:
@@ -98,6 +104,12 @@ def _unit(value: Any, where: str, field: str) -> UnitRef | Rejected:
         return Rejected(where, field, type_problem(text, "text") or "not a text")
     if not isinstance(text, str) or not text.strip():
         return Rejected(where, field, "missing or empty text")
+    if control := _CONTROL.search(text):
+        reason = (
+            f"control character U+{ord(control.group()):04X} at character {control.start() + 1:,}"
+            " of the text (only tab, line feed and carriage return may be in a text)"
+        )
+        return Rejected(where, field, reason)
     if unit_id in (None, ""):
         return UnitRef(text)
     key = _identifier(unit_id)

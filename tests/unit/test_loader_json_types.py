@@ -205,3 +205,30 @@ def test_an_argsme_source_is_yielded_once_and_checked_on_every_record(tmp_path: 
 )
 def test_type_problem(value: Any, want: Any, problem: str | None) -> None:
     assert type_problem(value, want) == problem
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "reason"),
+    [
+        ({"conclusion": "C\x00one"}, "conclusion", "control character U+0000 at character 2 "),
+        ({"conclusion": {"text": "\x1b[2JC", "id": "c"}}, "conclusion", "control character U+001B"),
+        ({"premises": [{"text": "P\x7f", "stance": "pro"}]}, "premises[0].text", "control char"),
+    ],
+)
+def test_a_jsonl_text_with_a_control_character_is_rejected(
+    tmp_path: Path, change: dict[str, Any], field: str, reason: str
+) -> None:
+    """An own-data audit (session 29): a NUL or an escape sequence in a text loaded as given
+    (and the escape reached the terminal through ``argkb query``)."""
+    path = _jsonl(tmp_path, LINE, {**LINE, "id": "a2", **change})
+    records = list(jsonl.read([path]))
+    [problem] = [r for r in records if isinstance(r, Rejected)]
+    assert (problem.where, problem.field) == (f"{tmp_path}/in.jsonl:2", field)
+    assert problem.reason.startswith(reason)
+    assert [r.aid for r in records if isinstance(r, ArgumentRecord)] == ["jsonl:a1"]
+
+
+def test_tabs_and_line_breaks_in_a_jsonl_text_still_load(tmp_path: Path) -> None:
+    path = _jsonl(tmp_path, {**LINE, "conclusion": "C\tone\r\ntwo\n"})
+    [record] = [r for r in jsonl.read([path]) if isinstance(r, ArgumentRecord)]
+    assert record.conclusion.text == "C\tone\r\ntwo\n"

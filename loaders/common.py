@@ -476,8 +476,9 @@ def json_lines(path: Path, max_bytes: int = MAX_JSON_LINE) -> Iterator[tuple[str
                 yield where, json.loads(line.decode("utf-8"))
             except UnicodeDecodeError as err:
                 yield where, Rejected(where, "<encoding>", f"not UTF-8: {err}")
-            except json.JSONDecodeError as err:
-                yield where, Rejected(where, "<json>", f"malformed JSON: {err}")
+            except json.JSONDecodeError as err:  # not json's "line 2 column 1": of the line
+                reason = f"malformed JSON: {err.msg} at character {err.pos + 1:,} of the line"
+                yield where, Rejected(where, "<json>", reason)
             except ValueError:  # the one other error of json.loads: an integer Python refuses
                 yield where, Rejected(where, "<json>", TOO_LONG_NUMBER)
             except RecursionError:

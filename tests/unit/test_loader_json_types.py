@@ -232,3 +232,16 @@ def test_tabs_and_line_breaks_in_a_jsonl_text_still_load(tmp_path: Path) -> None
     path = _jsonl(tmp_path, {**LINE, "conclusion": "C\tone\r\ntwo\n"})
     [record] = [r for r in jsonl.read([path]) if isinstance(r, ArgumentRecord)]
     assert record.conclusion.text == "C\tone\r\ntwo\n"
+
+
+def test_malformed_json_on_a_line_is_placed_in_that_line(tmp_path: Path) -> None:
+    """An own-data audit (session 29): `x.jsonl:2: ... malformed JSON: ...: line 2 column 1`
+    named a second line inside file line 2 (the line's own line break)."""
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps(LINE) + '\n{"id": "a2", "conclusion": "x", \n')
+    [problem] = [r for r in jsonl.read([path]) if isinstance(r, Rejected)]
+    assert (problem.where, problem.field) == (f"{path}:2", "<json>")
+    assert problem.reason == (
+        "malformed JSON: Expecting property name enclosed in double quotes at character 34 of "
+        "the line"
+    )

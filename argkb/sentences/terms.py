@@ -6,9 +6,12 @@ over all sentences) and one ``(:SentenceStats {key: 'all', tokens, sentences})``
 updated by deltas in the same transaction that replaces a premise's sentences
 (:func:`term_deltas`), so they always describe the stored sentences.
 
-Terms are :func:`tokenize`'s: lower-cased runs of word characters. This is close to, not the same
-as, the standard analyzer of the full-text index (which keeps ``don't`` and ``3.5`` whole); the
-index only proposes candidates, and every DirichletLM number is computed from these terms.
+Terms are :func:`tokenize`'s: lower-cased runs of word characters, a run longer than
+:data:`MAX_TERM` characters cut into pieces of that length (as the standard analyzer cuts its
+tokens; a longer term, a pasted blob, would not fit the ``sentence_term`` range index and would
+fail the whole run). This is close to, not the same as, the standard analyzer of the full-text
+index (which keeps ``don't`` and ``3.5`` whole); the index only proposes candidates, and every
+DirichletLM number is computed from these terms.
 """
 
 from __future__ import annotations
@@ -17,11 +20,15 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-_WORD = re.compile(r"\w+")
+MAX_TERM = 255
+"""Characters of a term at most: Lucene's standard analyzer's maximum token length (the longest
+word run in the benchmarks here has 160); 255 characters of UTF-8 fit a range index entry."""
+_WORD = re.compile(rf"\w{{1,{MAX_TERM}}}")
 
 
 def tokenize(text: str | None) -> list[str]:
-    """Lower-cased runs of word characters, in order (``"Don't ban 3.5"`` -> don, t, ban, 3, 5)."""
+    """Lower-cased runs of word characters, in order (``"Don't ban 3.5"`` -> don, t, ban, 3, 5);
+    a run longer than :data:`MAX_TERM` characters is cut into pieces of at most that length."""
     return _WORD.findall((text or "").lower())
 
 

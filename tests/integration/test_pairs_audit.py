@@ -132,3 +132,22 @@ def test_a_corpus_loaded_since_the_last_split_is_noted_until_it_runs(graph, tmp_
     graph.execute_query("CALL db.awaitIndex('sentence_text', 60)")
     caught_up = answer_pairs(graph, query, settings=BASELINE)
     assert caught_up.notes == [] and len(caught_up.pairs) == 1
+
+
+def test_a_premise_with_a_word_longer_than_an_index_entry_is_split(graph, tmp_path):
+    """A 40,000-character word (a pasted blob) failed every ``argkb sentences`` run: its term did
+    not fit the sentence_term range index."""
+    from argkb.sentences.store import count_pending, split_premises
+
+    path = tmp_path / "blob.jsonl"
+    text = "Glaciers melt because " + "x" * 40_000 + " is here. Glaciers are melting in the Alps."
+    line = {"id": "b1", "conclusion": "Glaciers are melting",
+            "premises": [{"id": "blob", "text": text, "stance": "pro"}]}  # fmt: skip
+    path.write_text(json.dumps(line) + "\n")
+    load_records(graph, "jsonl", [path], reader("jsonl")([path]))
+    run = split_premises(graph)
+    assert (run.premises, run.sentences) == (1, 2)
+    assert count_pending(graph) == 0
+    graph.execute_query("CALL db.awaitIndex('sentence_text', 60)")
+    found = answer_pairs(graph, "glaciers melting alps", settings=BASELINE)
+    assert [p.unit for p in found.pairs] == ["id:blob"]

@@ -14,7 +14,7 @@ from argkb.sentences.retrieve import (
     dirichlet_lm,
     pair_with_next,
 )
-from argkb.sentences.terms import term_deltas, tokenize
+from argkb.sentences.terms import MAX_TERM, term_deltas, tokenize
 
 # a collection of 4 sentences, 20 terms: mu = mean length = 5; cf(ban) = 2, cf(cars) = 1
 STATS = TermStats({"ban": 2, "cars": 1}, tokens=20, sentences=4)
@@ -90,3 +90,11 @@ def test_tokenize_and_term_deltas() -> None:
         "ban": (1, 0), "cars": (-2, -2), "now": (-1, -1), "trucks": (1, 1)
     }  # fmt: skip
     assert (tokens, sentences) == (-1, -1)
+
+
+def test_a_run_longer_than_a_term_is_cut() -> None:
+    """From the sentence-pair audit (session 29): a 40,000-character word (a pasted blob) made a
+    term too large for the sentence_term range index, and every argkb sentences run failed."""
+    blob = "x" * (2 * MAX_TERM + 10)
+    assert tokenize(f"A {blob} here") == ["a", "x" * MAX_TERM, "x" * MAX_TERM, "x" * 10, "here"]
+    assert max(len(t.encode()) for t in tokenize("é" * 10_000)) <= 4 * MAX_TERM

@@ -401,14 +401,19 @@ def drop_corpus(driver: neo4j.Driver, cid: str, *, database: str | None = None) 
     undo_load(driver, cid, database=database)
     left = cypher.read(driver, "status/prerequisites", database=database)[0]
     redo: list[str] = []
-    if left["units"]:
+    # a complete corpus that held nothing of its own (every argument repeated from another
+    # corpus) took nothing from the clusters or PageRank: none is marked to redo
+    held = stored.get("status") != "complete" or any(
+        stored.get(key) for key in ("arguments", "units", "sources", "links")
+    )
+    if left["units"] and held:
         from argkb.db import jobs
 
         redo = ["cluster:claim", "cluster:premise"] if left["clustered"] else []
         redo += ["pagerank"] if left["ranked"] else []
         for name in redo:
             jobs.begin(driver, database, name)
-    else:
+    elif not left["units"]:
         with driver.session(database=database) as session:
             for kind in ("claim", "premise"):
                 session.run(cypher.load("cluster/drop_clusters"), {"kind": kind}).consume()

@@ -151,3 +151,23 @@ def test_dropping_the_last_corpus_leaves_no_clusters_or_sentence_terms(
     empty = db.execute_query("MATCH (c:Cluster) WHERE NOT EXISTS { (c)<-[:IN_CLUSTER]-() } "
                              "RETURN count(c) AS n").records[0]["n"]  # fmt: skip
     assert (again, empty) == (clean, 0)
+
+
+def test_dropping_a_corpus_that_only_repeated_others_marks_nothing(
+    db: Any, wipe_db: Any, tmp_path: Path
+) -> None:
+    """A corpus whose every argument another corpus loaded first (the same file under another
+    name) removes nothing when dropped: before, the drop marked clusters and PageRank to redo,
+    and the next 'argkb update' rebuilt every cluster."""
+    from argkb.ingest import drop_corpus
+
+    wipe_db(db)
+    pipeline.load(db, None, "jsonl", [SECOND])
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(SECOND.read_bytes())
+    repeated = pipeline.load(db, None, "jsonl", [copy])
+    assert (repeated.arguments, repeated.units) == (0, 0) and repeated.shared > 0
+    pipeline.update(db, None)
+    drop_corpus(db, repeated.corpus)
+    assert not db.execute_query("MATCH (j:Job) RETURN j").records
+    assert _stale(db) == {}

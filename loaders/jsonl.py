@@ -15,6 +15,8 @@ same sentence in two lines is one unit. One id names one text: a line that gives
 used for another text is rejected (the graph would keep only the first). Premises of several
 stances in one line become one argument each (``<id>:pro``, ``<id>:con``, ``<id>:unknown``), as
 in the args.me loader. Arguments are ``jsonl:<id>``.
+A key the format does not have is ignored with a warning (:class:`LeftOut`, kind
+``unknown key 'KEY'``): a misspelt ``stance`` would otherwise load as unknown without a word.
 A text holding a control character other than tab, line feed and carriage return (a NUL, an
 escape sequence) is rejected, naming the character.
 A source object's ``title`` and ``url`` must be strings and its ``pagerank`` a number (not a
@@ -39,6 +41,7 @@ from argkb.loaders.common import (
 )
 from argkb.loaders.records import (
     ArgumentRecord,
+    LeftOut,
     Record,
     Rejected,
     Scalar,
@@ -55,7 +58,7 @@ FORMAT = "jsonl"
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
-def read(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Record | Rejected]:
+def read(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Record | Rejected | LeftOut]:
     ids = _UnitIds()
     for path in input_files(paths):
         seen_sources = RecentSet()
@@ -121,7 +124,7 @@ def _unit(value: Any, where: str, field: str) -> UnitRef | Rejected:
 
 def _records(
     obj: Any, where: str, seen_sources: RecentSet, ids: _UnitIds
-) -> Iterator[ArgumentRecord | SourceRecord | Rejected]:
+) -> Iterator[ArgumentRecord | SourceRecord | Rejected | LeftOut]:
     if not isinstance(obj, Mapping):
         yield Rejected(where, "<record>", f"expected an object, got {type(obj).__name__}")
         return
@@ -174,6 +177,32 @@ def _records(
     for stance, units in groups.items():
         aid = f"jsonl:{base}" if len(groups) == 1 else f"jsonl:{base}:{stance}"
         yield ArgumentRecord(aid, conclusion, tuple(units), stance, source, (), where)
+    yield from _unknown_keys(obj, where)
+
+
+_KEYS = {
+    "": {"id", "conclusion", "premises", "source"},
+    "conclusion": {"text", "id"},
+    "premises[]": {"text", "stance", "id"},
+    "source": {"id", "title", "url", "pagerank"},
+}
+
+
+def _unknown_keys(obj: Mapping[str, Any], where: str) -> Iterator[LeftOut]:
+    """A key the format does not have (a typo: ``Stance``, ``premise``) is ignored, with a
+    warning: a misspelt stance would otherwise load as unknown without a word."""
+    parts: list[tuple[str, str, Any]] = [("", "", obj)]
+    for name in ("conclusion", "source"):
+        parts.append((name, name, obj.get(name)))
+    parts += [("premises[]", f"premises[{i}]", p) for i, p in enumerate(obj.get("premises", []))]
+    for kind, field, value in parts:
+        if not isinstance(value, Mapping):
+            continue
+        for key in value:
+            if key not in _KEYS[kind]:
+                at = f" in {field}" if field else ""
+                reason = f"key {str(key)!r:.60}{at} is not part of the format: ignored"
+                yield LeftOut(where, f"unknown key {str(key)!r:.40}", reason)
 
 
 def _source(

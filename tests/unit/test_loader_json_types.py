@@ -12,7 +12,7 @@ import pytest
 
 from argkb.loaders import argsme, jsonl
 from argkb.loaders.common import type_problem
-from argkb.loaders.records import ArgumentRecord, Rejected, SourceRecord
+from argkb.loaders.records import ArgumentRecord, LeftOut, Rejected, SourceRecord
 
 LINE = {"id": "a1", "conclusion": "C one", "premises": [{"text": "P one", "stance": "pro"}]}
 
@@ -245,3 +245,22 @@ def test_malformed_json_on_a_line_is_placed_in_that_line(tmp_path: Path) -> None
         "malformed JSON: Expecting property name enclosed in double quotes at character 34 of "
         "the line"
     )
+
+
+def test_a_jsonl_key_the_format_does_not_have_is_a_warning(tmp_path: Path) -> None:
+    """An own-data audit (session 29): a misspelt key was ignored without a word, so a premise
+    with ``Stance`` loaded with stance unknown."""
+    line = {**LINE, "topic": "t", "premises": [{"text": "P one", "Stance": "pro"}],
+            "conclusion": {"text": "C one", "lang": "en"},
+            "source": {"id": "s", "titel": "T"}}  # fmt: skip
+    records = list(jsonl.read([_jsonl(tmp_path, line)]))
+    [argument] = [r for r in records if isinstance(r, ArgumentRecord)]
+    assert argument.stance == "unknown"
+    left = [(r.kind, r.reason) for r in records if isinstance(r, LeftOut)]
+    assert left == [
+        ("unknown key 'topic'", "key 'topic' is not part of the format: ignored"),
+        ("unknown key 'lang'", "key 'lang' in conclusion is not part of the format: ignored"),
+        ("unknown key 'titel'", "key 'titel' in source is not part of the format: ignored"),
+        ("unknown key 'Stance'", "key 'Stance' in premises[0] is not part of the format: ignored"),
+    ]
+    assert not [r for r in jsonl.read([_jsonl(tmp_path, LINE)]) if isinstance(r, LeftOut)]

@@ -176,6 +176,13 @@ def answer_pairs(
             "topic and argumentativeness features count 0 and they rank lower than they "
             "should: run 'argkb embed' (or 'argkb update')"
         )
+    if len(found) < k and _matches_beyond(driver, query, settings.depth, database):
+        result.notes.append(
+            f"{len(found):,} {'pair' if len(found) == 1 else 'pairs'}, not {k:,}: the pipeline "
+            f"re-ranks the first stage's best {settings.depth:,} "
+            f"{'sentence' if settings.depth == 1 else 'sentences'}, and more than that hold the "
+            "query's words (a larger k does not widen it)"
+        )
     shown = settings if explain else None
     result.pairs = [
         _answer(rank, scored, arguments.get(scored.pair.top.premise, []), shown)
@@ -218,6 +225,14 @@ def _arguments(
             found[row["uid"]].append(PairArgument(row["aid"], row["stance"] or "unknown",
                                                   row["conclusion"]))  # fmt: skip
     return found, unembedded
+
+
+def _matches_beyond(driver: neo4j.Driver, query: str, depth: int, database: str | None) -> bool:
+    """Whether more than ``depth`` sentences hold a query term (the first stage's candidates
+    come from the full-text index, whatever the model)."""
+    from argkb.sentences.retrieve import rank_sentences
+
+    return len(rank_sentences(driver, query, k=depth + 1, database=database)) > depth
 
 
 def _nothing_found(

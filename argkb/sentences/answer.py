@@ -170,9 +170,9 @@ def answer_pairs(
                                        database)  # fmt: skip
     result.seconds["sources"] = time.perf_counter() - started
     if settings.reranks and unembedded:
-        shown = len({p.pair.top.premise for p in found})
+        premises = len({p.pair.top.premise for p in found})
         result.notes.append(
-            f"{len(unembedded):,} of the {shown:,} premises shown have no embedding, so their "
+            f"{len(unembedded):,} of the {premises:,} premises shown have no embedding, so their "
             "topic and argumentativeness features count 0 and they rank lower than they "
             "should: run 'argkb embed' (or 'argkb update')"
         )

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from argkb.db import cypher
-from argkb.errors import ArgKBError, LoadError, LoadInterrupted
+from argkb.errors import LoadError, LoadInterrupted
 from argkb.ingest_batches import _BatchWriter
 from argkb.ingest_check import _checked_row, _row, validate  # noqa: F401 (importable here)
 from argkb.loaders.records import (
@@ -278,14 +278,20 @@ def load_records(
         if isinstance(err, KeyboardInterrupt):
             raise LoadInterrupted(cid) from err
         raise
-    # read after the corpus is complete: a failure here must not undo it
-    summary.same_names = {
-        row["cid"]: row["arguments"] for row in cypher.read(
-            driver, "ingest/same_names", database=database, cid=cid, fmt=fmt, names=_names(files))
-        if row["arguments"]
-    }  # fmt: skip
+    summary.same_names = _same_names(driver, database, summary, files)
     summary.seconds["total"] = time.perf_counter() - started
     return summary
+
+
+def _same_names(
+    driver: neo4j.Driver, database: str | None, summary: LoadSummary, files: Sequence[Path]
+) -> dict[str, int]:
+    """Other corpora of this format loaded from files of the same names -> the arguments each
+    holds that this corpus does not (:attr:`LoadSummary.same_names`); read after the corpus is
+    complete, so that a failure here does not undo it."""
+    rows = cypher.read(driver, "ingest/same_names", database=database, cid=summary.corpus,
+                       fmt=summary.format, names=_names(files))  # fmt: skip
+    return {row["cid"]: row["arguments"] for row in rows if row["arguments"]}
 
 
 def _refuse_nothing(summary: LoadSummary, names: str) -> None:
@@ -373,52 +379,6 @@ def undo_load(
             database_=database,
         )
     log.info("undid the failed load of %s in %.1f s", cid, time.perf_counter() - phase)
-
-
-def drop_corpus(driver: neo4j.Driver, cid: str, *, database: str | None = None) -> dict[str, Any]:
-    """Remove corpus ``cid`` from the graph as a failed load of it is undone (:func:`undo_load`):
-    its arguments, the units and sources no other corpus uses, the labels it gave, its corpus
-    node. The full-text indexes a killed bulk load dropped are rebuilt first. Returns the corpus
-    node's properties and ``redo``, the derived data marked to be redone (below);
-    :class:`ArgKBError` names the corpora there are when none is ``cid``.
-
-    Derived data is not recomputed here: clusters keep their other members and PageRank its
-    scores. Where units remain, the drop marks those that exist as to be redone (the job marks of
-    :mod:`argkb.db.jobs`), so that ``argkb status`` lists them and ``argkb update`` (or
-    ``argkb cluster`` and ``argkb pagerank``) rebuilds the clusters and recomputes PageRank.
-    Where none remains, the clusters and the sentence term statistics, which then describe
-    nothing, are removed: a corpus loaded next is clustered and counted as in a fresh graph."""
-    stored = _stored_corpus(driver, database, cid)
-    if stored is None:
-        from argkb.db.schema import corpora
-
-        there = corpora(driver, database)
-        known = ", ".join(f"{r['cid']} ({', '.join(r['files'] or [])})" for r in there[:5])
-        more = f" and {len(there) - 5} more" if len(there) > 5 else ""
-        loaded = f"loaded: {known}{more}" if there else "no corpus is loaded"
-        raise ArgKBError(f"no corpus {cid!r} ({loaded})")
-    _restore_pending(driver, database)
-    undo_load(driver, cid, database=database)
-    left = cypher.read(driver, "status/prerequisites", database=database)[0]
-    redo: list[str] = []
-    # a complete corpus that held nothing of its own (every argument repeated from another
-    # corpus) took nothing from the clusters or PageRank: none is marked to redo
-    held = stored.get("status") != "complete" or any(
-        stored.get(key) for key in ("arguments", "units", "sources", "links")
-    )
-    if left["units"] and held:
-        from argkb.db import jobs
-
-        redo = ["cluster:claim", "cluster:premise"] if left["clustered"] else []
-        redo += ["pagerank"] if left["ranked"] else []
-        for name in redo:
-            jobs.begin(driver, database, name)
-    elif not left["units"]:
-        with driver.session(database=database) as session:
-            for kind in ("claim", "premise"):
-                session.run(cypher.load("cluster/drop_clusters"), {"kind": kind}).consume()
-            session.run(cypher.load("sentences/clear_terms")).consume()
-    return {**stored, "redo": redo}
 
 
 def _stored_corpus(driver: neo4j.Driver, database: str | None, cid: str) -> dict[str, Any] | None:

@@ -164,7 +164,7 @@ def drop_cmd(conn: Connection, corpus: str, yes: bool, as_json: bool) -> None:
     changed), or a corpus loaded by mistake. Clusters and PageRank are not recomputed here:
     'argkb status' lists them as stale and 'argkb update' redoes them. Asks unless --yes.
     """
-    from argkb.ingest import drop_corpus
+    from argkb.ingest_drop import drop_corpus
 
     if as_json and not yes:
         raise click.ClickException("--json needs --yes (a script cannot answer the question)")

@@ -257,7 +257,7 @@ def test_dropping_a_corpus_passes_the_arguments_another_corpus_repeated_to_it(
     from click.testing import CliRunner
 
     from argkb.cli import main
-    from argkb.ingest import drop_corpus
+    from argkb.ingest_drop import drop_corpus
 
     first = load(clean, "argsme", ARGSME)
     copy = tmp_path / "again.json"
@@ -445,7 +445,7 @@ def test_what_another_corpus_still_uses_passes_to_it_when_a_corpus_is_dropped(
     # corpus 1 creates the map's source and units; corpus 2 (the map with a unit edited) uses
     # them. Dropping 1 keeps them for 2, and dropping 2 then leaves nothing (they stayed owned
     # by corpus 1, which no drop could reach any more)
-    from argkb.ingest import drop_corpus
+    from argkb.ingest_drop import drop_corpus
 
     first, second = _one_map_twice(tmp_path)
     one = load(clean, "aif", first)
@@ -483,7 +483,7 @@ def test_a_unit_another_corpus_hung_on_a_dropped_corpus_source_stays_with_it(
     # a review find (2026-11-28): corpus two names corpus one's premise "Cars pollute the air"
     # on its own, on corpus one's map source; the undo counted that FROM edge, drawn by corpus
     # two, as corpus one's (its far end is corpus one's source), so the drop removed the unit
-    from argkb.ingest import drop_corpus
+    from argkb.ingest_drop import drop_corpus
 
     first, second = _two_folders(tmp_path)
     _bike_map(second / "m1.json", "Cars pollute the air")
@@ -519,7 +519,7 @@ def test_a_link_keeps_the_label_the_corpus_that_drew_it_gave(clean, tmp_path: Pa
     # pair rewrote the first corpus's match label, and dropping it did not give it back
     import shutil
 
-    from argkb.ingest import drop_corpus
+    from argkb.ingest_drop import drop_corpus
 
     other = tmp_path / "argkp"
     shutil.copytree(FIXTURES / "argkp", other)
@@ -538,7 +538,7 @@ def test_a_link_keeps_the_label_the_corpus_that_drew_it_gave(clean, tmp_path: Pa
 def test_nothing_passes_to_a_corpus_that_is_no_longer_loaded(clean, tmp_path: Path) -> None:
     # a review find (2026-11-28): the heir was the smallest corpus id among a node's users, also
     # one whose corpus a drop before edges named their corpus had removed
-    from argkb.ingest import drop_corpus
+    from argkb.ingest_drop import drop_corpus
 
     one = load(clean, "jsonl", _jsonl(tmp_path / "one.jsonl", _good_lines(2)))
     clean.execute_query(

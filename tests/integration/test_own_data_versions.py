@@ -14,7 +14,7 @@ from graphs import load, snapshot
 
 from argkb.db.schema import init_schema
 from argkb.errors import LoadError
-from argkb.ingest import drop_corpus
+from argkb.ingest_drop import drop_corpus
 
 pytestmark = pytest.mark.neo4j
 

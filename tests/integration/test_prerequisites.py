@@ -95,7 +95,7 @@ def test_a_dry_run_predicts_the_refusal_of_an_unfinished_load(db: Any, wipe_db: 
 def test_a_dropped_corpus_leaves_clusters_and_pagerank_stale_until_update(
     db: Any, wipe_db: Any
 ) -> None:
-    from argkb.ingest import drop_corpus
+    from argkb.ingest_drop import drop_corpus
 
     wipe_db(db)
     pipeline.load(db, None, "argsme", [FIRST])
@@ -120,7 +120,7 @@ def test_a_dropped_corpus_leaves_clusters_and_pagerank_stale_until_update(
 
 
 def test_dropping_the_last_corpus_marks_nothing(db: Any, wipe_db: Any) -> None:
-    from argkb.ingest import drop_corpus
+    from argkb.ingest_drop import drop_corpus
 
     wipe_db(db)
     summary = pipeline.load(db, None, "argsme", [FIRST])
@@ -134,7 +134,7 @@ def test_dropping_the_last_corpus_leaves_no_clusters_or_sentence_terms(
     """Clusters and term statistics of a graph without units are nobody's: the drop removes
     them, so that a corpus loaded afterwards is clustered as into a fresh graph (before, the
     emptied clusters stayed, and the next 'argkb update' wrote new ones beside them)."""
-    from argkb.ingest import drop_corpus
+    from argkb.ingest_drop import drop_corpus
 
     wipe_db(db)
     summary = pipeline.load(db, None, "jsonl", [SECOND])
@@ -159,7 +159,7 @@ def test_dropping_a_corpus_that_only_repeated_others_marks_nothing(
     """A corpus whose every argument another corpus loaded first (the same file under another
     name) removes nothing when dropped: before, the drop marked clusters and PageRank to redo,
     and the next 'argkb update' rebuilt every cluster."""
-    from argkb.ingest import drop_corpus
+    from argkb.ingest_drop import drop_corpus
 
     wipe_db(db)
     pipeline.load(db, None, "jsonl", [SECOND])

@@ -45,6 +45,7 @@ LAYERS: dict[str, int] = {
     "ingest": 2,
     "ingest_check": 2,  # the checks and rows of load_records
     "ingest_batches": 2,  # its batched Neo4j writes
+    "ingest_drop": 2,  # argkb db drop: a corpus removed as a failed load is undone
     "embed": 2,
     # 3 what is computed over the graph
     "cluster": 3,

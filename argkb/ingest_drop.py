@@ -1,0 +1,63 @@
+"""``argkb db drop CORPUS``: remove one corpus from the graph, as a failed load of it is undone
+(:func:`argkb.ingest.undo_load`), and mark the derived data it leaves stale.
+
+Apart from :mod:`argkb.ingest` (which writes and undoes loads) so that each stays a module a
+reader takes in at once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from argkb.db import cypher
+from argkb.errors import ArgKBError
+from argkb.ingest import _restore_pending, _stored_corpus, undo_load
+
+if TYPE_CHECKING:
+    import neo4j
+
+
+def drop_corpus(driver: neo4j.Driver, cid: str, *, database: str | None = None) -> dict[str, Any]:
+    """Remove corpus ``cid`` from the graph as a failed load of it is undone (:func:`undo_load`):
+    its arguments, the units and sources no other corpus uses, the labels it gave, its corpus
+    node. The full-text indexes a killed bulk load dropped are rebuilt first. Returns the corpus
+    node's properties and ``redo``, the derived data marked to be redone (below);
+    :class:`ArgKBError` names the corpora there are when none is ``cid``.
+
+    Derived data is not recomputed here: clusters keep their other members and PageRank its
+    scores. Where units remain, the drop marks those that exist as to be redone (the job marks of
+    :mod:`argkb.db.jobs`), so that ``argkb status`` lists them and ``argkb update`` (or
+    ``argkb cluster`` and ``argkb pagerank``) rebuilds the clusters and recomputes PageRank.
+    Where none remains, the clusters and the sentence term statistics, which then describe
+    nothing, are removed: a corpus loaded next is clustered and counted as in a fresh graph."""
+    stored = _stored_corpus(driver, database, cid)
+    if stored is None:
+        from argkb.db.schema import corpora
+
+        there = corpora(driver, database)
+        known = ", ".join(f"{r['cid']} ({', '.join(r['files'] or [])})" for r in there[:5])
+        more = f" and {len(there) - 5} more" if len(there) > 5 else ""
+        loaded = f"loaded: {known}{more}" if there else "no corpus is loaded"
+        raise ArgKBError(f"no corpus {cid!r} ({loaded})")
+    _restore_pending(driver, database)
+    undo_load(driver, cid, database=database)
+    left = cypher.read(driver, "status/prerequisites", database=database)[0]
+    redo: list[str] = []
+    # a complete corpus that held nothing of its own (every argument repeated from another
+    # corpus) took nothing from the clusters or PageRank: none is marked to redo
+    held = stored.get("status") != "complete" or any(
+        stored.get(key) for key in ("arguments", "units", "sources", "links")
+    )
+    if left["units"] and held:
+        from argkb.db import jobs
+
+        redo = ["cluster:claim", "cluster:premise"] if left["clustered"] else []
+        redo += ["pagerank"] if left["ranked"] else []
+        for name in redo:
+            jobs.begin(driver, database, name)
+    elif not left["units"]:
+        with driver.session(database=database) as session:
+            for kind in ("claim", "premise"):
+                session.run(cypher.load("cluster/drop_clusters"), {"kind": kind}).consume()
+            session.run(cypher.load("sentences/clear_terms")).consume()
+    return {**stored, "redo": redo}

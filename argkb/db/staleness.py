@@ -40,6 +40,12 @@ _STEPS: tuple[tuple[str, str, str], ...] = (
         "premises not split into sentences (or whose text changed since)",
     ),
     (
+        "corpora_since_sentences",
+        "argkb sentences",
+        "corpora loaded since the last 'argkb sentences' (their premises may be missing from "
+        "'argkb query --pairs', which notes them)",
+    ),
+    (
         "sentences_without_embedding",
         "argkb sentences --embed",
         "sentences without a vector, where others have one ('argkb sentences --embed' ran)",
@@ -90,5 +96,7 @@ def stale_steps(driver: neo4j.Driver, database: str | None = None) -> list[Stale
         count = int(row[what])
         if what == "corpora_since_cluster" and not row["clustered"]:
             count = 0  # no clusters yet: the units without a cluster say it already
+        if what == "corpora_since_sentences" and not row["split"]:
+            count = 0  # nothing split yet: the premises without sentences say it already
         out.append(Stale(what, count, command, description))
     return out

@@ -1,7 +1,8 @@
 // What the later pipeline steps have not caught up with since the last loads (one row):
 // units without an embedding, claims without the embedding of their negation, claims and
 // premises with an embedding but no cluster of their kind, premises not (or no longer) split into
-// sentences, sentences without a vector (once some have one), sentences the term statistics
+// sentences, corpora loaded since the last split, sentences without a vector (once some have
+// one), sentences the term statistics
 // miscount, units without PageRank, arguments
 // without relevance, whether clusters exist at all, and the jobs that started writing derived data
 // and never finished (argkb.db.jobs: cluster:claim, cluster:premise, same_as, pagerank).
@@ -66,6 +67,13 @@ CALL () {
   RETURN count(c) AS corpora_since_cluster
 }
 CALL () {
+  // as sentences/pending_corpora: corpora whose premises argkb sentences has not run over since
+  // they were loaded (Corpus.split_at), which sentence-pair answers note
+  MATCH (c:Corpus)
+  WHERE c.status = 'complete' AND (c.split_at IS NULL OR c.split_at < c.finished)
+  RETURN count(c) AS corpora_since_sentences
+}
+CALL () {
   OPTIONAL MATCH (j:Job)
   RETURN count(CASE WHEN j.name STARTS WITH 'cluster:' OR j.name = 'same_as' THEN j END)
            AS cluster_runs_interrupted,
@@ -75,4 +83,5 @@ RETURN cluster_runs_interrupted, pagerank_runs_interrupted, units_without_embedd
        premises_without_sentences, sentences_without_embedding, sentence_statistics_off,
        claims_without_negation_embedding, claims_without_cluster,
        premises_without_cluster, units_without_pagerank, arguments_without_relevance,
-       corpora_since_cluster, COUNT { (:Cluster) } > 0 AS clustered
+       corpora_since_cluster, COUNT { (:Cluster) } > 0 AS clustered,
+       corpora_since_sentences, COUNT { (:Sentence) } > 0 AS split

@@ -166,3 +166,26 @@ def test_a_premise_with_a_word_longer_than_an_index_entry_is_split(graph, tmp_pa
     graph.execute_query("CALL db.awaitIndex('sentence_text', 60)")
     found = answer_pairs(graph, "glaciers melting alps", settings=BASELINE)
     assert [p.unit for p in found.pairs] == ["id:blob"]
+
+
+def test_corpora_split_before_split_at_existed_are_stale_until_argkb_sentences(graph):
+    """A graph split by an argkb older than ``Corpus.split_at`` has every corpus noted by the pair
+    answers; ``argkb status`` counts them as a stale step of ``argkb sentences`` (so ``argkb
+    update`` runs it), and that run, with no premise left to split, clears the note."""
+    from argkb.db.staleness import stale_steps
+    from argkb.pipeline import stale_counts
+    from argkb.sentences.store import count_pending, split_premises
+
+    def stale() -> int:
+        return next(s.count for s in stale_steps(graph) if s.what == "corpora_since_sentences")
+
+    query = "wind turbines quiet"
+    assert stale() == 0 and count_pending(graph) == 0
+    graph.execute_query("MATCH (c:Corpus) REMOVE c.split_at")  # as an older argkb left it
+    (row,) = graph.execute_query("MATCH (c:Corpus {status: 'complete'}) RETURN count(c) AS n")[0]
+    assert row["n"] > 0 and stale() == row["n"]
+    assert stale_counts(graph, None, "sentences")["corpora_since_sentences"] == row["n"]
+    assert any("argkb sentences" in n for n in answer_pairs(graph, query, settings=BASELINE).notes)
+    assert split_premises(graph).premises == 0
+    assert stale() == 0
+    assert answer_pairs(graph, query, settings=BASELINE).notes == []

@@ -95,13 +95,28 @@ def score(name: str, data: Path, ranker: Replay) -> float:
     return float(result.scores.mean.get(spec(name)[0], 0.0))
 
 
+def recorded_vectors(study: Path, name: str) -> dict[str, dict[str, Any]]:
+    """qid -> side -> the recorded embeddings of the side's candidates (``name``'s recording)."""
+    return {q: {s: np.asarray(r["sides"][s]["embeddings"], np.float32) for s in r["sides"]}
+            for q, r in recording(study, name).items()}  # fmt: skip
+
+
+def recorded_with_stand_ins(study: Path, data: Path) -> dict[str, dict[str, Any]]:
+    """The recorded pools (with fold priors) of the stand-ins (ArgKP train) and the benchmarks
+    recorded in ``study``, by name."""
+    from bench.ranker_study import STAND_INS
+
+    names = [n for n in (*STAND_INS, *NAMES) if (study / f"{n}.pkl").exists()]
+    pools = {n: read_pools(study / f"{n}.pkl") for n in names}
+    with_fold_priors(pools, study, data)
+    return pools
+
+
 def run_mmr(study: Path, data: Path) -> None:
     print("| benchmark | MMR 1 (none) | .9 | .8 | .7 | .5 |\n|---|---:|---:|---:|---:|---:|")
     for name in NAMES:
         pools = read_pools(study / f"{name}.pkl")
-        raw = recording(study, name)
-        vectors = {q: {s: np.asarray(r["sides"][s]["embeddings"], np.float32)
-                       for s in r["sides"]} for q, r in raw.items()}  # fmt: skip
+        vectors = recorded_vectors(study, name)
         row = [score(name, data, Replay(pools, FINE_BEST, mmr=lam, vectors=vectors))
                for lam in (1.0, 0.9, 0.8, 0.7, 0.5)]  # fmt: skip
         print(f"| {name} | " + " | ".join(f"{v:.4f}" for v in row) + " |", flush=True)
@@ -114,7 +129,7 @@ class GatedReplay(Replay):
         self, pools: dict[str, Any], weights: dict[str, float],
         vectors: dict[str, dict[str, Any]], lam: float, tau: float | None,
     ) -> None:  # fmt: skip
-        super().__init__(pools, weights, vectors=vectors)
+        super().__init__(pools, weights)
         self.embeddings, self.lam, self.tau = vectors, lam, tau
         self.gates: list[float] = []
 
@@ -144,18 +159,15 @@ class GatedReplay(Replay):
 def run_gated(study: Path, data: Path) -> None:
     from argkb.eval.harness import evaluate
 
-    names = [n for n in ("argkp-train", *NAMES) if (study / f"{n}.pkl").exists()]
-    pools = {n: read_pools(study / f"{n}.pkl") for n in names}
-    with_fold_priors(pools, study, data)
+    pools = recorded_with_stand_ins(study, data)
+    names = list(pools)
     benchmarks = {n: build(n, data) for n in names}
+    vectors = {n: recorded_vectors(study, n) for n in names}
     print("| lam | tau | " + " | ".join(names) + " |\n|---|---|" + "---:|" * len(names))
     for lam, tau in [(1.0, None), *itertools.product((0.9, 0.8, 0.7, 0.6, 0.5), (None, 0.8, 0.9))]:
         cells = []
         for n in names:
-            raw = recording(study, n)
-            vectors = {q: {s: np.asarray(r["sides"][s]["embeddings"], np.float32)
-                           for s in r["sides"]} for q, r in raw.items()}  # fmt: skip
-            ranker = GatedReplay(pools[n], SHIPPED, vectors, lam, tau)
+            ranker = GatedReplay(pools[n], SHIPPED, vectors[n], lam, tau)
             mean = evaluate(benchmarks[n], {"v": [ranker]}, depth=100)[0].scores.mean
             gate = float(np.mean(ranker.gates)) if ranker.gates else 0.0
             cells.append(f"{mean.get(spec(n)[0], 0.0):.4f} (g {gate:.2f})")
@@ -335,9 +347,8 @@ def run_norm(study: Path, data: Path) -> None:
         span = float(values.max() - values.min()) if len(values) else 0.0
         return (values - values.min()) / span if span > 0 else np.zeros(len(values))
 
-    names = [n for n in ("argkp-train", *NAMES) if (study / f"{n}.pkl").exists()]
-    pools = {n: read_pools(study / f"{n}.pkl") for n in names}
-    with_fold_priors(pools, study, data)
+    pools = recorded_with_stand_ins(study, data)
+    names = list(pools)
     plain = hybrid.premise_features
 
     def min_max(pool: Any) -> Any:

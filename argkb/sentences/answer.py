@@ -166,14 +166,13 @@ def answer_pairs(
         result.message = _nothing_found(driver, query, settings, database)
         return result
     started = time.perf_counter()
-    arguments, unembedded = _arguments(driver, sorted({p.pair.top.premise for p in found}),
-                                       database)  # fmt: skip
+    premises = sorted({p.pair.top.premise for p in found})
+    arguments, unembedded = _arguments(driver, premises, database)
     result.seconds["sources"] = time.perf_counter() - started
     if settings.reranks and unembedded:
-        premises = len({p.pair.top.premise for p in found})
         result.notes.append(
-            f"{len(unembedded):,} of the {premises:,} premises shown have no embedding, so their "
-            "topic and argumentativeness features count 0 and they rank lower than they "
+            f"{len(unembedded):,} of the {len(premises):,} premises shown have no embedding, so "
+            "their topic and argumentativeness features count 0 and they rank lower than they "
             "should: run 'argkb embed' (or 'argkb update')"
         )
     if len(found) < k and _matches_beyond(driver, query, settings.depth, database):

@@ -44,6 +44,11 @@ def one_line(text: str, width: int) -> str:
     return textwrap.shorten(printable(text), width, placeholder=" ...")
 
 
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1: "1 premise", "2,113 premises"."""
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
 def echo_err(message: str) -> None:
     click.echo(message, err=True)
 

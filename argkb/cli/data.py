@@ -15,6 +15,7 @@ from argkb.cli.app import (
     Connection,
     FiniteRange,
     connection_options,
+    counted,
     echo_err,
     handle_errors,
     json_option,
@@ -212,16 +213,17 @@ def _print_load(summary: LoadSummary) -> None:
     """What ``argkb load`` prints: the corpus's counts, rejected and left-out records, time."""
     if summary.already_loaded:
         click.echo(f"{summary.corpus}: already loaded (use --force to write again)")
-    undercuts = f" ({summary.undercuts:,} undercuts)" if summary.undercuts else ""
+    undercuts = f" ({counted(summary.undercuts, 'undercut')})" if summary.undercuts else ""
     click.echo(
-        f"corpus {summary.corpus}: {summary.arguments:,} arguments{undercuts}, "
-        f"{summary.units:,} units, "
-        f"{summary.reuse_edges:,} reuse edges, {summary.sources:,} sources, "
-        f"{summary.links:,} links, {summary.rejected:,} rejected"
+        f"corpus {summary.corpus}: {counted(summary.arguments, 'argument')}{undercuts}, "
+        f"{counted(summary.units, 'unit')}, {counted(summary.reuse_edges, 'reuse edge')}, "
+        f"{counted(summary.sources, 'source')}, {counted(summary.links, 'link')}, "
+        f"{summary.rejected:,} rejected"
     )
     if summary.shared:
         click.echo(
-            f"{summary.shared:,} arguments were loaded before by another corpus, with the same "
+            f"{counted(summary.shared, 'argument')} {'was' if summary.shared == 1 else 'were'} "
+            "loaded before by another corpus, with the same "
             "id and content: left to it"
         )
     if summary.rejected and not summary.already_loaded:  # else: counts of the earlier load
@@ -232,7 +234,7 @@ def _print_load(summary: LoadSummary) -> None:
     for other, arguments in summary.same_names.items():
         click.echo(
             f"warning: corpus {other}, loaded before from files of the same names, holds "
-            f"{arguments:,} argument{'s' if arguments != 1 else ''} this input does not; they "
+            f"{counted(arguments, 'argument')} this input does not; they "
             f"stay in the graph while it is loaded ('argkb db drop {other}' removes it, then "
             "run 'argkb update')",
             err=True,

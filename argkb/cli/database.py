@@ -11,7 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from argkb.cli.app import Connection, connection_options, handle_errors, json_option, main, to_json
+from argkb.cli.app import (
+    Connection,
+    connection_options,
+    counted,
+    handle_errors,
+    json_option,
+    main,
+    to_json,
+)
 
 if TYPE_CHECKING:
     from argkb.db.schema import ServerInfo
@@ -225,7 +233,7 @@ def _print_corpora(loaded: list[dict[str, Any]], most: int = 20) -> None:
         return
     click.echo(f"corpora:       {len(loaded)} ('argkb db drop ID' removes one)")
     for row in loaded[:most]:
-        size = f"{row['arguments']:,} arguments" if row["arguments"] is not None else ""
+        size = counted(row["arguments"], "argument") if row["arguments"] is not None else ""
         if row.get("shared"):  # repeated from corpora loaded before it, left to them
             size += f" (and {row['shared']:,} shared)"
         files = ", ".join(Path(f).name for f in row["files"] or [])

@@ -7,10 +7,12 @@ import click
 from argkb.cli.app import (
     Connection,
     connection_options,
+    counted,
     handle_errors,
     json_option,
     main,
     one_line,
+    printable,
     to_json,
 )
 from argkb.query.settings import MAX_QUERY_CHARS as MAX_TOPIC_CHARS  # as the HTTP API
@@ -61,12 +63,12 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
     if as_json:
         click.echo(to_json(report))
         return
-    click.echo(f"{_flat(topic)}: {report['premises']} premises")
+    click.echo(f"{_flat(topic)}: {counted(report['premises'], 'premise')}")
     if report["unknown_stance"]:
-        click.echo(f"({report['unknown_stance']} premises of unknown stance left out: "
+        click.echo(f"({counted(report['unknown_stance'], 'premise')} of unknown stance left out: "
                    "'argkb stance' predicts their stance)")  # fmt: skip
     for name, part in report["stances"].items():
-        click.echo(f"\n{name} ({part['premises']} premises)")
+        click.echo(f"\n{name} ({counted(part['premises'], 'premise')})")
         if part["key_points"]:  # the count: premises the key point summarises (its prevalence)
             click.echo("  matched  key point")
         for row in part["key_points"]:
@@ -80,4 +82,4 @@ def keypoints_cmd(conn: Connection, topic: str, stance: str, k: int, as_json: bo
 def _flat(text: str) -> str:
     """``text`` on one line: a key point is a sentence of a premise and may hold line breaks
     (and a title too), which broke the columns."""
-    return " ".join(text.split())
+    return " ".join(printable(text).split())

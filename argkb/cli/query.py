@@ -17,6 +17,7 @@ from argkb.cli.app import (
     Connection,
     FiniteRange,
     connection_options,
+    counted,
     handle_errors,
     json_option,
     main,
@@ -81,10 +82,6 @@ def _origin(member: Member) -> str:
         member.stance_source, member.stance_source.replace("+", " and ")
     )
     return f"[source: {where}; stance to its claim from {said}]"
-
-
-def _premises(n: int) -> str:
-    return "1 premise" if n == 1 else f"{n:,} premises"
 
 
 CLUSTER_OPTIONS = {
@@ -293,7 +290,7 @@ def _show_cluster(cluster: ResultCluster, show_keys: bool) -> None:
     click.echo(f"{cluster.rank:>3}. [{cluster.score:.3f}] {shown}")
     if show_keys:
         click.echo(
-            f"     {_premises(cluster.size)}: "
+            f"     {counted(cluster.size, 'premise')}: "
             + ", ".join(m.key for m in cluster.members[:6])
             + (" ..." if cluster.size > 6 else "")
         )
@@ -303,7 +300,7 @@ def _show_cluster(cluster: ResultCluster, show_keys: bool) -> None:
     elif cluster.size == 1:  # its one premise is the text above: only where it comes from
         click.echo(f"     {_origin(cluster.members[0])}")
     else:
-        click.echo(f"     {_premises(cluster.size)}:")
+        click.echo(f"     {counted(cluster.size, 'premise')}:")
         for member in cluster.members[:MEMBERS_SHOWN]:
             click.echo(f"     - {_member_line(member)}")
         if cluster.size > MEMBERS_SHOWN:

@@ -27,6 +27,8 @@ __all__ = ["is_loopback", "serve_cmd"]
 
 RETRY_SECONDS = 2.0
 """How long the driver retries a request's transaction (a brief blip of Neo4j, not an outage)."""
+MEMORY_TEXTS = 50_000
+"""Texts whose vectors ``argkb serve`` keeps in memory (384 floats each: about 77 MB at most)."""
 
 
 def _check_token(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -139,7 +141,9 @@ def serve_cmd(
         connection_timeout=timeout,
         connection_acquisition_timeout=timeout,
     )
-    embedder = Embedder.for_queries(cache=False)  # one-off texts: no disk cache shared by threads
+    # no disk cache shared by threads: queries are one-off texts, and what key points embed (a
+    # topic's sentences) is kept in memory, for the next request of the topic or a retry
+    embedder = Embedder.for_queries(cache=False, memory=MEMORY_TEXTS)
     echo_err(f"loading the embedding model ({embedder.model_path}) ...")
     _ = embedder.model
     app = create_app(

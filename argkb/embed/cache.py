@@ -74,3 +74,40 @@ class EmbeddingCache:
             "SELECT count(*) FROM embedding WHERE model = ?", [self.model]
         ).fetchone()
         return int(count)
+
+
+class MemoryCache:
+    """``get_many`` / ``put_many`` as :class:`EmbeddingCache`'s, in memory and for one process:
+    the ``most`` texts used last (least recently used ones go first), safe to share between
+    threads. ``argkb serve`` keeps one: a topic's key points embed all its premises' sentences,
+    which a second request for the topic, or a retry after a 504, then finds here."""
+
+    def __init__(self, most: int) -> None:
+        import threading
+        from collections import OrderedDict
+
+        self.most = most
+        self._vectors: OrderedDict[bytes, NDArray[np.float32]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get_many(self, texts: Sequence[str]) -> list[NDArray[np.float32] | None]:
+        out: list[NDArray[np.float32] | None] = []
+        with self._lock:
+            for h in map(text_hash, texts):
+                vector = self._vectors.get(h)
+                if vector is not None:
+                    self._vectors.move_to_end(h)
+                out.append(vector)
+        return out
+
+    def put_many(self, texts: Sequence[str], vectors: NDArray[np.float32]) -> None:
+        with self._lock:
+            for t, v in zip(texts, vectors, strict=True):
+                h = text_hash(t)
+                self._vectors[h] = v.astype("float32", copy=True)
+                self._vectors.move_to_end(h)
+            while len(self._vectors) > self.most:
+                self._vectors.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._vectors)

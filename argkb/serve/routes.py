@@ -379,8 +379,9 @@ def pairs(
 
 
 KEYPOINTS_SLOW = (
-    "computing the topic's key points took longer (each request embeds all its premises, "
-    "seconds per thousand of them; argkb keypoints TOPIC keeps their embeddings)"
+    "computing the topic's key points took longer (the first request for a topic embeds all "
+    "its premises, seconds per thousand of them; the server keeps what it embedded, so a "
+    "retry goes on from there)"
 )
 """What besides Neo4j may run past the deadline in ``/api/v1/keypoints``: a topic with
 thousands of premises."""

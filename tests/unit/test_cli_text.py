@@ -30,3 +30,17 @@ def test_control_characters_are_left_out() -> None:
     assert printable(text) == "Nuclear reactors are reliable. They run\tall year."
     assert one_line(text, 90) == "Nuclear reactors are reliable. They run all year."
     assert printable("Ядерная энергия 😀 ü\n") == "Ядерная энергия 😀 ü\n"
+
+
+def test_counted_says_one_without_a_plural() -> None:
+    from argkb.cli.app import counted
+
+    assert [counted(n, "argument") for n in (0, 1, 2, 1234)] == [
+        "0 arguments", "1 argument", "2 arguments", "1,234 arguments",
+    ]  # fmt: skip
+
+
+def test_a_key_point_is_shown_on_one_line_without_control_characters() -> None:
+    from argkb.cli.keypoints import _flat
+
+    assert _flat("Uniforms\x1b[31m cost\x07\nfamilies\tmoney\x00") == "Uniforms cost families money"

@@ -57,3 +57,39 @@ def test_use_cache_false_bypasses_the_cache(counting_embedder) -> None:
     embedder.embed(["query text"], use_cache=False)
     assert len(calls) == 2
     assert len(embedder._cache) == 0
+
+
+def test_memory_cache_keeps_the_texts_used_last() -> None:
+    from argkb.embed.cache import MemoryCache
+
+    cache = MemoryCache(2)
+    cache.put_many(["a", "b"], np.asarray([[1.0], [2.0]], dtype=np.float32))
+    assert [v[0] if v is not None else None for v in cache.get_many(["a"])] == [1.0]  # a used
+    cache.put_many(["c"], np.asarray([[3.0]], dtype=np.float32))  # b, used least lately, goes
+    found = cache.get_many(["a", "b", "c"])
+    assert [v[0] if v is not None else None for v in found] == [1.0, None, 3.0]
+    assert len(cache) == 2
+
+
+def test_an_embedder_without_disk_cache_remembers_in_memory(tmp_path, monkeypatch) -> None:
+    """``argkb serve``'s embedder (``cache=False, memory=N``): a second request for a topic's
+    key points encodes nothing again, and writes no cache file."""
+    from argkb.embed.model import Embedder
+
+    monkeypatch.setenv("ARGKB_HOME", str(tmp_path))
+    embedder = Embedder(cache=False, memory=10)
+    calls: list[list[str]] = []
+
+    def fake_encode(texts):
+        calls.append(list(texts))
+        return np.asarray([[float(len(t)), 1.0] for t in texts], dtype=np.float32)
+
+    monkeypatch.setattr(embedder, "_encode", fake_encode)
+    first = embedder.embed(["one premise", "two"])
+    second = embedder.embed(["two", "one premise", "three"])
+    assert calls == [["one premise", "two"], ["three"]]
+    np.testing.assert_array_equal(second[:2], first[::-1])
+    embedder.embed(["a query"], use_cache=False)
+    embedder.embed(["a query"], use_cache=False)
+    assert calls[2:] == [["a query"], ["a query"]]  # one-off texts: not kept
+    assert not (tmp_path / "embeddings.sqlite").exists()

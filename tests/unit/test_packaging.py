@@ -79,3 +79,18 @@ def test_every_file_git_tracks_in_a_package_is_package_data() -> None:
         if not any(fnmatch.fnmatch(inside, pattern) for pattern in data.get(dotted, [])):
             missing.append(f"{dotted}: {inside}")
     assert not missing, f"add to [tool.setuptools.package-data]: {missing}"
+
+
+def test_every_folder_of_data_files_is_listed_as_a_package() -> None:
+    """setuptools warns of each data folder (cypher/query/, argkb/serve/static/, ...) that is
+    not in ``packages``: 18 warnings of 40 lines each filled `make demo`'s first screen."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(config["packages"])
+    folders = {
+        "argkb.cypher." + ".".join(d.relative_to(REPO / "cypher").parts)
+        for d in (REPO / "cypher").rglob("*") if d.is_dir() and d.name != "__pycache__"
+    } | {
+        ".".join(d.relative_to(REPO).parts)
+        for d in (REPO / "argkb" / "serve" / "static").rglob("*") if d.is_dir()
+    } | {"argkb.serve.static"}  # fmt: skip
+    assert folders <= listed, f"add to [tool.setuptools] packages: {sorted(folders - listed)}"

@@ -61,8 +61,13 @@ def validate(record: Record, max_text: int) -> Rejected | None:
             return Rejected(where, "premises", "an argument needs at least one premise")
         if record.stance not in ("pro", "con", "unknown"):
             return Rejected(where, "stance", f"unknown stance {record.stance!r}")
-        if record.conclusion.uid in {p.uid for p in record.premises}:
-            return Rejected(where, "premises", "a premise equals the conclusion (self-loop)")
+        loop = next(
+            (i for i, p in enumerate(record.premises) if p.uid == record.conclusion.uid), None
+        )
+        if loop is not None:
+            return Rejected(
+                where, f"premises[{loop}]", "a premise equals the conclusion (self-loop)"
+            )
     elif isinstance(record, UndercutRecord):
         where = record.where or record.aid
         problem = _check_values(where, (("id", record.aid), ("source", record.source)))

@@ -89,7 +89,7 @@ def _arg(aid: str, conclusion: object, premise: object, stance: object = "PRO") 
 BAD_RECORDS = [
     (_arg("b1", "", "p"), "conclusion", "missing or empty"),
     (_arg("b2", "c", "p", "MAYBE"), "premises[0].stance", "unknown stance"),
-    (_arg("b3", "Same text.", "same TEXT"), "premises", "self-loop"),
+    (_arg("b3", "Same text.", "same TEXT"), "premises[0]", "self-loop"),
     (_arg("b4", "c", "x" * 200), "premises[0]", "limit 100"),
     ({"conclusion": "c", "premises": [{"text": "p", "stance": "PRO"}]}, "id", "missing"),
     (_arg("ok1", "c", "p"), "id", "duplicate argument id"),  # second ok1, see below

@@ -314,3 +314,15 @@ def test_an_empty_jsonl_file_is_a_rejection_not_an_empty_corpus(
     assert list(module.read([path])) == [
         Rejected(str(path), "<file>", "no records: the file is empty")
     ]
+
+
+def test_a_self_loop_names_the_index_of_the_premise_that_is_the_conclusion() -> None:
+    """The field said ``premises``, where every other premise error names ``premises[N]``."""
+    from argkb.ingest import validate
+    from argkb.loaders.records import UnitRef
+
+    premises = (UnitRef("Another premise"), UnitRef("We should act."), UnitRef("A third"))
+    record = ArgumentRecord("x:1", UnitRef("we should ACT"), premises, "pro", where="f.jsonl:4")
+    assert validate(record, 1000) == Rejected(
+        "f.jsonl:4", "premises[1]", "a premise equals the conclusion (self-loop)"
+    )

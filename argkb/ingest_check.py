@@ -54,7 +54,8 @@ def validate(record: Record, max_text: int) -> Rejected | None:
         problem = problem or _check_values(where, record.properties)
         problem = problem or _check_unit(record.conclusion, where, "conclusion", max_text)
         for position, premise in enumerate(record.premises):
-            problem = problem or _check_unit(premise, where, f"premises[{position}]", max_text)
+            field = record.premise_field(position)
+            problem = problem or _check_unit(premise, where, field, max_text)
         if problem:
             return problem
         if not record.premises:
@@ -65,9 +66,8 @@ def validate(record: Record, max_text: int) -> Rejected | None:
             (i for i, p in enumerate(record.premises) if p.uid == record.conclusion.uid), None
         )
         if loop is not None:
-            return Rejected(
-                where, f"premises[{loop}]", "a premise equals the conclusion (self-loop)"
-            )
+            field = record.premise_field(loop)
+            return Rejected(where, field, "a premise equals the conclusion (self-loop)")
     elif isinstance(record, UndercutRecord):
         where = record.where or record.aid
         problem = _check_values(where, (("id", record.aid), ("source", record.source)))

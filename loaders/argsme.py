@@ -193,9 +193,10 @@ def argument_records(
         yield source
     for stance, texts in groups.items():
         aid = f"argsme:{arg_id}" if len(groups) == 1 else f"argsme:{arg_id}:{stance}"
-        premises = tuple(UnitRef(text) for text in texts)
+        premises = tuple(UnitRef(text) for _, text in texts)
         sid = None if source is None else source.sid
-        yield ArgumentRecord(aid, UnitRef(conclusion), premises, stance, sid, (), where)
+        at = tuple(position for position, _ in texts)  # the input's index of each premise
+        yield ArgumentRecord(aid, UnitRef(conclusion), premises, stance, sid, (), where, at)
 
 
 _SOURCE_PROPERTIES = (
@@ -240,12 +241,15 @@ def _text_problem(value: Any) -> str | None:
     return type_problem(value, "text")
 
 
-def _premises_by_stance(premises: Any, where: str) -> dict[Stance, list[str]] | Rejected:
+def _premises_by_stance(
+    premises: Any, where: str
+) -> dict[Stance, list[tuple[int, str]]] | Rejected:
+    """The premises' ``(index, text)`` by stance, or why one is unusable."""
     if premises is not None and (problem := type_problem(premises, "list")) is not None:
         return Rejected(where, "premises", problem)
     if not premises:
         return Rejected(where, "premises", "missing or empty list")
-    groups: dict[Stance, list[str]] = {}
+    groups: dict[Stance, list[tuple[int, str]]] = {}
     for position, premise in enumerate(premises):
         field = f"premises[{position}]"
         if not isinstance(premise, Mapping):
@@ -257,5 +261,5 @@ def _premises_by_stance(premises: Any, where: str) -> dict[Stance, list[str]] | 
         stance = parse_stance(premise.get("stance"))
         if stance is None:
             return Rejected(where, f"{field}.stance", f"unknown stance {premise.get('stance')!r}")
-        groups.setdefault(stance, []).append(text)
+        groups.setdefault(stance, []).append((position, text))
     return groups

@@ -140,6 +140,7 @@ def _records(
         yield Rejected(where, "premises", "missing or empty list")
         return
     groups: dict[StanceLabel, list[UnitRef]] = {}
+    positions: dict[StanceLabel, list[int]] = {}
     fields: list[tuple[str, UnitRef]] = [("conclusion.id", conclusion)]
     for position, premise in enumerate(raw_premises):
         field = f"premises[{position}]"
@@ -155,6 +156,7 @@ def _records(
             yield Rejected(where, f"{field}.stance", f"unknown stance {premise.get('stance')!r}")
             return
         groups.setdefault(stance, []).append(unit)
+        positions.setdefault(stance, []).append(position)
         fields.append((f"{field}.id", unit))
     for name, unit in fields:
         problem = ids.check(unit, where)
@@ -176,7 +178,8 @@ def _records(
         base = hashlib.blake2b(data, digest_size=10).hexdigest()
     for stance, units in groups.items():
         aid = f"jsonl:{base}" if len(groups) == 1 else f"jsonl:{base}:{stance}"
-        yield ArgumentRecord(aid, conclusion, tuple(units), stance, source, (), where)
+        at = tuple(positions[stance])
+        yield ArgumentRecord(aid, conclusion, tuple(units), stance, source, (), where, at)
     yield from _unknown_keys(obj, where)
 
 

@@ -107,6 +107,14 @@ class ArgumentRecord:
     source: str | None = None
     properties: Properties = ()
     where: str = ""  # file and record/line, for error messages and the reject report
+    positions: tuple[int, ...] = ()
+    """Each premise's index in the input record, where a loader split one record by stance
+    (a JSONL line's con premises 1 and 3 are ``(1, 3)``), so that an error names the field the
+    input has; empty: the premises' own order."""
+
+    def premise_field(self, index: int) -> str:
+        """The input's name of premise ``index``: ``premises[N]``."""
+        return f"premises[{self.positions[index] if self.positions else index}]"
 
 
 @dataclass(frozen=True, slots=True)

@@ -140,14 +140,14 @@ BAD_LINES = {
 }
 
 
-def _checked(records: list[Any]) -> tuple[list[Any], list[Rejected]]:
+def _checked(records: list[Any], max_text: int | None = None) -> tuple[list[Any], list[Rejected]]:
     """The loader's records through the ingest's per-record check (what a skip-mode load does)."""
     from argkb.ingest import DEFAULT_MAX_TEXT, _checked_row
 
     rows: list[Any] = []
     rejected: list[Rejected] = []
     for record in records:
-        checked = _checked_row(record, DEFAULT_MAX_TEXT)
+        checked = _checked_row(record, max_text or DEFAULT_MAX_TEXT)
         if isinstance(checked, Rejected):
             rejected.append(checked)
         else:
@@ -326,3 +326,26 @@ def test_a_self_loop_names_the_index_of_the_premise_that_is_the_conclusion() -> 
     assert validate(record, 1000) == Rejected(
         "f.jsonl:4", "premises[1]", "a premise equals the conclusion (self-loop)"
     )
+
+
+@pytest.mark.parametrize("module", [argsme, jsonl])
+def test_premise_errors_of_a_line_split_by_stance_name_the_lines_index(
+    tmp_path: Path, module: Any
+) -> None:
+    """A line's pro and con premises become two arguments; an error in the con argument named
+    its index there (``premises[0]``), not the line's (``premises[2]``)."""
+    premises = [
+        {"text": "Pro one", "stance": "pro"},
+        {"text": "Con one", "stance": "con"},
+        {"text": "Pro two", "stance": "pro"},
+        {"text": "x" * 200, "stance": "con"},
+    ]
+    loop = [*premises[:3], {"text": "the CONCLUSION", "stance": "con"}]
+    path = tmp_path / "split.jsonl"
+    lines = [{"id": "a1", "conclusion": "The conclusion.", "premises": p} for p in (premises, loop)]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    _, rejected = _checked(list(module.read([path])), max_text=100)
+    assert [(r.field, r.reason) for r in rejected] == [
+        ("premises[3]", "text of 200 characters (limit 100)"),
+        ("premises[3]", "a premise equals the conclusion (self-loop)"),
+    ]

@@ -9,6 +9,7 @@ import click
 from argkb.cli.app import (
     Connection,
     connection_options,
+    counted,
     handle_errors,
     json_option,
     main,
@@ -51,10 +52,16 @@ def sentences_cmd(conn: Connection, all_units: bool, embed: bool, as_json: bool)
         click.echo(to_json({**dataclasses.asdict(run), "embedded": embedded}
                            if embed else run))  # fmt: skip
         return
-    rate = run.premises / run.seconds if run.seconds else 0.0
-    click.echo(
-        f"split {run.premises:,} premises into {run.sentences:,} sentences in "
-        f"{run.seconds:.1f} s ({rate:,.0f} premises/s; splitting {run.split_seconds:.1f} s)"
-    )
+    if not run.premises:
+        click.echo(
+            "sentences: nothing to split, no premise is new or changed since the last run "
+            "(--all splits every one again)"
+        )
+    else:
+        rate = run.premises / run.seconds if run.seconds else 0.0
+        click.echo(
+            f"split {counted(run.premises, 'premise')} into {counted(run.sentences, 'sentence')} "
+            f"in {run.seconds:.1f} s ({rate:,.0f} premises/s; splitting {run.split_seconds:.1f} s)"
+        )
     if embedded is not None:
         click.echo(f"embedded {embedded['sentences']:,} sentences in {embedded['seconds']:.1f} s")

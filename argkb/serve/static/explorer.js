@@ -307,9 +307,9 @@ function pairWhy(explain) {
 async function runPairs(params) {
   const result = await api("pairs", { q: params.q, k: params.k, explain: true });
   lastResult = result;
-  $("message").textContent = result.message || (result.pairs.length
+  say(result.message || (result.pairs.length
     ? `the best sentence of each premise with its ${result.pairing}, best first ` +
-      "(hover a score for what made it)" : "");
+      "(hover a score for what made it)" : ""), result.notes);
   $("pairs").replaceChildren(...result.pairs.map(pairItem));
 }
 
@@ -348,9 +348,17 @@ async function runKeyPoints(params) {
 
 const MAX_QUERY = 2000;  // characters, as the API (argkb.serve.routes) takes them
 
+function say(message, notes) {
+  // the answer's message (or what the view shows) and, each on a line of its own, its notes:
+  // what the answer may lack and what to run (a corpus loaded since the last argkb sentences)
+  const lines = [message, ...(notes || [])].filter((line) => line);
+  $("message").replaceChildren(...lines.map((line, i) =>
+    el("div", { className: i || !message ? "note" : "" }, line)));
+}
+
 function clearAnswer(message) {
   // an answer that failed must not leave the previous one on screen, as if it were its answer
-  $("message").textContent = message;
+  say(message);
   for (const id of ["pro", "con", "pairs"]) $(id).replaceChildren();
   lastResult = null;
   document.title = "argkb explorer";
@@ -375,7 +383,7 @@ async function run(params) {
     }
     const result = await api("query", { ...params, explain: true, snippets: true });
     lastResult = result;
-    $("message").textContent = result.message || (result.notes || []).join(" ");
+    say(result.message, result.notes);
     $("pro").replaceChildren(...result.pro.map((c) => clusterItem(c, "pro")));
     $("con").replaceChildren(...result.con.map((c) => clusterItem(c, "con")));
     document.title = params.q + " · argkb explorer";

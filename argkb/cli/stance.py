@@ -30,7 +30,7 @@ from argkb.cli.progress import progress_for
     show_default=True,
     help="cross: all-mpnet-base-v2 reads conclusion and premise together (the most accurate on "
     "unseen topics; about 60 ms a short pair on a 2-core CPU); cross-minilm: the same with "
-    "all-MiniLM-L6-v2 (about 5 ms); linear: a logistic regression over the two embeddings.",
+    "all-MiniLM-L6-v2 (about 8 ms); linear: a logistic regression over the two embeddings.",
 )
 @click.option(
     "--model",

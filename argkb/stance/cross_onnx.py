@@ -75,6 +75,9 @@ def ensure_graph(model: CrossStanceModel, key: str, backend: str) -> Path:
     if target.is_file():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
+    # a warning, so that the command line shows it: the first use waits tens of seconds (46 s on
+    # this project's 2-core machine under load) with nothing else said
+    logger.warning("exporting the stance cross-encoder to ONNX (%s, once) ...", backend)
     if not fp32.is_file():
         started = time.perf_counter()
         write_atomically(fp32, lambda tmp: export(model, tmp))

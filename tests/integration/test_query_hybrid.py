@@ -183,7 +183,7 @@ def _cli_sides(*args: str) -> dict[str, set[str]]:
 
     out = CliRunner().invoke(main, ["query", *args, "--json"])
     assert out.exit_code == 0, out.output
-    result = json.loads(out.output)
+    result = json.loads(out.stdout)  # stderr may say that a model is prepared (once)
     return {
         side: {m["text"] for c in result[side] for m in c["members"]} for side in ("pro", "con")
     }

@@ -15,6 +15,7 @@ from argkb.loaders.records import (
     UndercutRecord,
     UnitRecord,
     UnitRef,
+    control_character,
     unstorable,
 )
 
@@ -37,11 +38,14 @@ def _check_unit(unit: UnitRef, where: str, name: str, max_text: int) -> Rejected
         return Rejected(where, name, "empty text")
     if len(unit.text) > max_text:
         return Rejected(where, name, f"text of {len(unit.text):,} characters (limit {max_text:,})")
+    if (control := control_character(unit.text)) is not None:
+        return Rejected(where, name, control)
     return _check_values(where, ((name, unit.text), (f"{name} id", unit.key)))
 
 
 def validate(record: Record, max_text: int) -> Rejected | None:
-    """The checks every format shares: empty or enormous texts, bad stance values, self-loops,
+    """The checks every format shares: empty or enormous texts, control characters in a text
+    (:func:`~argkb.loaders.records.control_character`), bad stance values, self-loops,
     and values Neo4j cannot store as given (:func:`~argkb.loaders.records.unstorable`: lone
     surrogates, integers past 64 bits, infinite numbers), which would otherwise fail a batch.
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -48,14 +47,12 @@ from argkb.loaders.records import (
     SourceRecord,
     StanceLabel,
     UnitRef,
+    control_character,
     text_key,
     unstorable,
 )
 
 FORMAT = "jsonl"
-# C0 controls but tab, line feed and carriage return, and DEL: a NUL or an escape sequence in a
-# text is an accident of the data (and ESC would reach a terminal through `argkb query`)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def read(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Record | Rejected | LeftOut]:
@@ -107,12 +104,8 @@ def _unit(value: Any, where: str, field: str) -> UnitRef | Rejected:
         return Rejected(where, field, type_problem(text, "text") or "not a text")
     if not isinstance(text, str) or not text.strip():
         return Rejected(where, field, "missing or empty text")
-    if control := _CONTROL.search(text):
-        reason = (
-            f"control character U+{ord(control.group()):04X} at character {control.start() + 1:,}"
-            " of the text (only tab, line feed and carriage return may be in a text)"
-        )
-        return Rejected(where, field, reason)
+    if (control := control_character(text)) is not None:
+        return Rejected(where, field, control)
     if unit_id in (None, ""):
         return UnitRef(text)
     key = _identifier(unit_id)

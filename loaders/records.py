@@ -61,6 +61,23 @@ def unstorable(value: object) -> str | None:
     return f"a {type(value).__name__}, not a text or number"
 
 
+# C0 controls but tab, line feed and carriage return, and DEL: a NUL or an escape sequence in a
+# text is an accident of the data (and ESC would reach a terminal through `argkb query`)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def control_character(text: str) -> str | None:
+    """Why ``text`` is no unit text for the first control character in it (U+0000-U+001F but tab,
+    line feed and carriage return, and U+007F), naming it and its position; None without one."""
+    found = _CONTROL.search(text)
+    if found is None:
+        return None
+    return (
+        f"control character U+{ord(found.group()):04X} at character {found.start() + 1:,}"
+        " of the text (only tab, line feed and carriage return may be in a text)"
+    )
+
+
 def normalise_text(text: str) -> str:
     """The documented normalisation behind unit identity (see the module docstring)."""
     # NFKC again after case folding: folding can leave marks out of canonical order ("ß" + an

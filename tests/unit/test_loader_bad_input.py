@@ -13,7 +13,7 @@ import pytest
 
 from argkb.loaders import argsme, jsonl
 from argkb.loaders.common import MAX_JSON_DEPTH, max_json_depth
-from argkb.loaders.records import ArgumentRecord, Rejected
+from argkb.loaders.records import ArgumentRecord, LeftOut, Rejected
 
 GOOD = {"id": "a1", "conclusion": "C one", "premises": [{"text": "P one", "stance": "PRO"}]}
 
@@ -147,6 +147,8 @@ def _checked(records: list[Any], max_text: int | None = None) -> tuple[list[Any]
     rows: list[Any] = []
     rejected: list[Rejected] = []
     for record in records:
+        if isinstance(record, LeftOut):
+            continue
         checked = _checked_row(record, max_text or DEFAULT_MAX_TEXT)
         if isinstance(checked, Rejected):
             rejected.append(checked)
@@ -349,3 +351,52 @@ def test_premise_errors_of_a_line_split_by_stance_name_the_lines_index(
         ("premises[3]", "text of 200 characters (limit 100)"),
         ("premises[3]", "a premise equals the conclusion (self-loop)"),
     ]
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _fixture_copy(tmp_path: Path, name: str, file: str, old: bytes, new: bytes) -> Path:
+    """A copy of fixture folder ``name`` with ``old`` replaced by ``new`` once in ``file``."""
+    import shutil
+
+    folder = tmp_path / name
+    shutil.copytree(FIXTURES / name, folder)
+    data = (folder / file).read_bytes()
+    assert old in data
+    (folder / file).write_bytes(data.replace(old, new, 1))
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("name", "file", "old", "new", "where", "field", "control"),
+    [
+        ("argkp", "arguments_train.csv", b"People should", b"Peo\0ple should",
+         "arguments_train.csv:line 2", "premises[0]", "U+0000 at character 4"),
+        ("argquality", "webis-argquality20-arguments.csv", b"The death", b"The\x1b[2J death",
+         "webis-argquality20-arguments.csv:line 2", "premises[0]", "U+001B at character 4"),
+        ("sigir19", "arguments.csv", b"Homework should", b"Homework\x07 should",
+         "arguments.csv:line 2", "conclusion", "U+0007 at character 9"),
+        ("argsme", "small.json", b'"conclusion": "', b'"conclusion": "\\u0000',
+         "small.json#0", "conclusion", "U+0000 at character 1"),
+        ("aif", "aifdb/nodeset101.json", b"We should phase", b"We\\u007f should phase",
+         "nodeset101.json#node", "conclusion", "U+007F at character 3"),
+    ],
+)  # fmt: skip
+def test_a_control_character_in_a_text_is_rejected_in_every_format(
+    tmp_path: Path, name: str, file: str, old: bytes, new: bytes, where: str, field: str,
+    control: str,
+) -> None:  # fmt: skip
+    """Only the JSONL loader refused a NUL or an escape sequence in a text: a CSV, an args.me
+    dump or an AIF map loaded it as given (and ESC reached a terminal through argkb query)."""
+    from argkb.loaders import aif, argkp, argquality, sigir19
+
+    folder = _fixture_copy(tmp_path, name, file, old, new)
+    module = {"argkp": argkp, "argquality": argquality, "sigir19": sigir19, "aif": aif}
+    reader = module.get(name, argsme)
+    paths = [folder / file] if name == "argsme" else [folder]
+    _, rejected = _checked(list(reader.read(paths)))
+    assert rejected, "the control character was loaded"
+    first = rejected[0]
+    assert where in first.where and first.field == field, first
+    assert f"control character {control} of the text" in first.reason

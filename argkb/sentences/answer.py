@@ -73,15 +73,17 @@ class PairExplain:
 class PairAnswer:
     """One ranked pair: its sentences in text order (one where the premise has no other
     sentence left) and which of them was retrieved, the premise's unit key, its stance and
-    arguments, and the score (the pipeline's: :class:`PairExplain`)."""
+    arguments, and the score (the pipeline's: :class:`PairExplain`). Where pairs of other
+    premises had the same text (:mod:`argkb.sentences.repeats`), ``arguments`` lists their
+    arguments after the premise's own, and ``stance`` is over all of them."""
 
     rank: int
     score: float
     unit: str
     sentences: list[PairSentence]
     top: int  # which of ``sentences`` was retrieved (the other one is its neighbour)
-    # pro or con where every argument the premise serves with a known stance agrees;
-    # "mixed" where they differ; None where no stance is known
+    # pro or con where every argument listed with a known stance agrees; "mixed" where they
+    # differ; None where no stance is known
     stance: str | None
     arguments: list[PairArgument] = field(default_factory=list)
     explain: PairExplain | None = None
@@ -167,7 +169,9 @@ def answer_pairs(
         return result
     started = time.perf_counter()
     premises = sorted({p.pair.top.premise for p in found})
-    arguments, unembedded = _arguments(driver, premises, database)
+    repeated = sorted({r.top.premise for p in found for r in p.repeats} - set(premises))
+    arguments, unembedded = _arguments(driver, premises + repeated, database)
+    unembedded &= set(premises)
     result.seconds["sources"] = time.perf_counter() - started
     if settings.reranks and unembedded:
         result.notes.append(
@@ -182,12 +186,38 @@ def answer_pairs(
             f"{'sentence' if settings.depth == 1 else 'sentences'}, and more than that hold the "
             "query's words (a larger k does not widen it)"
         )
+    result.notes.extend(_repeats_note(found))
     shown = settings if explain else None
     result.pairs = [
-        _answer(rank, scored, arguments.get(scored.pair.top.premise, []), shown)
+        _answer(rank, scored, _merged(scored, arguments), shown)
         for rank, scored in enumerate(found, start=1)
     ]
     return result
+
+
+def _repeats_note(found: list[ScoredPair]) -> list[str]:
+    """A note where pairs of other premises repeated the text of a pair shown (none else)."""
+    n = sum(len(p.repeats) for p in found)
+    if not n:
+        return []
+    return [
+        f"{n:,} {'pair' if n == 1 else 'pairs'} of other premises repeated the text of a pair "
+        f"shown (quoted or posted again) and {'is' if n == 1 else 'are'} left out; the pair "
+        "shown lists their arguments with its own"
+    ]
+
+
+def _merged(scored: ScoredPair, arguments: dict[str, list[PairArgument]]) -> list[PairArgument]:
+    """The arguments of the pair's premise, then those of the premises whose pairs repeat its
+    text (:mod:`argkb.sentences.repeats`) that it does not list yet, by argument id."""
+    merged = list(arguments.get(scored.pair.top.premise, []))
+    seen = {a.aid for a in merged}
+    for repeat in scored.repeats:
+        for argument in arguments.get(repeat.top.premise, []):
+            if argument.aid not in seen:
+                seen.add(argument.aid)
+                merged.append(argument)
+    return merged
 
 
 def _answer(

@@ -21,6 +21,9 @@
    SBERT pairing, kept within the premise so that a pair is one argument) or ``nsp`` (the
    sentence of the same premise that a next-sentence model, :mod:`argkb.sentences.next_sentence`,
    finds likeliest to follow it or to precede it: the paper's BERT NSP pairing, substituted).
+6. **repeats** (``distinct_text``): a pair whose text (normalised, :mod:`argkb.sentences.repeats`)
+   a better pair already has is not shown again; the better one lists it in ``repeats`` (args.me
+   posts quote each other, so one text is in several premises).
 
 :data:`BASELINE` switches every part off: BM25 top sentence + its next sentence, the issue's
 baseline. :data:`DEFAULT` is what ``argkb query --pairs`` uses; its weights and the measured
@@ -37,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from argkb.db import cypher
 from argkb.retrieve import argument_prior
 from argkb.sentences.clean import proper_sentence
+from argkb.sentences.repeats import merge_repeats
 from argkb.sentences.retrieve import (
     Model,
     Neighbour,
@@ -74,6 +78,9 @@ class PairSettings:
     sentence_argument: float = 0.0
     distinct: bool = True
     pairing: PairingMethod = "next"
+    # a pair repeating a better pair's text is left out (on in the baseline too: a reader sees
+    # the same text twice whatever ranked it)
+    distinct_text: bool = True
 
     def __post_init__(self) -> None:
         if self.model not in ("bm25", "dirichlet"):
@@ -105,11 +112,13 @@ DEFAULT = PairSettings()
 
 @dataclass(frozen=True)
 class ScoredPair:
-    """A pair with its score and the features behind it (``first`` .. ``claim``, unweighted)."""
+    """A pair with its score and the features behind it (``first`` .. ``claim``, unweighted);
+    ``repeats``: lower-ranked pairs of other premises with the same text, left out for it."""
 
     pair: SentencePair
     score: float
     features: Mapping[str, float] = field(default_factory=dict)
+    repeats: tuple[SentencePair, ...] = ()
 
 
 def pipeline_pairs(
@@ -155,16 +164,19 @@ def pipeline_pairs(
     ranked.sort(key=lambda s: (-scores[s.uid], s.uid))
     if settings.distinct:
         ranked = _one_per_premise(ranked)
+    # without `distinct` a sentence in a better pair is skipped: 3 k leave k pairs; with
+    # `distinct_text` every one of them is paired, so that k remain once repeats are left out
+    ranked = ranked[: 3 * k]
+    wanted = len(ranked) if settings.distinct_text else k
     if settings.pairing in ("cosine", "nsp"):
-        pairs = _pair_by_model(driver, ranked[: 3 * k], embedder, settings, k, database)
+        pairs = _pair_by_model(driver, ranked, embedder, settings, wanted, database)
     else:
-        # without `distinct` a sentence in a better pair is skipped: 3 k leave k pairs
-        ranked = ranked[: 3 * k]
         neighbours = read_neighbours(driver, [s.uid for s in ranked], database)
         if settings.clean:
             neighbours = {uid: (_proper(p), _proper(n)) for uid, (p, n) in neighbours.items()}
-        pairs = pair_with_next(ranked, neighbours, k)
-    return [ScoredPair(p, scores[p.top.uid], features[p.top.uid]) for p in pairs]
+        pairs = pair_with_next(ranked, neighbours, wanted)
+    answer = [ScoredPair(p, scores[p.top.uid], features[p.top.uid]) for p in pairs]
+    return merge_repeats(answer, k) if settings.distinct_text else answer
 
 
 _MISSING = {"topic": 0.0, "argument": 0.0, "claim": 0.0}

@@ -23,6 +23,8 @@ pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "debates.json"
 QUERY = "We should abandon fossil fuels"
 BANNED = "Fossil fuels should be banned"
+COAL = "Coal plants should close"
+STOVES = "Gas stoves should be replaced"
 LONG_WORD = "Fossil fuels " + "a" * 400 + " pollute the air"
 HOSTILE = [
     {
@@ -46,6 +48,11 @@ HOSTILE = [
         ],
         "source": {"id": "long", "title": "T" * 300, "url": "https://example.org/" + "p" * 500},
     },
+    {"id": "x3", "conclusion": COAL, "premises": [
+        {"text": f"Coal plant number {i} poisons the river next to it", "stance": "pro"}
+        for i in range(320)]},
+    {"id": "x4", "conclusion": STOVES,
+     "premises": [{"text": "Gas stoves leak methane into kitchens", "stance": "pro"}]},
 ]  # fmt: skip
 
 
@@ -183,3 +190,39 @@ def test_pairs_notes_are_shown_as_the_query_notes_are(page, base, client) -> Non
     page.press("#q", "Enter")
     page.wait_for_selector("#pro li.cluster", timeout=60_000)
     assert message_lines(page) == answer["notes"]
+
+
+def _fits(page: Any) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def test_corpus_texts_are_shown_as_text_and_wrap(page, base, client) -> None:
+    """A premise with a 400-character word and a source title of 300 made the columns as wide
+    as the word (4,352 px on a 390 px phone; every other text of the column was cut at the
+    window's edge) in the cluster and key-point views. Texts that hold HTML are shown as text
+    (no element, no script run)."""
+    answer = client.get("/api/v1/query", params={"q": BANNED, "k": 5}).json()
+    shown = [c["representative"]["text"] for side in ("pro", "con") for c in answer[side]]
+    assert LONG_WORD in shown, shown
+    for width in (390, 1000):
+        page.set_viewport_size({"width": width, "height": 700})
+        page.goto(f"{base}/?" + urlencode({"q": BANNED, "k": 5}))
+        page.wait_for_selector("#pro li.cluster", timeout=60_000)
+        assert _fits(page), (width, page.evaluate("document.documentElement.scrollWidth"))
+        pro = page.locator("#pro-column").bounding_box()
+        con = page.locator("#con-column").bounding_box()
+        assert pro and con
+        if width == 1000:  # two columns side by side, each within the window
+            assert pro["x"] + pro["width"] <= con["x"] and con["x"] + con["width"] <= width
+        page.goto(f"{base}/?" + urlencode({"q": BANNED, "view": "keypoints"}))
+        page.wait_for_selector("#pro li.keypoint", timeout=60_000)
+        assert _fits(page), (width, "key points")
+    # HTML in a premise, a conclusion and a source title is text; a javascript: URL no link
+    page.goto(f"{base}/?" + urlencode({"q": "fossil fuel taxes", "k": 10}))
+    page.wait_for_selector("#pro li.cluster", timeout=60_000)
+    texts = page.inner_text("main")
+    assert "<script>alert('xss')</script> Carbon taxes" in texts
+    assert "<b>the poor</b>" in texts and "<i>Evil</i> source" in texts
+    assert page.locator("main img, main script, main b, main i").count() == 0
+    hrefs = page.evaluate("[...document.querySelectorAll('main a')].map(a => a.href)")
+    assert not [h for h in hrefs if not h.startswith("https://")], hrefs

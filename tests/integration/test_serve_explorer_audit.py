@@ -226,3 +226,74 @@ def test_corpus_texts_are_shown_as_text_and_wrap(page, base, client) -> None:
     assert page.locator("main img, main script, main b, main i").count() == 0
     hrefs = page.evaluate("[...document.querySelectorAll('main a')].map(a => a.href)")
     assert not [h for h in hrefs if not h.startswith("https://")], hrefs
+
+
+def test_errors_a_user_meets_are_one_line_each(page, app, graph) -> None:
+    """Stopping argkb serve under an open page made a search say "Failed to fetch"; a token
+    the server does not take told the page's user to send an `Authorization` header; a token
+    with a space or an accent made fetch's own "Invalid value" the message; an emptied token
+    box still sent the token stored before."""
+    from argkb.query.alignment import model_alignment
+    from argkb.serve.app import create_app
+
+    served = Served(app)
+    page.goto(f"{served.base}/?" + urlencode({"q": QUERY, "k": 3}))
+    page.wait_for_selector("#pro li.cluster", timeout=60_000)
+    served.stop()
+    before = page.inner_text("#message")
+    page.press("#q", "Enter")
+    said = wait_message(page, changed_from=before)
+    assert said == (
+        f"argkb serve at 127.0.0.1:{served.port} does not answer: start it again "
+        "(argkb serve) and search again."
+    )
+    assert page.locator("#pro li").count() == 0, "no answer left under the error"
+    embedder = app.state.embedder
+    guarded = Served(create_app(graph, embedder, token="s3cret",
+                                alignment=model_alignment(embedder)))  # fmt: skip
+    try:
+        page.goto(f"{guarded.base}/?" + urlencode({"q": QUERY, "k": 3}))
+        assert wait_message(page).startswith("This argkb serve needs a token: type the one")
+        for token, said in (
+            ("wrong", "The token in the token box is not the one this argkb serve was"),
+            ("s3 cret", "A token is printable ASCII without spaces"),
+            ("s3crét", "A token is printable ASCII without spaces"),
+        ):
+            page.fill("#token", token)
+            page.press("#q", "Enter")
+            page.wait_for_timeout(300)
+            assert wait_message(page).startswith(said), (token, page.inner_text("#message"))
+            assert len(message_lines(page)) == 1
+        page.fill("#token", "s3cret")
+        page.press("#q", "Enter")
+        page.wait_for_selector("#pro li.cluster", timeout=60_000)
+        assert page.evaluate("localStorage.getItem('argkb-token')") == "s3cret"
+        page.fill("#token", "")
+        page.press("#q", "Enter")
+        assert wait_message(page).startswith("This argkb serve needs a token")
+        assert page.evaluate("localStorage.getItem('argkb-token')") is None
+    finally:
+        guarded.stop()
+
+
+def test_neo4j_stopped_under_an_open_page(page, app) -> None:
+    """A search while Neo4j is down (a driver to a port nothing listens on, as argkb serve
+    opens it) says so in the API's one line, with what to do."""
+    from neo4j import GraphDatabase
+
+    from argkb.db.server import free_port
+    from argkb.query.alignment import model_alignment
+    from argkb.serve.app import create_app
+
+    embedder = app.state.embedder
+    with GraphDatabase.driver(f"bolt://127.0.0.1:{free_port()}", auth=("neo4j", "x"),
+                              max_transaction_retry_time=1.0) as down:  # fmt: skip
+        served = Served(create_app(down, embedder, alignment=model_alignment(embedder)))
+        try:
+            page.goto(f"{served.base}/?" + urlencode({"q": QUERY, "k": 3}))
+            wait_message(page)
+            assert message_lines(page) == [
+                "Neo4j is unreachable: start it (argkb server start) or check --uri / NEO4J_URI"
+            ]
+        finally:
+            served.stop()

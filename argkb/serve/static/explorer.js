@@ -24,17 +24,49 @@ const ROUTES = {
 };
 
 function headers() {
-  const token = $("token").value || localStorage.getItem("argkb-token") || "";
-  if ($("token").value) localStorage.setItem("argkb-token", $("token").value);
+  // the box is what is sent and kept: emptied, it forgets the token
+  const token = $("token").value.trim();
+  if (/[^\x21-\x7e]/.test(token)) {  // fetch refuses such a header with its own jargon
+    throw new Error("A token is printable ASCII without spaces, as argkb serve --token takes it: " +
+      "correct the token box.");
+  }
+  if (token) localStorage.setItem("argkb-token", token);
+  else localStorage.removeItem("argkb-token");
   return token ? { Authorization: "Bearer " + token } : {};
 }
 
 async function api(path, params) {
   const url = "api/v1/" + path + (params ? "?" + new URLSearchParams(params) : "");
-  const response = await fetch(url, { headers: headers() });
-  const body = await response.json();
-  if (!response.ok) throw new Error(body.message || response.statusText);
-  return body;
+  const sent = headers();
+  let response;
+  try {
+    response = await fetch(url, { headers: sent });
+  } catch (err) {  // no answer at all: the server stopped, or the network is gone
+    throw new Error(`argkb serve at ${location.host} does not answer: start it again ` +
+      "(argkb serve) and search again.");
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch (err) {  // not the API's JSON (a proxy's error page, a cut answer)
+    body = null;
+  }
+  if (response.ok && body !== null) return body;
+  throw new Error(failure(response, body, "Authorization" in sent));
+}
+
+function failure(response, body, tokenSent) {
+  // one line a person can act on, for an answer that is not the API's
+  if (response.status === 401) {
+    return tokenSent
+      ? "The token in the token box is not the one this argkb serve was started with " +
+        "(--token or ARGKB_SERVE_TOKEN): correct it and search again."
+      : "This argkb serve needs a token: type the one it was started with (--token or " +
+        "ARGKB_SERVE_TOKEN) into the token box and search again.";
+  }
+  if (body && typeof body.message === "string" && body.message) return body.message;
+  return `argkb serve answered ${response.status} ${response.statusText} without saying why ` +
+    "(is something between this page and it?); its log may say more.";
 }
 
 function el(tag, attrs, ...children) {

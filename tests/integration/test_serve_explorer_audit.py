@@ -297,3 +297,41 @@ def test_neo4j_stopped_under_an_open_page(page, app) -> None:
             ]
         finally:
             served.stop()
+
+
+def test_only_the_latest_search_is_shown(page, base, client) -> None:
+    """An answer that came after a later search's (a slow first request, e.g. a topic's first
+    key points) replaced the later answer on screen, under the later search's address."""
+    held: list[Any] = []
+
+    def hold_first(route: Any) -> None:
+        if not held:
+            held.append(route)  # answered below, after the second search's answer is shown
+        else:
+            route.continue_()
+
+    def shown() -> list[str]:  # a representative's text, or its best sentences where it has them
+        texts = page.locator("#pro > li.cluster > .representative").all_inner_texts()
+        return [text.removesuffix(" full text") for text in texts]
+
+    second = "Nuclear energy should be expanded"
+    expected = [
+        " ".join(rep["snippet"]) + " [...]" if rep.get("snippet") else rep["text"]
+        for rep in (c["representative"] for c in client.get(
+            "/api/v1/query", params={"q": second, "k": 5, "snippets": True}).json()["pro"])
+    ]  # fmt: skip
+    page.goto(base + "/")
+    page.route("**/api/v1/query?*", hold_first)
+    page.fill("#k", "5")
+    page.fill("#q", QUERY)
+    page.press("#q", "Enter")
+    page.fill("#q", second)
+    page.press("#q", "Enter")
+    page.wait_for_selector("#pro li.cluster", timeout=60_000)
+    assert shown() == expected
+    assert held, "the first search's request was held"
+    with page.expect_response(lambda response: "abandon" in response.url, timeout=60_000):
+        held[0].continue_()
+    page.wait_for_timeout(500)  # time for the page to show it, were it to
+    assert shown() == expected
+    assert page.title() == second + " · argkb explorer"

@@ -336,9 +336,7 @@ function pairWhy(explain) {
   return `${explain.model} ${fixed(explain.top_score, 3)}; score = ${terms.join(" + ")}`;
 }
 
-async function runPairs(params) {
-  const result = await api("pairs", { q: params.q, k: params.k, explain: true });
-  lastResult = result;
+function showPairs(result) {
   say(result.message || (result.pairs.length
     ? `the best sentence of each premise with its ${result.pairing}, best first ` +
       "(hover a score for what made it)" : ""), result.notes);
@@ -366,19 +364,24 @@ function keyPointItem(row) {
     el("strong", { className: "key-point" }, row.key_point), meta, examples);
 }
 
-async function runKeyPoints(params) {
-  const result = await api("keypoints", { topic: params.q, stance: params.stance, k: params.k });
-  lastResult = result;
+function showKeyPoints(result) {
   const unknown = result.unknown_stance ? `; ${result.unknown_stance} of unknown stance left out` : "";
-  $("message").textContent = `${result.premises} premises conclude "${result.topic}"${unknown}: ` +
-    "each key point is a sentence of one of them, most prevalent first";
+  say(`${result.premises} premises conclude "${result.topic}"${unknown}: ` +
+    "each key point is a sentence of one of them, most prevalent first");
   for (const side of ["pro", "con"]) {
     const part = result.stances[side];
     $(side).replaceChildren(...(part ? part.key_points.map(keyPointItem) : []));
   }
 }
 
+function showClusters(result) {
+  say(result.message, result.notes);
+  $("pro").replaceChildren(...result.pro.map((c) => clusterItem(c, "pro")));
+  $("con").replaceChildren(...result.con.map((c) => clusterItem(c, "con")));
+}
+
 const MAX_QUERY = 2000;  // characters, as the API (argkb.serve.routes) takes them
+let searches = 0;  // searches started (a search, back, forward): only the latest one is shown
 
 function say(message, notes) {
   // the answer's message (or what the view shows) and, each on a line of its own, its notes:
@@ -397,6 +400,7 @@ function clearAnswer(message) {
 }
 
 async function run(params) {
+  const mine = ++searches;
   if (!params.q) return clearAnswer("Type a claim to search.");
   if (params.q.length > MAX_QUERY) {
     return clearAnswer(`A claim is at most ${MAX_QUERY} characters; this one has ${params.q.length}.`);
@@ -407,20 +411,18 @@ async function run(params) {
   $("pairs-column").hidden = !pairs;
   $("pro-column").hidden = pairs || params.stance === "con";
   $("con-column").hidden = pairs || params.stance === "pro";
+  const [path, asked, show] = pairs ? ["pairs", { q: params.q, k: params.k, explain: true }, showPairs]
+    : params.view === "keypoints"
+      ? ["keypoints", { topic: params.q, stance: params.stance, k: params.k }, showKeyPoints]
+      : ["query", { ...params, explain: true, snippets: true }, showClusters];
   try {
-    if (pairs || params.view === "keypoints") {
-      await (pairs ? runPairs(params) : runKeyPoints(params));
-      document.title = params.q + " · argkb explorer";
-      return;
-    }
-    const result = await api("query", { ...params, explain: true, snippets: true });
+    const result = await api(path, asked);
+    if (mine !== searches) return;  // a later search is on screen: this answer is not its
     lastResult = result;
-    say(result.message, result.notes);
-    $("pro").replaceChildren(...result.pro.map((c) => clusterItem(c, "pro")));
-    $("con").replaceChildren(...result.con.map((c) => clusterItem(c, "con")));
+    show(result);
     document.title = params.q + " · argkb explorer";
   } catch (err) {
-    clearAnswer(err.message);
+    if (mine === searches) clearAnswer(err.message);
   }
 }
 

@@ -335,3 +335,12 @@ def test_only_the_latest_search_is_shown(page, base, client) -> None:
     page.wait_for_timeout(500)  # time for the page to show it, were it to
     assert shown() == expected
     assert page.title() == second + " · argkb explorer"
+
+
+def test_key_points_of_one_premise(page, base, client) -> None:
+    """The key-point view said "1 premises conclude"."""
+    report = client.get("/api/v1/keypoints", params={"topic": STOVES}).json()
+    assert report["premises"] == 1, report
+    page.goto(f"{base}/?" + urlencode({"q": STOVES, "view": "keypoints"}))
+    wait_message(page)
+    assert message_lines(page)[0].startswith(f'1 premise concludes "{report["topic"]}"')

@@ -366,7 +366,8 @@ function keyPointItem(row) {
 
 function showKeyPoints(result) {
   const unknown = result.unknown_stance ? `; ${result.unknown_stance} of unknown stance left out` : "";
-  say(`${result.premises} premises conclude "${result.topic}"${unknown}: ` +
+  const verb = result.premises === 1 ? "concludes" : "conclude";
+  say(`${counted(result.premises, "premise")} ${verb} "${result.topic}"${unknown}: ` +
     "each key point is a sentence of one of them, most prevalent first");
   for (const side of ["pro", "con"]) {
     const part = result.stances[side];
@@ -380,6 +381,7 @@ function showClusters(result) {
   $("con").replaceChildren(...result.con.map((c) => clusterItem(c, "con")));
 }
 
+const counted = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const MAX_QUERY = 2000;  // characters, as the API (argkb.serve.routes) takes them
 let searches = 0;  // searches started (a search, back, forward): only the latest one is shown
 

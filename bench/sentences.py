@@ -5,7 +5,8 @@
 
 Part 1 (no Neo4j): the first ``--limit`` distinct premises of the corpus split by syntok (what
 argkb uses, :func:`argkb.sentences.split.split_sentences`) and, as the baseline in the same run,
-by pysbd when it is installed (``pip install pysbd``; not a dependency of argkb): milliseconds a
+by syntok alone (argkb before its further cuts of session 30) and by pysbd when it is installed
+(``pip install pysbd``; not a dependency of argkb): milliseconds a
 premise, sentences, mean words a sentence, and sentences over 60 words (likely unsplit run-ons).
 
 Part 2 (a throw-away Neo4j, or ``--uri``): the corpus loaded, then ``split_premises`` timed three
@@ -46,7 +47,8 @@ def splitters() -> dict[str, Callable[[str], list[str]]]:
     from argkb.sentences.split import split_sentences
 
     found: dict[str, Callable[[str], list[str]]] = {
-        "syntok (argkb)": lambda t: [s.text for s in split_sentences(t)]
+        "syntok (argkb)": lambda t: [s.text for s in split_sentences(t)],
+        "syntok alone (argkb before session 30)": syntok_alone,
     }
     try:
         import pysbd  # type: ignore[import-untyped,import-not-found,unused-ignore]
@@ -54,6 +56,21 @@ def splitters() -> dict[str, Callable[[str], list[str]]]:
         return found
     seg = pysbd.Segmenter(language="en", clean=False)
     found["pysbd (baseline)"] = lambda t: [s.strip() for s in seg.segment(t) if s.strip()]
+    return found
+
+
+def syntok_alone(text: str) -> list[str]:
+    """syntok's sentences without argkb's further cuts (argkb.sentences.split's rules): the
+    splitter before session 30, as the baseline of those rules' cost."""
+    from syntok import segmenter  # type: ignore[import-untyped]
+
+    found = []
+    for paragraph in segmenter.analyze(text):
+        for sentence in paragraph:
+            if sentence:
+                piece = text[sentence[0].offset : sentence[-1].offset + len(sentence[-1].value)]
+                if piece.strip():
+                    found.append(piece)
     return found
 
 

@@ -74,3 +74,57 @@ def test_every_sentence_is_the_slice_at_its_offset(text: str) -> None:
     # nothing but white space is left out
     covered = set().union(*(range(s.start, s.start + len(s.text)) for s in spans))
     assert all(ch.isspace() for i, ch in enumerate(text) if i not in covered)
+
+
+# -- the audit's cases (session 30): syntok alone left each of these joined ------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # forum posts without capitals (Webis-ArgQuality-20: "look at minimum wage. it exists now.")
+        ("look at minimum wage. it exists now. the stock market is fine.",
+         ["look at minimum wage.", "it exists now.", "the stock market is fine."]),
+        ("why did you say that? also, i never said so!",
+         ["why did you say that?", "also, i never said so!"]),
+        # a stop inside brackets that syntok skips whole
+        ("It was fine (mostly.) Then it broke.", ["It was fine (mostly.)", "Then it broke."]),
+        ("They vote (they are allowed to, and we are just fine.) It is not like that.",
+         ["They vote (they are allowed to, and we are just fine.)", "It is not like that."]),
+        # an emoji before the stop, or instead of it
+        ("I love this idea \U0001f600. Next one here.", ["I love this idea \U0001f600.",
+                                                          "Next one here."]),
+        ("Great point \U0001f44d\U0001f44d Another one here.",
+         ["Great point \U0001f44d\U0001f44d", "Another one here."]),
+        # a dotted initialism that ends the sentence
+        ("Dr. Smith works in the U.S. He is good.", ["Dr. Smith works in the U.S.", "He is good."]),
+        # one list item a line, no full stops
+        ("Reasons:\n- cost\n- safety\n2) jobs", ["Reasons:", "- cost", "- safety", "2) jobs"]),
+    ],
+)  # fmt: skip
+def test_boundaries_a_reader_sees(text: str, expected: list[str]) -> None:
+    assert texts(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Many foods, e.g. apples, are healthy and cheap.",
+        "Some, i.e. most, are cheap and good.",
+        "It costs 5 oz. of gold vs. the rest, approx. a lot.",
+        "In Oleson v. Bd. of Education the court ruled.",
+        "Prof. Jones met Mr. Brown at 3 p.m. yesterday.",
+        "The U.S. Army is large and the U.S. economy grows.",
+        "Inflation was 3.5 percent and rose to 4.25 later.",
+        "well... maybe not, so... i think so.",
+        'He asked "why?" and left the room.',
+        "Rules 1. you must post and 2. you must wait.",
+    ],
+)
+def test_no_boundary_inside(text: str) -> None:
+    assert texts(text) == [text]
+
+
+@pytest.mark.parametrize("control", ["\x00", "\x07", "\x0b", "\x1b[31m", "\x7f", "\u200b", "\xad"])
+def test_a_control_character_before_the_stop(control: str) -> None:
+    assert texts(f"It is here{control}. Next one.") == [f"It is here{control}.", "Next one."]

@@ -56,7 +56,8 @@ def validate(record: Record, max_text: int) -> Rejected | None:
         where = record.where or record.aid
         problem = _check_values(where, (("id", record.aid), ("source", record.source)))
         problem = problem or _check_values(where, record.properties)
-        problem = problem or _check_unit(record.conclusion, where, "conclusion", max_text)
+        conclusion = record.conclusion_field()
+        problem = problem or _check_unit(record.conclusion, where, conclusion, max_text)
         for position, premise in enumerate(record.premises):
             field = record.premise_field(position)
             problem = problem or _check_unit(premise, where, field, max_text)
@@ -87,7 +88,7 @@ def validate(record: Record, max_text: int) -> Rejected | None:
             return Rejected(where, "target", "an argument attacks itself")
     elif isinstance(record, UnitRecord):
         return (
-            _check_unit(record.unit, record.where, "text", max_text)
+            _check_unit(record.unit, record.where, record.field, max_text)
             or _check_values(record.where, (("source", record.source),))
             or _check_values(record.where, record.properties)
         )

@@ -283,6 +283,7 @@ def _argument(
         source=f"aif:{map_id}",
         properties=_scheme(node, flavour),
         where=at,
+        fields=tuple(f"I-node {n} text" for n in (target, *premises)),
     )
 
 

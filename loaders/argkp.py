@@ -257,6 +257,7 @@ def _split_records(split: str, files: _SplitFiles) -> Iterator[Record | Rejected
                 source=sid,
                 properties=(("split", split), ("arg_id", item.arg_id)),
                 where=item.where,
+                fields=("topic", "argument"),
             )
     if files.key_points is not None:
         for kp in _read_items(files.key_points, split, KEY_POINT_COLUMNS, KeyPoint):
@@ -279,6 +280,7 @@ def _split_records(split: str, files: _SplitFiles) -> Iterator[Record | Rejected
                 ),
                 source=sid,
                 where=kp.where,
+                field="key_point",
             )
     if files.labels is not None:
         for match in _read_labels(files.labels, arguments, key_points):

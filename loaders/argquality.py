@@ -191,6 +191,7 @@ def read(
                 ("text_length", item.text_length),
             ),
             where=item.where,
+            fields=(f"Long Query (of topic {item.topic_id})", "Premise"),
         )
 
 

@@ -296,6 +296,7 @@ class _Graph:
             source=source,
             properties=properties,
             where=where,
+            fields=tuple(f"unit {unit_id} text" for unit_id in units),
         )
 
     def unit(self, unit_id: int) -> UnitRecord:

@@ -195,8 +195,8 @@ def argument_records(
         aid = f"argsme:{arg_id}" if len(groups) == 1 else f"argsme:{arg_id}:{stance}"
         premises = tuple(UnitRef(text) for _, text in texts)
         sid = None if source is None else source.sid
-        at = tuple(position for position, _ in texts)  # the input's index of each premise
-        yield ArgumentRecord(aid, UnitRef(conclusion), premises, stance, sid, (), where, at)
+        names = ("conclusion", *(f"premises[{i}]" for i, _ in texts))  # the input's indexes
+        yield ArgumentRecord(aid, UnitRef(conclusion), premises, stance, sid, (), where, names)
 
 
 _SOURCE_PROPERTIES = (

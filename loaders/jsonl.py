@@ -171,8 +171,8 @@ def _records(
         base = hashlib.blake2b(data, digest_size=10).hexdigest()
     for stance, units in groups.items():
         aid = f"jsonl:{base}" if len(groups) == 1 else f"jsonl:{base}:{stance}"
-        at = tuple(positions[stance])
-        yield ArgumentRecord(aid, conclusion, tuple(units), stance, source, (), where, at)
+        names = ("conclusion", *(f"premises[{i}]" for i in positions[stance]))
+        yield ArgumentRecord(aid, conclusion, tuple(units), stance, source, (), where, names)
     yield from _unknown_keys(obj, where)
 
 

@@ -25,6 +25,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
+from dataclasses import field as _field
 from typing import Literal, TypeAlias
 
 Stance: TypeAlias = Literal["pro", "con"]
@@ -124,14 +125,19 @@ class ArgumentRecord:
     source: str | None = None
     properties: Properties = ()
     where: str = ""  # file and record/line, for error messages and the reject report
-    positions: tuple[int, ...] = ()
-    """Each premise's index in the input record, where a loader split one record by stance
-    (a JSONL line's con premises 1 and 3 are ``(1, 3)``), so that an error names the field the
-    input has; empty: the premises' own order."""
+    fields: tuple[str, ...] = _field(default=(), compare=False)
+    """The input's names of the conclusion and of each premise, in order, so that an error
+    names the field the input has: ``("topic", "argument")`` for an ArgKP row,
+    ``("conclusion", "premises[1]", "premises[3]")`` for the con argument of a JSONL line whose
+    premises 1 and 3 are con. Empty: ``conclusion`` and ``premises[N]``."""
+
+    def conclusion_field(self) -> str:
+        """The input's name of the conclusion."""
+        return self.fields[0] if self.fields else "conclusion"
 
     def premise_field(self, index: int) -> str:
-        """The input's name of premise ``index``: ``premises[N]``."""
-        return f"premises[{self.positions[index] if self.positions else index}]"
+        """The input's name of premise ``index``."""
+        return self.fields[index + 1] if self.fields else f"premises[{index}]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +149,8 @@ class UnitRecord:
     properties: Properties = ()
     source: str | None = None
     where: str = ""
+    field: str = _field(default="text", compare=False)
+    """The input's name of the unit's text, for error messages (``key_point`` in ArgKP)."""
 
 
 @dataclass(frozen=True, slots=True)

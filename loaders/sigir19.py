@@ -220,6 +220,7 @@ def read(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Record | Rejected 
             source=sid,
             properties=argument_properties(summaries[item.key]),
             where=item.where,
+            fields=("Conclusion", "Premise"),
         )
 
 

@@ -372,15 +372,19 @@ def _fixture_copy(tmp_path: Path, name: str, file: str, old: bytes, new: bytes) 
     ("name", "file", "old", "new", "where", "field", "control"),
     [
         ("argkp", "arguments_train.csv", b"People should", b"Peo\0ple should",
-         "arguments_train.csv:line 2", "premises[0]", "U+0000 at character 4"),
+         "arguments_train.csv:line 2", "argument", "U+0000 at character 4"),
+        ("argkp", "key_points_train.csv", b"Assisted suicide", b"\x1b[31mAssisted suicide",
+         "key_points_train.csv:line 2", "key_point", "U+001B at character 1"),
         ("argquality", "webis-argquality20-arguments.csv", b"The death", b"The\x1b[2J death",
-         "webis-argquality20-arguments.csv:line 2", "premises[0]", "U+001B at character 4"),
+         "webis-argquality20-arguments.csv:line 2", "Premise", "U+001B at character 4"),
         ("sigir19", "arguments.csv", b"Homework should", b"Homework\x07 should",
-         "arguments.csv:line 2", "conclusion", "U+0007 at character 9"),
+         "arguments.csv:line 2", "Conclusion", "U+0007 at character 9"),
         ("argsme", "small.json", b'"conclusion": "', b'"conclusion": "\\u0000',
          "small.json#0", "conclusion", "U+0000 at character 1"),
         ("aif", "aifdb/nodeset101.json", b"We should phase", b"We\\u007f should phase",
-         "nodeset101.json#node", "conclusion", "U+007F at character 3"),
+         "nodeset101.json#node", "I-node 1 text", "U+007F at character 3"),
+        ("argrank", "ground-truth-list.csv", b',2,"One cup', b',2,"One\x00cup',
+         "ground-truth-list.csv:line 2", "unit 2 text", "U+0000 at character 4"),
     ],
 )  # fmt: skip
 def test_a_control_character_in_a_text_is_rejected_in_every_format(
@@ -388,11 +392,13 @@ def test_a_control_character_in_a_text_is_rejected_in_every_format(
     control: str,
 ) -> None:  # fmt: skip
     """Only the JSONL loader refused a NUL or an escape sequence in a text: a CSV, an args.me
-    dump or an AIF map loaded it as given (and ESC reached a terminal through argkb query)."""
-    from argkb.loaders import aif, argkp, argquality, sigir19
+    dump or an AIF map loaded it as given (and ESC reached a terminal through argkb query).
+    The field is the input's (a CSV column, an I-node), not the record's ``premises[0]``."""
+    from argkb.loaders import aif, argkp, argquality, argrank, sigir19
 
     folder = _fixture_copy(tmp_path, name, file, old, new)
-    module = {"argkp": argkp, "argquality": argquality, "sigir19": sigir19, "aif": aif}
+    module = {"argkp": argkp, "argquality": argquality, "sigir19": sigir19, "aif": aif,
+              "argrank": argrank}  # fmt: skip
     reader = module.get(name, argsme)
     paths = [folder / file] if name == "argsme" else [folder]
     _, rejected = _checked(list(reader.read(paths)))
@@ -400,3 +406,30 @@ def test_a_control_character_in_a_text_is_rejected_in_every_format(
     first = rejected[0]
     assert where in first.where and first.field == field, first
     assert f"control character {control} of the text" in first.reason
+
+
+def test_the_ingests_errors_in_a_csv_row_name_its_column(tmp_path: Path) -> None:
+    """A text over --max-text or a self-loop in an ArgKP, ArgQuality or SIGIR-19 row was said to
+    be in field 'premises[0]' or 'conclusion', which no CSV has: the column is named now."""
+    from argkb.loaders import argkp, argquality, sigir19
+
+    long = b"y" * 300
+    cases = [
+        (argkp, "argkp", "arguments_train.csv", b"People should", long, "argument"),
+        (argquality, "argquality", "webis-argquality20-topics.csv", b"Should the Death", long,
+         "Long Query (of topic 14)"),
+        (sigir19, "sigir19", "arguments.csv", b"Pupils who", long, "Premise"),
+    ]  # fmt: skip
+    for module, name, file, old, new, field in cases:
+        folder = _fixture_copy(tmp_path / name, name, file, old, new)
+        _, rejected = _checked(list(module.read([folder])), max_text=200)
+        assert rejected and rejected[0].field == field, (name, rejected)
+        assert rejected[0].reason.endswith("characters (limit 200)"), rejected[0]
+    # a topic that is also its own argument's text: a self-loop, named as the CSV has it
+    topic = b"Assisted suicide should be a criminal offence"
+    text = b'"People should be able to end their suffering, with dignity."'
+    folder = _fixture_copy(tmp_path / "loop", "argkp", "arguments_train.csv", text, topic)
+    _, rejected = _checked(list(argkp.read([folder])))
+    assert [(r.field, r.reason) for r in rejected][:1] == [
+        ("argument", "a premise equals the conclusion (self-loop)")
+    ]

@@ -344,3 +344,32 @@ def test_key_points_of_one_premise(page, base, client) -> None:
     page.goto(f"{base}/?" + urlencode({"q": STOVES, "view": "keypoints"}))
     wait_message(page)
     assert message_lines(page)[0].startswith(f'1 premise concludes "{report["topic"]}"')
+
+
+def test_graph_says_what_it_left_out_and_why_it_failed(page, base, graph) -> None:
+    """The graph of a unit whose neighbourhood has more than the 300 nodes drawn did not say
+    so; a graph that failed left the previous unit's drawing under the new unit's title, with
+    the error above the answer, out of view. Last in the module: it deletes a unit."""
+    page.goto(f"{base}/?" + urlencode({"q": COAL, "k": 3, "stance": "pro"}))
+    page.wait_for_selector("#pro li.cluster", timeout=60_000)
+    page.locator("#pro > li.cluster").first.get_by_role("button", name="graph").click()
+    page.wait_for_selector("#graph-nodes li", state="attached", timeout=60_000)
+    assert page.evaluate("window.argkbGraph.nodes().length") == 300
+    assert page.inner_text("#graph-message").startswith(
+        "The 300 units nearest to it: its neighbourhood at depth 2 has more"
+    )
+    # the next cluster's unit is deleted (its corpus replaced, say) while the page is open
+    second = page.locator("#pro > li.cluster").nth(1)
+    text = second.locator(".representative").inner_text()
+    graph.execute_query("MATCH (u:Unit {text: $text}) DETACH DELETE u", text=text)
+    before = page.inner_text("#message")
+    second.get_by_role("button", name="graph").click()
+    page.wait_for_timeout(300)
+    deadline = time.monotonic() + 30
+    while "drawing" in page.inner_text("#graph-message") and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert page.inner_text("#graph-message").startswith("no unit with key ")
+    assert page.get_attribute("#graph-title", "title") == text
+    assert page.evaluate("window.argkbGraph") is None, "no other unit's drawing left"
+    assert page.locator("#graph-nodes li").count() == 0
+    assert page.inner_text("#message") == before

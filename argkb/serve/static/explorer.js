@@ -459,10 +459,23 @@ function shortLabel(text, max = 48) {
 // a node of GET /api/v1/graph as drawn and listed: claim or premise, and its text (else its key)
 const nodeKind = (n) => (n.kind.startsWith("claim") ? "claim" : "premise");
 const nodeText = (n) => n.text || n.id;
+const GRAPH_NODES = 300;  // the most nodes drawn (the API's limit)
+
+let graphs = 0;  // graphs asked for: only the latest one is drawn
+
+function clearGraph(message) {
+  // the panel's title names the unit asked for: no other unit's drawing may stay under it
+  if (window.argkbGraph) window.argkbGraph.destroy();
+  window.argkbGraph = null;
+  $("graph-nodes").replaceChildren();
+  $("graph-message").textContent = message;
+}
 
 async function showGraph(key, text) {
+  const mine = ++graphs;
   graphKey = key;
   graphText = text;
+  clearGraph("drawing ...");
   $("graph-panel").hidden = false;
   $("graph-title").textContent = "Graph around: " + shortLabel(text, 120);
   $("graph-title").title = text;
@@ -470,7 +483,9 @@ async function showGraph(key, text) {
   $("graph-panel").scrollIntoView({ block: "start" });
   $("graph-title").focus({ preventScroll: true });
   try {
-    const graph = await api("graph", { key, depth: $("depth").value, limit: 300 });
+    const depth = $("depth").value;
+    const graph = await api("graph", { key, depth, limit: GRAPH_NODES });
+    if (mine !== graphs) return;  // another unit was asked for meanwhile
     const ranks = graph.nodes.map((n) => n.pagerank || 0);
     const top = Math.max(...ranks, 1e-12);
     const elements = [
@@ -505,8 +520,12 @@ async function showGraph(key, text) {
     cy.on("tap", "node", (e) => showGraph(e.target.id(), e.target.data("text")));
     window.argkbGraph = cy;  // for tests and the console
     graphList(graph.nodes, key);
-  } catch (err) {
-    $("message").textContent = err.message;
+    $("graph-message").textContent = graph.truncated
+      ? `The ${graph.nodes.length} units nearest to it: its neighbourhood at depth ${depth} ` +
+        "has more (choose a smaller depth, or click a node to move there)."
+      : "";
+  } catch (err) {  // said in the panel, which has the focus, not above the answer
+    if (mine === graphs) clearGraph(err.message);
   }
 }
 

@@ -47,6 +47,14 @@ _BOMS = {
     b"\xfe\xff": "UTF-16-BE",
 }
 
+# which of the first four bytes are zero, for ASCII text in UTF-16/32 without a byte order mark
+_UNMARKED: dict[tuple[bool, ...], str] = {
+    (False, True, True, True): "UTF-32-LE",
+    (True, True, True, False): "UTF-32-BE",
+    (False, True, False, True): "UTF-16-LE",
+    (True, False, True, False): "UTF-16-BE",
+}
+
 
 def type_problem(value: Any, want: Literal["text", "number", "id", "object", "list"]) -> str | None:
     """Why a JSON ``value`` is no ``want``, e.g. ``a dict, not a text``; None when it is one.
@@ -124,8 +132,16 @@ def topics_and_arguments(paths: Sequence[str | os.PathLike[str]]) -> tuple[Path,
 
 
 def bom_encoding(head: bytes) -> str | None:
-    """The encoding a UTF-16/32 byte order mark at the start of ``head`` names, else None."""
-    return next((name for bom, name in _BOMS.items() if head.startswith(bom)), None)
+    """The encoding a UTF-16/32 byte order mark at the start of ``head`` names, else the one
+    its first four bytes show without a mark (where the zero bytes of ASCII text in UTF-16/32
+    fall, as RFC 4627 section 3 detects JSON's encoding: ``{"`` in UTF-16-BE is the bytes
+    ``00 7B 00 22``); None for UTF-8."""
+    named = next((name for bom, name in _BOMS.items() if head.startswith(bom)), None)
+    if named is not None or len(head) < 4 or 0 not in head[:4]:
+        return named
+    zeros = tuple(byte == 0 for byte in head[:4])
+    unmarked = _UNMARKED.get(zeros)
+    return None if unmarked is None else f"{unmarked} (without a byte order mark)"
 
 
 def not_utf8_message(encoding: str) -> str:

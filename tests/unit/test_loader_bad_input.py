@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -358,8 +359,6 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 def _fixture_copy(tmp_path: Path, name: str, file: str, old: bytes, new: bytes) -> Path:
     """A copy of fixture folder ``name`` with ``old`` replaced by ``new`` once in ``file``."""
-    import shutil
-
     folder = tmp_path / name
     shutil.copytree(FIXTURES / name, folder)
     data = (folder / file).read_bytes()
@@ -433,3 +432,50 @@ def test_the_ingests_errors_in_a_csv_row_name_its_column(tmp_path: Path) -> None
     assert [(r.field, r.reason) for r in rejected][:1] == [
         ("argument", "a premise equals the conclusion (self-loop)")
     ]
+
+
+@pytest.mark.parametrize(
+    ("codec", "name"),
+    [("utf-16-le", "UTF-16-LE"), ("utf-16-be", "UTF-16-BE"), ("utf-32-le", "UTF-32-LE"),
+     ("utf-32-be", "UTF-32-BE")],
+)  # fmt: skip
+@pytest.mark.parametrize("kind", ["jsonl", "argsme", "argkp", "aif"])
+def test_utf16_and_32_without_a_byte_order_mark_are_named(
+    tmp_path: Path, kind: str, codec: str, name: str
+) -> None:
+    """With a BOM such a file was refused by name; without one it was "malformed JSON:
+    Expecting property name" or an ArgKP header of NUL-spaced names ("missing column")."""
+    from argkb.errors import LoadError
+    from argkb.loaders import aif, argkp
+
+    module: Any
+    if kind == "argkp":
+        folder = tmp_path / "argkp"
+        shutil.copytree(FIXTURES / "argkp", folder)
+        path = folder / "arguments_dev.csv"
+        path.write_bytes(path.read_text(encoding="utf-8").encode(codec))
+        paths, module = [folder], argkp
+    elif kind == "aif":
+        path = tmp_path / "map.json"
+        data = (FIXTURES / "aif" / "aifdb" / "nodeset101.json").read_text(encoding="utf-8")
+        path.write_bytes(data.encode(codec))
+        paths, module = [path], aif
+    else:
+        path = tmp_path / "args.jsonl"
+        path.write_bytes((json.dumps(GOOD) + "\n").encode(codec))
+        paths, module = [path], {"jsonl": jsonl, "argsme": argsme}[kind]
+    try:
+        problems = _rejected(list(module.read(paths)))
+    except LoadError as err:
+        problems = [Rejected(err.where, err.field, err.reason)]
+    assert problems[:1] == [
+        Rejected(str(path), "<encoding>", f"file is {name} (without a byte order mark); "
+                 "convert it to UTF-8")
+    ]  # fmt: skip
+
+
+def test_a_utf8_text_is_not_taken_for_utf16() -> None:
+    from argkb.loaders.common import bom_encoding
+
+    for head in (b'{"id', b"arg_", b"\xef\xbb\xbf{", b"a\0", b"", b"\0\0\0\0", b"a\0b"):
+        assert bom_encoding(head) is None, head

@@ -84,7 +84,10 @@ def test_cached_vectors_of_one_backend_are_not_served_to_another(
     folder = fake_model(tmp_path / "mini")
     torch_side = Embedder(folder, backend="torch")
     onnx_side = Embedder(folder, backend="onnx-int8")
-    assert torch_side._cache is not None and onnx_side._cache is not None
+    from argkb.embed.cache import EmbeddingCache
+
+    assert isinstance(torch_side._cache, EmbeddingCache)
+    assert isinstance(onnx_side._cache, EmbeddingCache)
     assert torch_side._cache.path == onnx_side._cache.path  # one file, rows keyed by model id
     torch_side._cache.put_many(["a text"], np.ones((1, 48), dtype=np.float32))
     assert torch_side._cache.get_many(["a text"])[0] is not None

@@ -113,9 +113,12 @@ def content_hash(paths: Sequence[Path]) -> str:
     digest = hashlib.blake2b(digest_size=16)
     for path in _files(paths):
         digest.update(path.name.encode() + b"\0")
-        with path.open("rb") as handle:
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
+        try:
+            with path.open("rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    digest.update(chunk)
+        except OSError as err:  # unreadable (permissions, an I/O error): one line, not a trace
+            raise LoadError(str(path), "<file>", f"cannot read: {err.strerror or err}") from err
     return digest.hexdigest()
 
 

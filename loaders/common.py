@@ -150,8 +150,12 @@ def not_utf8_message(encoding: str) -> str:
 
 
 def open_utf8(path: Path) -> BinaryIO:
-    """Open ``path`` for binary reading past a UTF-8 BOM; refuse UTF-16/32 with a clear error."""
-    handle = path.open("rb")
+    """Open ``path`` for binary reading past a UTF-8 BOM; refuse UTF-16/32 with a clear error,
+    and a file that cannot be read (permissions) as :class:`LoadError`."""
+    try:
+        handle = path.open("rb")
+    except OSError as err:
+        raise LoadError(str(path), "<file>", f"cannot read: {err.strerror or err}") from err
     head = handle.read(4)
     encoding = bom_encoding(head)
     if encoding is not None:

@@ -184,3 +184,31 @@ def test_a_reject_report_that_fails_mid_load_is_one_error_and_undoes_the_load(
         f"{report}: field '<reject-report>': cannot be written: No space left on device"
     )
     assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
+
+
+def test_an_unreadable_input_is_one_line_and_leaves_the_graph_unchanged(
+    clean, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``argkb load`` of a file it may not read ended in a PermissionError traceback."""
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    load(clean, "jsonl", _file(tmp_path), on_error="skip", reject_report=tmp_path / "r.jsonl")
+    count = "MATCH (n) RETURN count(n) AS n"
+    before = clean.execute_query(count).records[0]["n"]
+    path = tmp_path / "mine.jsonl"
+    path.write_text(json.dumps({**GOOD, "id": "u1", "conclusion": "C unread"}) + "\n")
+    real_open = Path.open
+
+    def guarded(self: Path, *args: object, **kwargs: object) -> object:
+        if self == path:  # as a file of mode 000 (the tests may run as root)
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(Path, "open", guarded)
+    result = CliRunner().invoke(main, ["load", "jsonl", str(path)])
+    assert (result.exit_code, result.output.splitlines()) == (
+        1, [f"Error: {path}: field '<file>': cannot read: Permission denied"]
+    )  # fmt: skip
+    assert clean.execute_query(count).records[0]["n"] == before > 0

@@ -7,6 +7,7 @@ import io
 import json
 import logging
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -479,3 +480,43 @@ def test_a_utf8_text_is_not_taken_for_utf16() -> None:
 
     for head in (b'{"id', b"arg_", b"\xef\xbb\xbf{", b"a\0", b"", b"\0\0\0\0", b"a\0b"):
         assert bom_encoding(head) is None, head
+
+
+def _unreadable(monkeypatch: pytest.MonkeyPatch, unreadable: Path) -> None:
+    """``unreadable`` raises PermissionError when opened (as for a file of mode 000; the tests
+    may run as root, who reads any file)."""
+    real_open = Path.open
+
+    def guarded(self: Path, *args: Any, **kwargs: Any) -> Any:
+        if self == unreadable:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", guarded)
+
+
+@pytest.mark.parametrize("kind", ["hash", "jsonl", "argsme", "argkp"])
+def test_an_unreadable_file_is_one_line_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """A file argkb may not read was a PermissionError traceback (the content hash opened it
+    first, then the loaders)."""
+    from argkb.errors import LoadError
+    from argkb.ingest import content_hash
+    from argkb.loaders import argkp
+
+    read: Callable[[], object]
+    if kind == "argkp":
+        folder = tmp_path / "argkp"
+        shutil.copytree(FIXTURES / "argkp", folder)
+        path, read = folder / "arguments_dev.csv", lambda: list(argkp.read([folder]))
+    else:
+        path = tmp_path / "args.jsonl"
+        path.write_text(json.dumps(GOOD) + "\n")
+        module = {"jsonl": jsonl, "argsme": argsme}.get(kind)
+        read = (lambda: content_hash([tmp_path])) if module is None else (
+            lambda: list(module.read([path])))  # fmt: skip
+    _unreadable(monkeypatch, path)
+    with pytest.raises(LoadError) as err:
+        read()
+    assert str(err.value) == f"{path}: field '<file>': cannot read: Permission denied"

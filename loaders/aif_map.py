@@ -73,6 +73,9 @@ def read_map(
     if encoding is not None:  # UTF-16/32: said as such, not as malformed JSON
         yield Rejected(where, "<encoding>", not_utf8_message(encoding))
         return
+    if not data.removeprefix(b"\xef\xbb\xbf").strip():  # not json's "Expecting value"
+        yield Rejected(where, "<file>", "no map: the file is empty")
+        return
     try:
         text, replaced = data.decode("utf-8-sig"), False
     except UnicodeDecodeError:

@@ -88,6 +88,10 @@ def _read_dump(path: Path) -> Iterator[Record | Rejected]:
     guard = JsonGuard()
     with open_utf8(path) as handle:
         start = handle.tell()
+        if _blank(handle):  # yajl's "parse error: premature EOF" does not say it
+            yield Rejected(str(path), "<file>", "no records: the file is empty")
+            return
+        handle.seek(start)
         scan = scan_json(handle)
         handle.seek(start)
         # yajl reads a lone surrogate escape as "?" (or as bytes that are no UTF-8): ijson's
@@ -117,6 +121,14 @@ def _read_dump(path: Path) -> Iterator[Record | Rejected]:
                 break
     if index < 0:
         yield Rejected(str(path), "arguments", "no arguments found (expected {'arguments': [...]})")
+
+
+def _blank(handle: BinaryIO) -> bool:
+    """Whether the rest of ``handle`` is empty or only whitespace (read until it is not)."""
+    while chunk := handle.read(1 << 16):
+        if chunk.strip():
+            return False
+    return True
 
 
 def _dump_items(

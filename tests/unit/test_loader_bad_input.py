@@ -520,3 +520,24 @@ def test_an_unreadable_file_is_one_line_naming_it(
     with pytest.raises(LoadError) as err:
         read()
     assert str(err.value) == f"{path}: field '<file>': cannot read: Permission denied"
+
+
+@pytest.mark.parametrize("content", [b"", b" \r\n\t", b"\xef\xbb\xbf\n"])
+def test_an_empty_argsme_dump_or_aif_map_says_so(tmp_path: Path, content: bytes) -> None:
+    """They said "not args.me JSON (...): parse error: premature EOF" and "malformed JSON:
+    Expecting value: line 1 column 1 (char 0)"."""
+    from argkb.loaders import aif
+
+    dump, folder = tmp_path / "dump.json", tmp_path / "maps"
+    dump.write_bytes(content)
+    folder.mkdir()
+    (folder / "a.json").write_bytes(content)
+    shutil.copy(FIXTURES / "aif" / "aifdb" / "nodeset101.json", folder / "b.json")
+    assert list(argsme.read([dump])) == [
+        Rejected(str(dump), "<file>", "no records: the file is empty")
+    ]
+    records = list(aif.read([folder]))
+    assert _rejected(records) == [
+        Rejected(str(folder / "a.json"), "<file>", "no map: the file is empty")
+    ]
+    assert _aids(records)  # the other map loads

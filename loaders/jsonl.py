@@ -219,7 +219,9 @@ def _source(
             if problem is not None:
                 return Rejected(where, f"source.{key}", problem)
             props.append((key, prop))
-        name = value.get("id") or value.get("title") or value.get("url")
+        # the first given: an id 0 is an id (``or`` took the title instead, another source)
+        given = (value.get(key) for key in ("id", "title", "url"))
+        name = next((v for v in given if v not in (None, "")), None)
         if _identifier(name) is None:
             return Rejected(where, "source.id", "a source needs an id, title or url (text)")
         sid = f"jsonl:{name}"

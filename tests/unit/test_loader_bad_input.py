@@ -541,3 +541,24 @@ def test_an_empty_argsme_dump_or_aif_map_says_so(tmp_path: Path, content: bytes)
         Rejected(str(folder / "a.json"), "<file>", "no map: the file is empty")
     ]
     assert _aids(records)  # the other map loads
+
+
+def test_a_jsonl_source_id_0_is_its_id_not_its_title(tmp_path: Path) -> None:
+    """``{"id": 0, "title": "Energy"}`` was the source ``jsonl:Energy`` (``or`` skipped the id
+    0), one node with another line's source ``"Energy"``."""
+    from argkb.loaders.records import SourceRecord
+
+    path = tmp_path / "src.jsonl"
+    lines = [
+        {**GOOD, "source": {"id": 0, "title": "Energy"}},
+        {**GOOD, "id": "a2", "source": "Energy"},
+        {**GOOD, "id": "a3", "source": {"id": "", "url": "u"}},
+    ]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    records = list(jsonl.read([path]))
+    assert [r.sid for r in records if isinstance(r, SourceRecord)] == [
+        "jsonl:0", "jsonl:Energy", "jsonl:u"
+    ]  # fmt: skip
+    assert [r.source for r in records if isinstance(r, ArgumentRecord)] == [
+        "jsonl:0", "jsonl:Energy", "jsonl:u"
+    ]  # fmt: skip

@@ -79,11 +79,15 @@ def _stem(word: str) -> str:
 
 
 _IRREGULAR = {"kept": "keep", "held": "hold", "fell": "fall", "rose": "rise", "won": "win",
-              "lost": "lose", "began": "begin", "stopped": "stop", "banned": "ban"}  # fmt: skip
+              "lost": "lose", "began": "begin", "stopped": "stop", "banned": "ban",
+              # comparatives and superlatives of the adjectives above: "Nuclear power is one of
+              # the safest energy sources" opposes "Nuclear power is too dangerous"
+              "safer": "safe", "safest": "safe", "best": "good", "worst": "bad"}  # fmt: skip
 
 
 def _lemmas(word: str) -> set[str]:
-    """The word and its likely base forms (legalized -> legalize, banned -> ban, kept -> keep)."""
+    """The word and its likely base forms (legalized -> legalize, banned -> ban, kept -> keep,
+    safest -> safe)."""
     out = {word}
     if word in _IRREGULAR:
         out.add(_IRREGULAR[word])

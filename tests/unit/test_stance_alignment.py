@@ -70,3 +70,17 @@ def test_hard_decisions_follow_the_probability(aligner: StanceAligner) -> None:
     decided = hard(query, claims)
     assert decided == [1.0 if p >= 0.5 else 0.0 for p in soft]
     assert decided[0] == 0.0 and decided[2] == 1.0  # the negation flips, the query itself not
+
+
+def test_a_superlative_opposes_the_antonym_of_its_base(aligner: StanceAligner) -> None:
+    """On the demo corpus "Nuclear power is too dangerous" took "Nuclear power is one of the
+    safest energy sources" (the claim route's largest share) as aligned: "safest" was not read
+    as "safe", so its premises that nuclear power is safe were shown as PRO."""
+    from argkb.stance.alignment import lexical_flip
+
+    query = "Nuclear power is too dangerous"
+    assert lexical_flip(query, "Nuclear power is one of the safest energy sources")[0] == 1.0
+    assert lexical_flip("Nuclear power is safe", "Nuclear power is the safest source")[0] == -1.0
+    assert lexical_flip("Trump is a good president", "Trump is the worst president")[0] == 1.0
+    (p,) = aligner(query, ["Nuclear power is one of the safest energy sources"])
+    assert p < 0.5

@@ -49,7 +49,7 @@ from typing import TypeVar
 
 from argkb.errors import LoadError
 
-from .common import csv_rows, required_fields
+from .common import csv_rows, not_a_file, required_fields
 from .records import (
     ArgumentRecord,
     LinkRecord,
@@ -210,7 +210,7 @@ def _find_splits(
                 )
             candidates = [path]
         else:
-            raise LoadError(str(path), "<file>", "no such file or directory")
+            raise LoadError(str(path), "<file>", not_a_file(path, or_directory=True))
         for candidate in candidates:
             match = _FILE_NAME.match(candidate.name)
             assert match is not None

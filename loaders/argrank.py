@@ -94,7 +94,7 @@ from typing import Any
 
 from argkb.errors import LoadError
 
-from .common import TOO_LONG_NUMBER, csv_table, open_utf8, required_fields
+from .common import TOO_LONG_NUMBER, csv_table, not_a_file, open_utf8, required_fields
 from .records import (
     ArgumentRecord,
     Properties,
@@ -348,7 +348,7 @@ def _find_files(paths: Sequence[str | os.PathLike[str]]) -> dict[str, Path]:
         if path.is_dir():
             for name in known:
                 if not (path / name).is_file():
-                    raise LoadError(str(path / name), "<file>", "no such file")
+                    raise LoadError(str(path / name), "<file>", not_a_file(path / name))
                 found[name] = path / name
         elif path.is_file():
             if path.name in IGNORED_FILES:
@@ -357,7 +357,7 @@ def _find_files(paths: Sequence[str | os.PathLike[str]]) -> dict[str, Path]:
                 raise LoadError(str(path), "<file>", f"expected one of {', '.join(known)}")
             found[path.name] = path
         else:
-            raise LoadError(str(path), "<file>", "no such file or directory")
+            raise LoadError(str(path), "<file>", not_a_file(path, or_directory=True))
     if GRAPH_FILE not in found:
         raise LoadError(", ".join(str(p) for p in paths), "<file>", f"no {GRAPH_FILE} given")
     return found

@@ -90,6 +90,18 @@ def parse_stance_label(value: Any) -> StanceLabel | None:
     return parse_stance(value)
 
 
+def not_a_file(path: Path, *, or_directory: bool = False) -> str:
+    """Why ``path``, which is no regular file, cannot be read: a broken symbolic link, a pipe
+    or a device, a directory, or nothing there (``no such file``, ``... or directory``)."""
+    if path.is_symlink() and not path.exists():
+        return f"a broken symbolic link (to {os.readlink(path)})"
+    if path.is_dir():
+        return "a directory, not a file"
+    if path.exists():
+        return "not a regular file (a pipe or a device?)"
+    return "no such file or directory" if or_directory else "no such file"
+
+
 def input_files(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Path]:
     """``paths`` as files, in order; one that is no file raises :class:`LoadError` when reached."""
     for raw in paths:
@@ -102,7 +114,7 @@ def input_files(paths: Sequence[str | os.PathLike[str]]) -> Iterator[Path]:
                 else "a directory: name the files in it (e.g. DIR/*.jsonl)",
             )  # fmt: skip
         if not path.is_file():
-            raise LoadError(str(path), "<file>", "no such file")
+            raise LoadError(str(path), "<file>", not_a_file(path))
         yield path
 
 
@@ -122,7 +134,7 @@ def topics_and_arguments(paths: Sequence[str | os.PathLike[str]]) -> tuple[Path,
                 raise LoadError(str(path), "<file>", "expected *topics.csv or *arguments.csv")
             found[kind].append(path)
         else:
-            raise LoadError(str(path), "<file>", "no such file or directory")
+            raise LoadError(str(path), "<file>", not_a_file(path, or_directory=True))
     where = ", ".join(str(p) for p in paths)
     for suffix, files in found.items():
         if len(files) != 1:
@@ -196,7 +208,7 @@ def csv_table(
     may be as long as :data:`MAX_CSV_FIELD`; ``--max-text`` decides which texts are too long.
     """
     if not path.is_file():
-        raise LoadError(str(path), "<file>", "no such file")
+        raise LoadError(str(path), "<file>", not_a_file(path))
     if csv.field_size_limit() < MAX_CSV_FIELD:
         csv.field_size_limit(MAX_CSV_FIELD)  # the default, 131,072, is below --max-text
     with (

@@ -562,3 +562,37 @@ def test_a_jsonl_source_id_0_is_its_id_not_its_title(tmp_path: Path) -> None:
     assert [r.source for r in records if isinstance(r, ArgumentRecord)] == [
         "jsonl:0", "jsonl:Energy", "jsonl:u"
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink", "directory"])
+@pytest.mark.parametrize(
+    ("name", "file"),
+    [("argkp", "arguments_train.csv"), ("argquality", "webis-argquality20-topics.csv"),
+     ("argrank", "groundtruth.json")],
+)  # fmt: skip
+def test_a_dataset_file_that_is_no_file_says_what_it_is(
+    tmp_path: Path, name: str, file: str, kind: str
+) -> None:
+    """A pipe, a broken symbolic link or a folder in a dataset folder was "no such file"."""
+    import os
+
+    from argkb.errors import LoadError
+    from argkb.loaders import argkp, argquality, argrank
+
+    folder = tmp_path / name
+    shutil.copytree(FIXTURES / name, folder)
+    path = folder / file
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+        reason = "not a regular file (a pipe or a device?)"
+    elif kind == "symlink":
+        path.symlink_to(tmp_path / "gone.csv")
+        reason = f"a broken symbolic link (to {tmp_path / 'gone.csv'})"
+    else:
+        path.mkdir()
+        reason = "a directory, not a file"
+    module: Any = {"argkp": argkp, "argquality": argquality, "argrank": argrank}[name]
+    with pytest.raises(LoadError) as err:
+        list(module.read([folder]))
+    assert str(err.value) == f"{path}: field '<file>': {reason}"

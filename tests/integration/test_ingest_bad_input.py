@@ -212,3 +212,38 @@ def test_an_unreadable_input_is_one_line_and_leaves_the_graph_unchanged(
         1, [f"Error: {path}: field '<file>': cannot read: Permission denied"]
     )  # fmt: skip
     assert clean.execute_query(count).records[0]["n"] == before > 0
+
+
+def test_a_nul_in_a_csv_text_is_one_line_naming_the_column_and_the_graph_stays(
+    clean, tmp_path: Path
+) -> None:
+    """An ArgKP argument with a NUL loaded as given; its error now names file, line and the
+    CSV column, and neither mode writes it."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    load(clean, "jsonl", _file(tmp_path), on_error="skip", reject_report=tmp_path / "r.jsonl")
+    count = "MATCH (n) RETURN count(n) AS n"
+    before = clean.execute_query(count).records[0]["n"]
+    folder = tmp_path / "argkp"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "fixtures" / "argkp", folder)
+    arguments = folder / "arguments_train.csv"
+    arguments.write_bytes(arguments.read_bytes().replace(b"People should", b"Peo\0ple should"))
+    runner = CliRunner()
+    failed = runner.invoke(main, ["load", "argkp", str(folder)])
+    assert (failed.exit_code, failed.output.splitlines()) == (1, [
+        f"Error: {arguments}:line 2: field 'argument': control character U+0000 at character 4 "
+        "of the text (only tab, line feed and carriage return may be in a text)"
+    ])  # fmt: skip
+    assert clean.execute_query(count).records[0]["n"] == before > 0
+    report = tmp_path / "kp-rejected.jsonl"
+    args = ["load", "argkp", str(folder), "--on-error", "skip", "--reject-report", str(report)]
+    skipped = runner.invoke(main, args)
+    assert skipped.exit_code == 0, skipped.output
+    entries = [json.loads(line) for line in report.read_text().splitlines()]
+    assert [(e["where"], e["field"]) for e in entries][:1] == [(f"{arguments}:line 2", "argument")]
+    texts = clean.execute_query("MATCH (u:Unit) WHERE u.text CONTAINS '\\u0000' RETURN count(u)")
+    assert texts.records[0][0] == 0

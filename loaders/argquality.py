@@ -53,7 +53,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .common import csv_rows, required_fields, topics_and_arguments
+from .common import csv_integer, csv_rows, required_fields, topics_and_arguments
 from .records import (
     ArgumentRecord,
     LeftOut,
@@ -225,7 +225,7 @@ def _read_topics(path: Path) -> Iterator[Topic | Rejected]:
         if isinstance(values, Rejected):
             yield values
             continue
-        topic_id = _integer(where, "Topic ID", values[0])
+        topic_id = csv_integer(where, "Topic ID", values[0])
         if isinstance(topic_id, Rejected):
             yield topic_id
         elif topic_id in first_seen:
@@ -257,7 +257,7 @@ def _premise(
     cells = dict(zip(ARGUMENT_COLUMNS, values, strict=True))
     ids = []
     for name in ("Topic ID", "Discussion ID", "Argument ID", "Text Length"):
-        number = _integer(where, name, cells[name])
+        number = csv_integer(where, name, cells[name])
         if isinstance(number, Rejected):
             return number
         ids.append(number)
@@ -290,15 +290,6 @@ def _premise(
         where=where,
         **scores,
     )
-
-
-def _integer(where: str, name: str, value: str) -> int | Rejected:
-    try:
-        if value.isdecimal():
-            return int(value)
-    except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
-        pass
-    return Rejected(where, name, f"not a non-negative integer: {value!r:.60}")
 
 
 def _real(where: str, name: str, value: str) -> float | Rejected:

@@ -270,6 +270,20 @@ def csv_rows(
             yield where, {name: row[i] for name, i in columns.items()}
 
 
+def csv_integer(where: str, name: str, value: str) -> int | Rejected:
+    """The non-negative integer of CSV field ``name``, or a Rejected naming the column: not
+    decimal digits, or past Neo4j's 64 bits (the ingest would name the property instead)."""
+    try:
+        if value.isdecimal():
+            number = int(value)
+            if number < 2**63:
+                return number
+            return Rejected(where, name, f"integer of {number.bit_length()} bits, beyond 64 bits")
+    except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+        pass
+    return Rejected(where, name, f"not a non-negative integer: {value!r:.60}")
+
+
 def required_fields(
     where: str, row: Mapping[str, str], names: Sequence[str]
 ) -> list[str] | Rejected:

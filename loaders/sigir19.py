@@ -76,7 +76,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .common import csv_rows, required_fields, topics_and_arguments
+from .common import csv_integer, csv_rows, required_fields, topics_and_arguments
 from .records import (
     ArgumentRecord,
     LeftOut,
@@ -350,7 +350,7 @@ def _read_topics(path: Path) -> Iterator[Topic | Rejected]:
         if isinstance(optional, Rejected):
             yield optional
             continue
-        topic_id = _integer(where, "Topic ID", values[0])
+        topic_id = csv_integer(where, "Topic ID", values[0])
         biased = _BOOLEANS.get(values[1].lower())
         if isinstance(topic_id, Rejected):
             yield topic_id
@@ -420,7 +420,7 @@ def _judgement(
     cells = dict(zip(ARGUMENT_REQUIRED, values, strict=True))
     ids = []
     for name in ("Topic ID", "Discussion ID", "Argument ID"):
-        number = _integer(where, name, cells[name])
+        number = csv_integer(where, name, cells[name])
         if isinstance(number, Rejected):
             return number
         ids.append(number)
@@ -467,15 +467,6 @@ def _optional_fields(
             return Rejected(where, name, "not UTF-8 (bytes that are no UTF-8 text)")
         values.append(value)
     return values
-
-
-def _integer(where: str, name: str, value: str) -> int | Rejected:
-    try:
-        if value.isdecimal():
-            return int(value)
-    except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
-        pass
-    return Rejected(where, name, f"not a non-negative integer: {value!r:.60}")
 
 
 def _grade(where: str, name: str, value: str) -> int | Rejected:

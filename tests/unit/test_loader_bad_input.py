@@ -596,3 +596,23 @@ def test_a_dataset_file_that_is_no_file_says_what_it_is(
     with pytest.raises(LoadError) as err:
         list(module.read([folder]))
     assert str(err.value) == f"{path}: field '<file>': {reason}"
+
+
+@pytest.mark.parametrize(
+    ("name", "file", "old", "new", "column"),
+    [("argquality", "webis-argquality20-arguments.csv", b",10,True,", b"," + b"9" * 30 + b",True,",
+      "Text Length"),
+     ("sigir19", "arguments.csv", b"0002,00000101,", b"0002," + b"7" * 25 + b",",
+      "Discussion ID")],
+)  # fmt: skip
+def test_a_csv_integer_past_64_bits_names_its_column(
+    tmp_path: Path, name: str, file: str, old: bytes, new: bytes, column: str
+) -> None:
+    """It reached the ingest, which named the property (``text_length``), not the column."""
+    from argkb.loaders import argquality, sigir19
+
+    folder = _fixture_copy(tmp_path, name, file, old, new)
+    module: Any = {"argquality": argquality, "sigir19": sigir19}[name]
+    _, rejected = _checked(list(module.read([folder])))
+    assert (rejected[0].where, rejected[0].field) == (f"{folder / file}:line 2", column)
+    assert rejected[0].reason.endswith("bits, beyond 64 bits")

@@ -94,6 +94,7 @@ from typing import Any
 
 from argkb.errors import LoadError
 
+from . import common
 from .common import TOO_LONG_NUMBER, csv_table, not_a_file, open_utf8, required_fields
 from .records import (
     ArgumentRecord,
@@ -499,6 +500,10 @@ def _benchmark_argument(
     nominal_ids = [row[i].strip() if i < len(row) else "" for _, i in nominal[:expected]]
     repaired = nominal_ids != [str(p) for p in premise_ids] or len(positions) != expected
     stray = row[columns["Corrected premises text"] : positions[0]]
+    if bad := common.not_utf8_field(
+        where, ((n, row[i]) for n, i in columns.items() if i < len(row))
+    ):
+        return bad  # named by its column: the ingest says only "a lone surrogate"
     return BenchmarkArgument(
         argument_id=integers["Argument ID"],
         conclusion_id=integers["Conclusion argument unit ID"],

@@ -284,6 +284,16 @@ def csv_integer(where: str, name: str, value: str) -> int | Rejected:
     return Rejected(where, name, f"not a non-negative integer: {value!r:.60}")
 
 
+NOT_UTF8 = "not UTF-8 (bytes that are no UTF-8 text)"
+"""Why a CSV field holding bytes that are no UTF-8 (lone surrogates from csv_table) is rejected."""
+
+
+def not_utf8_field(where: str, fields: Iterable[tuple[str, str]]) -> Rejected | None:
+    """A Rejected for the first ``(column, value)`` with bytes that are no UTF-8, else None."""
+    name = next((name for name, value in fields if _SURROGATE.search(value)), None)
+    return None if name is None else Rejected(where, name, NOT_UTF8)
+
+
 def required_fields(
     where: str, row: Mapping[str, str], names: Sequence[str]
 ) -> list[str] | Rejected:
@@ -295,7 +305,7 @@ def required_fields(
         if not value.strip():
             return Rejected(where, name, "missing or empty")
         if _SURROGATE.search(value):
-            return Rejected(where, name, "not UTF-8 (bytes that are no UTF-8 text)")
+            return Rejected(where, name, NOT_UTF8)
         values.append(value.strip())
     return values
 

@@ -616,3 +616,19 @@ def test_a_csv_integer_past_64_bits_names_its_column(
     _, rejected = _checked(list(module.read([folder])))
     assert (rejected[0].where, rejected[0].field) == (f"{folder / file}:line 2", column)
     assert rejected[0].reason.endswith("bits, beyond 64 bits")
+
+
+def test_bytes_that_are_no_utf8_in_argrank_name_the_column(tmp_path: Path) -> None:
+    """The other CSV loaders named the column; ArgRank's reached the ingest as "field 'unit 1
+    text': not UTF-8 text (a lone surrogate)"."""
+    from argkb.loaders import argrank
+
+    old = b"Strawberries are the best choice for Your"
+    new = b"Strawberri\xe9s are the best choice for Your"  # Latin-1
+    folder = _fixture_copy(tmp_path, "argrank", "ground-truth-list.csv", old, new)
+    _, rejected = _checked(list(argrank.read([folder])))
+    assert rejected[0] == Rejected(
+        f"{folder}/ground-truth-list.csv:line 2",
+        "Conclusion text",
+        "not UTF-8 (bytes that are no UTF-8 text)",
+    )

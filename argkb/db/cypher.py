@@ -76,12 +76,15 @@ def names() -> list[str]:
 def quote_identifier(name: str) -> str:
     """Backtick-quote a label, relationship type or property key for Cypher.
 
-    Backticks inside the name are doubled, as Cypher's grammar requires, so no name can close
-    the quote early.
+    Backticks inside the name are doubled, as Cypher's grammar requires, and every backslash
+    is written as the escape ``\\u005c``: Neo4j reads ``\\uXXXX`` escapes inside backticks
+    too, so a name holding the six characters ``\\u0060`` (a label in a shared database, an
+    index's name) closed the quote and ran the rest of the name as Cypher. With every backslash
+    escaped no escape is left in the name, and no name can close the quote early.
     """
     if not name:
         raise QueryFileError("an identifier cannot be empty")
-    return "`" + name.replace("`", "``") + "`"
+    return "`" + name.replace("\\", "\\u005c").replace("`", "``") + "`"
 
 
 _SLOT = re.compile(r"\{\{(\w+)\}\}")

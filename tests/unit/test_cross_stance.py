@@ -196,7 +196,7 @@ def test_eval_stance_reports_the_cross_encoder(
             "--argquality", str(fixtures / "argquality"), "--json"]  # fmt: skip
     out = CliRunner().invoke(main, args)
     assert out.exit_code == 0, out.output
-    cross = {row["dataset"]: row for row in json.loads(out.output)["cross"]}
+    cross = {row["dataset"]: row for row in json.loads(out.stdout)["cross"]}
     assert cross["argkp"]["split"] == "dev" and cross["argkp"]["pairs"] == 2
     assert 0.0 <= cross["argkp"]["accuracy"] <= 1.0
     # the shipped model trained on all of ArgQuality and records no held-out score for it:
@@ -204,7 +204,7 @@ def test_eval_stance_reports_the_cross_encoder(
     assert "argquality" not in cross
     assert "aif" not in cross  # no AIF maps given
     # the alignment pairs, scored for both estimators `argkb query --alignment` offers
-    rows = json.loads(out.output)["alignment"]
+    rows = json.loads(out.stdout)["alignment"]
     assert {row["estimator"] for row in rows} == {"model", "cross"}
     kinds = {row["kind"] for row in rows if row["estimator"] == "cross"}
     assert kinds == {row["kind"] for row in rows if row["estimator"] == "model"} and kinds

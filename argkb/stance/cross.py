@@ -126,9 +126,15 @@ def _base(device: str, base: str = "") -> tuple[Any, Any]:
         encoder, tokenizer = mpnet.load()
     else:
         path = _base_path(base)
+        # a name that is no folder here ('acme/model', in a --model JSON's "base") was asked of
+        # the Hugging Face Hub: argkb fetches nothing from the network unless asked to
+        if not path.is_dir():
+            raise ConfigError(f"{path}: not a model folder for the stance model (no such folder; "
+                              "argkb reads models from this machine only)")  # fmt: skip
         try:
-            tokenizer = AutoTokenizer.from_pretrained(str(path))
-            encoder = AutoModel.from_pretrained(str(path), dtype=_torch().float32)
+            tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
+            encoder = AutoModel.from_pretrained(str(path), dtype=_torch().float32,
+                                                local_files_only=True)  # fmt: skip
         except OSError as err:
             raise ConfigError(f"{path}: not a model folder for the stance model ({err})") from err
     if encoder.config.model_type not in TARGETS:

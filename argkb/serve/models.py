@@ -152,7 +152,10 @@ class Graph(BaseModel):
     depth: int
     nodes: list[GraphNode]
     edges: list[GraphEdge]
-    truncated: bool = Field(description="Whether the node limit cut the neighbourhood short.")
+    truncated: bool = Field(
+        description="Whether a limit cut the neighbourhood short: the node limit, or the 20 x "
+        "limit edges read per hop."
+    )
 
 
 class PairSentence(BaseModel):

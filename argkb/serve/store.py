@@ -46,6 +46,11 @@ class TimedDriver:
         return cast("neo4j.Driver", self)
 
 
+EDGES_PER_NODE = 20
+"""Edges a hop of :meth:`Store.graph` reads per unit it may keep (parallel arguments between
+two units are an edge each)."""
+
+
 class Store:
     """The reads behind the browse endpoints, on one (timed) driver and database."""
 
@@ -95,7 +100,9 @@ class Store:
     def graph(self, key: str, depth: int, max_nodes: int) -> dict[str, Any]:
         """The neighbourhood of unit ``key``: units within ``depth`` hops, and their edges.
 
-        Breadth first, one read per hop; stops adding units at ``max_nodes`` (``truncated``).
+        Breadth first, one read per hop of at most ``EDGES_PER_NODE * max_nodes`` edges; stops
+        adding units at ``max_nodes``. ``truncated``: either limit cut the neighbourhood short
+        (a hop that read as many edges as it may can have left edges, and units, unread).
         Edges are premise -> conclusion (one per argument; an undercut's premise -> the
         conclusion of the argument it attacks) and SAME_AS; only edges between kept
         units are returned.
@@ -111,7 +118,9 @@ class Store:
         for hop in range(1, depth + 1):
             if not frontier:
                 break
-            rows = self._read("serve/graph_expand", ids=frontier, limit=max_nodes * 20)
+            cap = max_nodes * EDGES_PER_NODE
+            rows = self._read("serve/graph_expand", ids=frontier, limit=cap)
+            truncated = truncated or len(rows) >= cap
             following: list[str] = []
             for row in rows:
                 for end in (row["source"], row["target"]):

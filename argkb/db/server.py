@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import logging
 import os
 import re
 import secrets
@@ -303,6 +304,7 @@ class LocalServer:
         """
         cfg = self.config
         auth_ini = cfg.instance_dir / "data" / "dbms" / "auth.ini"
+        _keep_private(cfg.password_file)
         if cfg.password_file.is_file() and auth_ini.is_file():
             return
         if not cfg.password_file.is_file():
@@ -535,6 +537,17 @@ def _new_password() -> str:
     admin tool would read as an option or a file)."""
     alphabet = string.ascii_letters + string.digits
     return "".join(secrets.choice(alphabet) for _ in range(32))
+
+
+def _keep_private(path: Path) -> None:
+    """Make an existing password file the owner's only again (0600), saying so: rewritten by
+    hand (docs/reliability.md says how to set another password), it may have been left readable
+    by others, and argkb only ever created it private."""
+    if path.is_file() and path.stat().st_mode & 0o077:
+        path.chmod(0o600)
+        logging.getLogger(__name__).warning(
+            "%s was readable by other users; it is the owner's only (0600) again", path
+        )
 
 
 def _write_secret(path: Path, text: str) -> None:

@@ -76,6 +76,31 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// A corpus text on the page goes into a <bdi>: an isolate whose direction comes from its own
+// first strong letter, so that the bidirectional controls a text may hold (U+202E right-to-left
+// override, U+2067 right-to-left isolate, U+200F ...) cannot reorder the page's words around it.
+// Chromium draws an isolate as U+2068 ... U+2069 around the text, so a stray U+2069 (pop
+// directional isolate) in the text would end the isolate early: such a pop is dropped, and
+// isolates the text leaves open are closed at its end (embeddings and overrides end with the
+// isolate by themselves).
+function bidiBalanced(text) {
+  let open = 0;
+  let out = "";
+  for (const ch of String(text)) {
+    if (ch === "\u2066" || ch === "\u2067" || ch === "\u2068") open += 1;
+    else if (ch === "\u2069") {
+      if (!open) continue;
+      open -= 1;
+    }
+    out += ch;
+  }
+  return out + "\u2069".repeat(open);
+}
+
+function corpusText(text) {
+  return el("bdi", {}, bidiBalanced(text));
+}
+
 function fixed(x, digits) {
   return typeof x === "number" ? x.toFixed(digits) : "?";
 }
@@ -95,9 +120,9 @@ function safeUrl(url) {
 function sourceNode(source) {
   const name = source.title || source.sid;
   const href = source.url ? safeUrl(source.url) : null;
-  if (!href) return el("span", { className: "source", title: source.sid }, name);
+  if (!href) return el("span", { className: "source", title: source.sid }, corpusText(name));
   return el("a", { className: "source", href, target: "_blank", rel: "noopener noreferrer",
-    title: source.sid + " (opens " + new URL(href).host + ")" }, name);
+    title: source.sid + " (opens " + new URL(href).host + ")" }, corpusText(name));
 }
 
 function sourcesOf(members) {
@@ -119,8 +144,9 @@ function memberItem(m) {
   sources.forEach((s, i) => { if (i) meta.append(", "); meta.append(sourceNode(s)); });
   meta.append(" · stance " + (m.stance_source === "data" ? "from the data" :
     m.stance_source === "model" ? "from the model" : "from data and model") + " (towards its claim)");
-  const show = el("button", { type: "button", className: "link", textContent: m.text,
-    title: "draw the graph around this premise", onclick: () => showGraph(m.key, m.text) });
+  const show = el("button", { type: "button", className: "link",
+    title: "draw the graph around this premise", onclick: () => showGraph(m.key, m.text) },
+  corpusText(m.text));
   return el("li", {}, show, meta);
 }
 
@@ -177,7 +203,7 @@ function explanation(cluster, side) {
   const lent = el("div", { className: "lent" });
   if (ex.claims) {  // pfidf: the engine names the claims itself
     lent.append(el("p", {}, "Claims that lent mass:"), el("ul", {}, ...ex.claims.map((row) =>
-      el("li", {}, `"${row.claim}": P(c|q) ${fixed(row.p_claim, 3)}, ${row.pf === 1 ? "1 premise" : `${fixed(row.pf, 0)} premises`} of it in this cluster`))));
+      el("li", {}, "\"", corpusText(row.claim), `": P(c|q) ${fixed(row.p_claim, 3)}, ${row.pf === 1 ? "1 premise" : `${fixed(row.pf, 0)} premises`} of it in this cluster`))));
   } else {
     lent.append(el("p", { className: "meta" }, "reading the claims that lent mass ..."));
     box.addEventListener("explain-open", () => claimsThatLentMass(cluster, lent), { once: true });
@@ -213,7 +239,7 @@ async function claimsThatLentMass(cluster, target) {
   target.replaceChildren(
     el("p", {}, rows.length ? "Claims that lent mass (the claims these premises are given for):"
       : "No similar claim lent mass: the direct routes found it."),
-    el("ul", {}, ...rows.map((r) => el("li", {}, `"${r.text}": ` + (r.claim
+    el("ul", {}, ...rows.map((r) => el("li", {}, "\"", corpusText(r.text), "\": " + (r.claim
       ? `similar to the query, P(c|q) ${fixed(r.claim.p, 3)}`
       : "in the cluster of a similar claim, shares its mass")))));
   if (faint) target.append(el("p", { className: "meta" }, `(and ${faint} retrieved claim(s) with P(c|q) below 0.0005)`));
@@ -229,15 +255,15 @@ function toggle(button, box) {
 // (`snippet`, asked for with snippets=true): shown first, the full text one click away.
 function premiseText(member) {
   if (!member.snippet || !member.snippet.length) {
-    return el("div", { className: "representative" }, member.text);
+    return el("div", { className: "representative" }, corpusText(member.text));
   }
   const snippet = member.snippet.join(" ") + " [...]";
-  const shown = el("span", { className: "snippet-text", textContent: snippet });
+  const shown = el("span", { className: "snippet-text" }, corpusText(snippet));
   const button = el("button", { type: "button", className: "link full-text", textContent: "full text" });
   button.setAttribute("aria-expanded", "false");
   button.onclick = () => {
     const full = button.getAttribute("aria-expanded") !== "true";
-    shown.textContent = full ? member.text : snippet;
+    shown.replaceChildren(corpusText(full ? member.text : snippet));
     button.textContent = full ? "best sentences" : "full text";
     button.setAttribute("aria-expanded", String(full));
   };
@@ -311,20 +337,20 @@ function syncControls() {
 function pairItem(pair) {
   // pair.top: which sentence was retrieved; the other is its neighbour in the premise
   const sentences = pair.sentences.map((s, i) => i === pair.top
-    ? el("strong", { className: "top-sentence" }, s.text)
-    : el("span", { className: "next-sentence" }, s.text));
+    ? el("strong", { className: "top-sentence" }, corpusText(s.text))
+    : el("span", { className: "next-sentence" }, corpusText(s.text)));
   const text = el("div", { className: "pair-text" });
   sentences.forEach((node, i) => { if (i) text.append(" "); text.append(node); });
   const first = pair.arguments && pair.arguments[0];
   const where = first && first.conclusion
-    ? `${pair.stance || "stance unknown"} on "${first.conclusion}"` +
-      (pair.arguments.length > 1 ? ` (+${pair.arguments.length - 1} more)` : "")
-    : pair.stance || "stance unknown";
+    ? [`${pair.stance || "stance unknown"} on "`, corpusText(first.conclusion), "\"" +
+      (pair.arguments.length > 1 ? ` (+${pair.arguments.length - 1} more)` : "")]
+    : [pair.stance || "stance unknown"];
   const graph = el("button", { type: "button", textContent: "graph",
     onclick: () => showGraph(pair.unit, pair.sentences.map((s) => s.text).join(" ")) });
   const score = el("span", { className: "pair-score", title: pairWhy(pair.explain) },
     `score ${fixed(pair.score, 3)}`);
-  const meta = el("div", { className: "meta" }, score, ` · ${where} `, graph);
+  const meta = el("div", { className: "meta" }, score, " · ", ...where, " ", graph);
   return el("li", { className: "pair" }, text, meta);
 }
 
@@ -348,7 +374,7 @@ function showPairs(result) {
 function keyPointExample(example) {
   const where = el("span", { className: "meta" });
   example.sources.forEach((s, i) => where.append(i ? ", " : " ", sourceNode(s)));
-  return el("li", { className: "example" }, example.text, where);
+  return el("li", { className: "example" }, corpusText(example.text), where);
 }
 
 function keyPointItem(row) {
@@ -357,18 +383,18 @@ function keyPointItem(row) {
     `${row.arguments} argument${row.arguments === 1 ? "" : "s"} match it`);
   if (row.from.text !== row.key_point) {  // a sentence of a longer premise: say which
     meta.append(" · from: ", el("span", { className: "kp-from", title: row.from.text },
-      shortLabel(row.from.text)));
+      corpusText(shortLabel(row.from.text))));
   }
   const examples = el("ul", { className: "members" }, ...row.examples.map(keyPointExample));
   return el("li", { className: "keypoint" },
-    el("strong", { className: "key-point" }, row.key_point), meta, examples);
+    el("strong", { className: "key-point" }, corpusText(row.key_point)), meta, examples);
 }
 
 function showKeyPoints(result) {
   const unknown = result.unknown_stance ? `; ${result.unknown_stance} of unknown stance left out` : "";
   const verb = result.premises === 1 ? "concludes" : "conclude";
-  say(`${counted(result.premises, "premise")} ${verb} "${result.topic}"${unknown}: ` +
-    "each key point is a sentence of one of them, most prevalent first");
+  say([`${counted(result.premises, "premise")} ${verb} "`, corpusText(result.topic),
+    `"${unknown}: each key point is a sentence of one of them, most prevalent first`]);
   for (const side of ["pro", "con"]) {
     const part = result.stances[side];
     $(side).replaceChildren(...(part ? part.key_points.map(keyPointItem) : []));
@@ -387,10 +413,11 @@ let searches = 0;  // searches started (a search, back, forward): only the lates
 
 function say(message, notes) {
   // the answer's message (or what the view shows) and, each on a line of its own, its notes:
-  // what the answer may lack and what to run (a corpus loaded since the last argkb sentences)
+  // what the answer may lack and what to run (a corpus loaded since the last argkb sentences);
+  // a line is a string, or a list of strings and nodes (a corpus text in its isolate)
   const lines = [message, ...(notes || [])].filter((line) => line);
   $("message").replaceChildren(...lines.map((line, i) =>
-    el("div", { className: i || !message ? "note" : "" }, line)));
+    el("div", { className: i || !message ? "note" : "" }, ...[].concat(line))));
 }
 
 function clearAnswer(message) {
@@ -477,7 +504,7 @@ async function showGraph(key, text) {
   graphText = text;
   clearGraph("drawing ...");
   $("graph-panel").hidden = false;
-  $("graph-title").textContent = "Graph around: " + shortLabel(text, 120);
+  $("graph-title").replaceChildren("Graph around: ", corpusText(shortLabel(text, 120)));
   $("graph-title").title = text;
   // the panel is below the answer: bring it into view, and the keyboard's focus with it
   $("graph-panel").scrollIntoView({ block: "start" });
@@ -536,8 +563,8 @@ function graphList(nodes, key) {
   $("graph-nodes").replaceChildren(...sorted.map((n) => {
     const kind = nodeKind(n);
     const text = nodeText(n);
-    const button = el("button", { type: "button", className: "link", textContent: shortLabel(text, 90),
-      title: text, onclick: () => showGraph(n.id, text) });
+    const button = el("button", { type: "button", className: "link", title: text,
+      onclick: () => showGraph(n.id, text) }, corpusText(shortLabel(text, 90)));
     if (n.id === key) button.setAttribute("aria-current", "true");
     return el("li", {}, `${kind}, step ${n.depth}: `, button);
   }));

@@ -46,8 +46,8 @@ demo: neo4j
 	$(ARGKB) pagerank --top 5
 	$(ARGKB) sentences
 	$(ARGKB) status
-	@# the Browser URL; restarts the server once if it runs with HTTP off (the port is then saved),
-	@# before the query, so that the query warms the restarted server for the next one
+	@# the Browser URL; restarts the server once if it runs with HTTP off (the port is then saved)
+	@# and warms the restarted server up, so that the query below is not slow
 	$(ARGKB) browse --no-open --restart
 	$(ARGKB) query "We should abandon fossil fuels" --k 5
 

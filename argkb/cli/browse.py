@@ -9,7 +9,7 @@ import sys
 import click
 
 from argkb.cli.app import echo_err, handle_errors, json_option, main, to_json
-from argkb.cli.neo4j_server import PORT, _managed_server
+from argkb.cli.neo4j_server import PORT, WARM_UP_OPTION, _managed_server, warm_up_started
 
 
 def _has_desktop() -> bool:
@@ -28,9 +28,12 @@ def _has_desktop() -> bool:
     "(stops it even if another argkb command is using it).",
 )
 @click.option("--no-open", is_flag=True, help="Print the URL only; do not open a web browser.")
+@WARM_UP_OPTION
 @json_option
 @handle_errors
-def browse(http_port: int | None, restart: bool, no_open: bool, as_json: bool) -> None:
+def browse(
+    http_port: int | None, restart: bool, no_open: bool, warm_up: bool, as_json: bool
+) -> None:
     """Open Neo4j Browser on the managed Neo4j (HTTP on 127.0.0.1), with argkb's guide.
 
     Starts the server with HTTP if it is not running (on 7474, or a free port when 7474 is
@@ -42,15 +45,21 @@ def browse(http_port: int | None, restart: bool, no_open: bool, as_json: bool) -
     """
     from argkb.db.browser import ensure_browser
 
-    access = ensure_browser(_managed_server(), http_port=http_port, restart=restart, echo=echo_err)
+    managed = _managed_server()
+    access = ensure_browser(managed, http_port=http_port, restart=restart, echo=echo_err)
+    said = None
+    if warm_up and access.started:  # the config it started with is the saved one now
+        said = warm_up_started(_managed_server().running_config() or managed.config)
     opened = False
     if not no_open and _has_desktop():
         import webbrowser
 
         opened = webbrowser.open(access.url)
     if as_json:
-        click.echo(to_json({**dataclasses.asdict(access), "opened": opened}))
+        click.echo(to_json({**dataclasses.asdict(access), "opened": opened, "warm_up": said}))
         return
+    if said:
+        echo_err(said)
     click.echo(access.url)
     click.echo(
         f"Sign in as {access.user} with the password that 'argkb server password' prints "

@@ -50,6 +50,14 @@ def _size(value: Any) -> str:
 PORT = _Checked("port", _port)
 SIZE = _Checked("size", _size)
 
+WARM_UP_OPTION = click.option(
+    "--warm-up/--no-warm-up",
+    default=True,
+    show_default=True,
+    help="When the server (re)starts, answer a few queries on it before returning, so that the "
+    "first 'argkb query' is not slow.",
+)
+
 # -- server ------------------------------------------------------------------------------------
 
 
@@ -126,6 +134,7 @@ def _managed_server(**overrides: Any) -> Any:
     default=None,
     help="Let LOAD CSV and APOC's load procedures fetch URLs (blocked by default).",
 )
+@WARM_UP_OPTION
 @json_option
 @handle_errors
 def server_start(
@@ -134,6 +143,7 @@ def server_start(
     pagecache: str | None,
     http_port: int | None,
     allow_url_loading: bool | None,
+    warm_up: bool,
     as_json: bool,
 ) -> None:
     """Start the managed Neo4j on 127.0.0.1 (installs it first if needed).
@@ -141,6 +151,8 @@ def server_start(
     Options are remembered for later commands once the server has started with them. While it
     runs, options other than its own are refused: 'argkb server stop' first. Auth is on: argkb
     keeps the neo4j user's password in the instance folder ('argkb server password').
+    A server it started answers a few queries before the command returns, so that the first
+    'argkb query' is not slow (--no-warm-up: return at once).
     """
     from argkb.db.distribution import install
 
@@ -156,15 +168,35 @@ def server_start(
     result = srv.start()
     if not result.already_running:
         srv.config.save()  # only settings that started a server are remembered
+    if not as_json:
+        if result.already_running:
+            click.echo(f"Neo4j already running (pid {result.pid}) at {result.uri}")
+        else:
+            click.echo(
+                f"Neo4j started (pid {result.pid}) at {result.uri} in {result.seconds:.1f} s"
+            )
+        if result.plugins_disabled_because:
+            click.echo(f"Warning: {result.plugins_disabled_because}", err=True)
+    said = warm_up_started(srv.config) if warm_up and not result.already_running else None
     if as_json:
-        click.echo(to_json(result))
-        return
-    if result.already_running:
-        click.echo(f"Neo4j already running (pid {result.pid}) at {result.uri}")
-    else:
-        click.echo(f"Neo4j started (pid {result.pid}) at {result.uri} in {result.seconds:.1f} s")
-    if result.plugins_disabled_because:
-        click.echo(f"Warning: {result.plugins_disabled_because}", err=True)
+        click.echo(to_json({**dataclasses.asdict(result), "warm_up": said}))
+    elif said:
+        echo_err(said)
+
+
+def warm_up_started(config: Any) -> str:
+    """Warm the managed server of ``config``, which just started, up for queries
+    (:func:`argkb.query.warmup.warm_up_server`); returns what to tell the user."""
+    from argkb.db.connect import managed_target, open_driver
+    from argkb.errors import ArgKBError
+    from argkb.query.warmup import warm_up_server
+
+    try:
+        driver = open_driver(managed_target(config))
+    except ArgKBError as err:  # it started, but argkb cannot reach it (yet): not this step's error
+        return f"no warm-up, the server runs anyway: {err}"
+    with driver:
+        return warm_up_server(driver, announce=echo_err)
 
 
 @server.command("stop")

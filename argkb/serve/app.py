@@ -60,31 +60,16 @@ timeout ends)."""
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 COUNTS_TTL = 10.0
 """Seconds the query engine reuses the graph's sizes (claims, claim clusters) between reads."""
-WARM_UP_QUERIES = ("warm up", "energy", "education should be free", "health", "technology")
 
 
 def warm_up(app: FastAPI) -> str:
-    """Answer a few queries (:data:`WARM_UP_QUERIES`) with the app's engine before serving, so
-    that the first requests do not pay for what a Neo4j server does on the first uses of its
-    indexes and statements (opening the full-text and vector indexes, planning, the JVM
-    compiling the hot paths). The demo's server just restarted (2026-11-27, this 2-core machine):
-    the first request took 3.5 s without a warm-up, 1.4 s after one warm-up query, .23 s after
-    these five (5.8 s of warm-up), later ones .07 to .09 s. Returns what to tell the user; a
-    failure is told, not raised (the requests then say it themselves)."""
-    import time
+    """Answer a few queries with the app's engine before serving
+    (:func:`argkb.query.warmup.warm_up`), so that the first requests do not pay for a Neo4j
+    server's first uses of its indexes and statements. Returns what to tell the user; a failure
+    is told, not raised (the requests then say it themselves)."""
+    from argkb.query.warmup import warm_up as answer_warm_up_queries
 
-    from argkb.db.failures import translate
-
-    started = time.perf_counter()
-    try:
-        for text in WARM_UP_QUERIES:
-            app.state.engine.query(text, k=1)
-    except Exception as err:  # argkb's or the driver's error, said in one line; else a bug
-        known = err if isinstance(err, ArgKBError) else translate(err, "the warm-up query")
-        if known is None:
-            raise
-        return f"warm-up query failed, serving anyway: {known}"
-    return f"indexes and query plans warmed up in {time.perf_counter() - started:.1f} s"
+    return answer_warm_up_queries(app.state.engine, then="serving anyway")
 
 
 def create_app(

@@ -82,10 +82,11 @@ Decisions
   text is empty; an edge that is not an object, without a usable endpoint id, or naming an unknown
   node. An argument next to such a problem is rejected too (with its own entry saying why), rather
   than yielded with a premise missing: a partial argument would be silently wrong.
-- *Malformed JSON*, a top level that is not an object, ``nodes``/``edges`` missing or not lists, or
-  a flavour that cannot be recognised: one :class:`Rejected` for the map (field ``<json>``,
-  ``nodes``, ``edges`` or ``<format>``); the next map is read. A read error of one file or zip
-  member (field ``<file>``) likewise.
+- *Malformed JSON*, JSON nested deeper than Python's parser reads (``nested too deeply: JSON
+  200,001 levels deep, ...``), a top level that is not an object, ``nodes``/``edges`` missing or
+  not lists, or a flavour that cannot be recognised: one :class:`Rejected` for the map (field
+  ``<json>``, ``nodes``, ``edges`` or ``<format>``); the next map is read. A read error of one
+  file or zip member (field ``<file>``) likewise.
 - *Duplicate map ids*: two maps with the same stem (e.g. the same name in two folders) would give
   colliding aids, so the second one is rejected (field ``<map>``).
 - *Encoding*: maps are UTF-8 (RFC 8259; a BOM is accepted). Invalid bytes are decoded as U+FFFD

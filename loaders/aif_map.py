@@ -6,11 +6,12 @@ node that attacks an inference an undercut, and unused I-nodes units.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from argkb.loaders.common import bom_encoding, not_utf8_message
+from argkb.loaders.common import bom_encoding, max_json_depth, not_utf8_message
 from argkb.loaders.records import (
     ArgumentRecord,
     LeftOut,
@@ -65,6 +66,18 @@ class _Links:
     broken: dict[str, str] = field(default_factory=dict)
 
 
+def _too_deep(data: bytes) -> str:
+    """Why a map that Python's JSON parser gave up on is refused: how deep it is nested (the
+    AIFdb, OVA and microtext maps of tests/fixtures and ../shared/data nest 2 to 5 levels)."""
+    import io
+
+    depth = max_json_depth(io.BytesIO(data))
+    return (
+        f"nested too deeply: JSON {depth:,} levels deep, more than Python's parser reads "
+        f"(about {sys.getrecursionlimit():,}); AIF maps nest 2 to 5"
+    )
+
+
 def read_map(
     data: bytes, where: str, map_id: str, seen: dict[str, str]
 ) -> Iterator[Record | Rejected | LeftOut]:
@@ -82,7 +95,10 @@ def read_map(
         text, replaced = data.decode("utf-8-sig", errors="replace"), True
     try:
         obj = json.loads(text)
-    except (ValueError, RecursionError) as err:
+    except RecursionError:  # not "malformed": json's words name Python's recursion, not the map
+        yield Rejected(where, "<json>", _too_deep(data))
+        return
+    except ValueError as err:
         yield Rejected(where, "<json>", f"malformed JSON: {err}")
         return
     if not isinstance(obj, dict):

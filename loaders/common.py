@@ -40,6 +40,7 @@ TOO_DEEP = "\0argkb: nested too deeply"  # what stands for a container past MAX_
 # ValueError that is no JSONDecodeError
 TOO_LONG_NUMBER = f"a number of more than {sys.get_int_max_str_digits():,} digits"
 
+_UTF8_BOM = b"\xef\xbb\xbf"
 _BOMS = {
     b"\xff\xfe\x00\x00": "UTF-32-LE",
     b"\x00\x00\xfe\xff": "UTF-32-BE",
@@ -521,6 +522,9 @@ def json_lines(path: Path, max_bytes: int = MAX_JSON_LINE) -> Iterator[tuple[str
             if line is None:
                 yield where, Rejected(where, "<record>", f"line longer than {max_bytes:,} bytes")
                 continue
+            # a line is a JSON text of its own, which may start with a BOM as the file may
+            # (RFC 8259 8.1): files saved with one and joined with cat load as they do apart
+            line = line.removeprefix(_UTF8_BOM)
             if not line.strip():
                 continue
             empty = False
@@ -532,15 +536,29 @@ def json_lines(path: Path, max_bytes: int = MAX_JSON_LINE) -> Iterator[tuple[str
                 yield where, json.loads(line.decode("utf-8"))
             except UnicodeDecodeError as err:
                 yield where, Rejected(where, "<encoding>", f"not UTF-8: {err}")
-            except json.JSONDecodeError as err:  # not json's "line 2 column 1": of the line
-                reason = f"malformed JSON: {err.msg} at character {err.pos + 1:,} of the line"
-                yield where, Rejected(where, "<json>", reason)
+            except json.JSONDecodeError as err:
+                yield where, Rejected(where, "<json>", _malformed(err))
             except ValueError:  # the one other error of json.loads: an integer Python refuses
                 yield where, Rejected(where, "<json>", TOO_LONG_NUMBER)
             except RecursionError:
                 yield where, Rejected(where, "<json>", too_deep_message())
     if empty:  # a load of nothing must not look like a complete corpus
         yield str(path), Rejected(str(path), "<file>", "no records: the file is empty")
+
+
+def _malformed(err: json.JSONDecodeError) -> str:
+    """Why a line is no JSON, at a character of the line (not json's "line 2 column 1"); a
+    byte order mark inside a line is named as such (json says "Expecting value" or "Extra
+    data" there): the end of a file joined to the next one without a line break."""
+    at = f"at character {err.pos + 1:,} of the line"
+    if err.doc[err.pos : err.pos + 1] != "\ufeff":
+        return f"malformed JSON: {err.msg} {at}"
+    if err.msg == "Extra data":
+        return (
+            f"a byte order mark (U+FEFF) inside the file, {at}, after a whole JSON value: "
+            "two files joined without a line break? put each record on a line of its own"
+        )
+    return f"a byte order mark (U+FEFF) inside the file, {at}, where JSON allows none"
 
 
 class RecentSet:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -247,3 +248,44 @@ def test_a_nul_in_a_csv_text_is_one_line_naming_the_column_and_the_graph_stays(
     assert [(e["where"], e["field"]) for e in entries][:1] == [(f"{arguments}:line 2", "argument")]
     texts = clean.execute_query("MATCH (u:Unit) WHERE u.text CONTAINS '\\u0000' RETURN count(u)")
     assert texts.records[0][0] == 0
+
+
+def test_jsonl_files_joined_with_cat_and_a_map_nested_too_deeply(clean, tmp_path: Path) -> None:
+    """Two JSONL files saved with a UTF-8 BOM and joined with ``cat`` failed on the second
+    one's BOM ("Unexpected UTF-8 BOM (decode using utf-8-sig)"); they now load as apart. The
+    same files joined without a line break, and an AIF map nested 200,000 levels deep (which
+    was "malformed JSON: maximum recursion depth exceeded ..."), are one line each naming the
+    file (and the line), exit 1, no traceback, the graph unchanged."""
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    bom = b"\xef\xbb\xbf"
+    first = bom + json.dumps(GOOD).encode()
+    second = bom + json.dumps({**GOOD, "id": "a2", "conclusion": "C two"}).encode()
+    joined = tmp_path / "joined.jsonl"
+    joined.write_bytes(first + b"\n" + second + b"\n")
+    runner = CliRunner()
+    loaded = runner.invoke(main, ["load", "jsonl", str(joined)])
+    assert loaded.exit_code == 0, loaded.output
+    aids = clean.execute_query("MATCH (a:Argument) RETURN a.aid AS aid ORDER BY aid").records
+    assert [r["aid"] for r in aids] == ["jsonl:a1", "jsonl:a2"]
+    count = "MATCH (n) RETURN count(n) AS n"
+    before = clean.execute_query(count).records[0]["n"]
+    glued = tmp_path / "glued.jsonl"
+    glued.write_bytes(json.dumps({**GOOD, "id": "g1"}).encode() + second + b"\n")
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"nodes": ' + "[" * 200_000 + "]" * 200_000 + ', "edges": []}')
+    failed = runner.invoke(main, ["load", "jsonl", str(glued)])
+    assert (failed.exit_code, failed.output.splitlines()) == (1, [
+        f"Error: {glued}:1: field '<json>': a byte order mark (U+FEFF) inside the file, at "
+        f"character {len(json.dumps({**GOOD, 'id': 'g1'})) + 1} of the line, after a whole JSON "
+        "value: two files joined without a line break? put each record on a line of its own"
+    ])  # fmt: skip
+    failed = runner.invoke(main, ["load", "aif", str(deep)])
+    assert (failed.exit_code, failed.output.splitlines()) == (1, [
+        f"Error: {deep}: field '<json>': nested too deeply: JSON 200,001 levels deep, more than "
+        f"Python's parser reads (about {sys.getrecursionlimit():,}); AIF maps nest 2 to 5"
+    ])  # fmt: skip
+    assert "Traceback" not in failed.output and "RecursionError" not in failed.output
+    assert clean.execute_query(count).records[0]["n"] == before > 0

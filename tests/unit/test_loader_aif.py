@@ -561,3 +561,26 @@ def test_an_unknown_node_type_is_rejected_naming_node_and_field(tmp_path: Path) 
         "unknown node type 'XYZ' (AIF: CA, I, L, MA, PA, RA, S, TA, YA)",
     )
     assert not [r for r in records if isinstance(r, ArgumentRecord)]
+
+
+@pytest.mark.parametrize(("opening", "closing"), [("[", "]"), ('{"a": ', "}")])
+def test_a_map_nested_200000_levels_deep_says_so(
+    tmp_path: Path, opening: str, closing: str
+) -> None:
+    """It was "malformed JSON: maximum recursion depth exceeded while decoding a JSON array
+    from a unicode string" (the map is no malformed JSON, and the words are Python's); it now
+    says the map is nested too deeply, and how deep, as a file and as a zip member."""
+    levels = 200_000
+    data = '{"nodes": [], "edges": [], "x": ' + opening * levels + "1" + closing * levels + "}"
+    path = tmp_path / "deep.json"
+    path.write_text(data)
+    archive = tmp_path / "maps.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("deep.json", data)
+    good = _aifdb(tmp_path / "good.json", [("1", "I", "Still read")], [])
+    from_file, from_zip = list(read([path, good])), list(read([archive]))
+    for where, problem in ((str(path), from_file[0]), (f"{archive}:deep.json", from_zip[0])):
+        assert isinstance(problem, Rejected) and (problem.where, problem.field) == (where, "<json>")
+        assert problem.reason.startswith(f"nested too deeply: JSON {levels + 1:,} levels deep, ")
+        assert "recursion" not in problem.reason
+    assert isinstance(from_file[1], SourceRecord)  # the next map still loads

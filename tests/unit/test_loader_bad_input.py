@@ -7,7 +7,8 @@ import io
 import json
 import logging
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -632,3 +633,50 @@ def test_bytes_that_are_no_utf8_in_argrank_name_the_column(tmp_path: Path) -> No
         "Conclusion text",
         "not UTF-8 (bytes that are no UTF-8 text)",
     )
+
+
+UTF8_BOM = b"\xef\xbb\xbf"
+ARGSME_LINE = {"id": "m1", "conclusion": "C one", "premises": [{"text": "P one", "stance": "PRO"}]}
+
+
+@pytest.mark.parametrize(("reader", "line"), [(jsonl.read, GOOD), (argsme.read, ARGSME_LINE)])
+def test_files_saved_with_a_bom_and_joined_with_cat_load_as_they_do_apart(
+    tmp_path: Path, reader: Callable[[list[Path]], Any], line: dict[str, Any]
+) -> None:
+    """``cat a.jsonl b.jsonl`` of two files saved with a UTF-8 BOM (Notepad, Excel) put the
+    second BOM at the start of a line, which was "malformed JSON: Unexpected UTF-8 BOM (decode
+    using utf-8-sig)". A line is a JSON text of its own and may start with a BOM, as the file
+    may (RFC 8259 8.1): the joined file now loads what the two files load apart."""
+    second = {**line, "id": "m2", "conclusion": "C two"}
+    parts = [tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "blank.jsonl"]
+    parts[0].write_bytes(UTF8_BOM + json.dumps(line).encode() + b"\n")
+    parts[1].write_bytes(UTF8_BOM + json.dumps(second).encode() + b"\n")
+    parts[2].write_bytes(UTF8_BOM + b"\n")  # a BOM on a line of its own is a blank line
+    joined = tmp_path / "joined.jsonl"
+    joined.write_bytes(b"".join(part.read_bytes() for part in parts))
+    together = list(reader([joined]))
+    assert not _rejected(together), together
+
+    def arguments(records: Iterable[Any]) -> list[ArgumentRecord]:  # wherever each was read
+        return [replace(r, where="") for r in records if isinstance(r, ArgumentRecord)]
+
+    apart = arguments(reader(parts[:2]))
+    assert len(apart) == 2 and arguments(together) == apart
+
+
+def test_a_bom_inside_a_line_is_named_with_file_and_line(tmp_path: Path) -> None:
+    """A BOM elsewhere in a line (two files joined without a line break between them) was
+    "Extra data" or "Expecting value" at a character; the reason now names the byte order mark,
+    with the file and line, and the next line still loads."""
+    path = tmp_path / "joined.jsonl"
+    one, two = json.dumps(GOOD).encode(), json.dumps({**GOOD, "id": "a2"}).encode()
+    path.write_bytes(one + UTF8_BOM + two + b"\n" + b'{"id": ' + UTF8_BOM + b'"a3"}\n' + two)
+    records = list(jsonl.read([path]))
+    assert _aids(records) == ["jsonl:a2"]
+    assert [(r.where, r.field, r.reason) for r in _rejected(records)] == [
+        (f"{path}:1", "<json>", f"a byte order mark (U+FEFF) inside the file, at character "
+         f"{len(one) + 1} of the line, after a whole JSON value: two files joined without a line "
+         "break? put each record on a line of its own"),
+        (f"{path}:2", "<json>", "a byte order mark (U+FEFF) inside the file, at character 8 of "
+         "the line, where JSON allows none"),
+    ]  # fmt: skip

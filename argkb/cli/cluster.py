@@ -10,6 +10,7 @@ from argkb.cli.app import (
     Connection,
     FiniteRange,
     connection_options,
+    counted,
     handle_errors,
     json_option,
     main,
@@ -22,6 +23,7 @@ from argkb.cluster.store import DEFAULT_CUT, DEFAULT_K, DEFAULT_SAME_AS
 
 if TYPE_CHECKING:
     from argkb.cluster.knn import Method
+    from argkb.pipeline import ClusterReport
 
 
 @main.command("cluster")
@@ -103,26 +105,43 @@ def cluster_cmd(
         rebuild=rebuild, knn_method=knn_method, same_as=same_as, skip_same_as=skip_same_as,
         progress=progress_for(as_json),
     )  # fmt: skip
-    runs, same, same_mode = report.runs, report.same_as_edges, report.same_as_mode
     if as_json:
-        click.echo(to_json({"runs": runs, "same_as_edges": same, "same_as_mode": same_mode}))
+        click.echo(to_json({"runs": report.runs, "same_as_edges": report.same_as_edges,
+                            "same_as_mode": report.same_as_mode}))  # fmt: skip
         return
-    for run in runs:
+    _print_cluster(report)
+
+
+def _print_cluster(report: ClusterReport) -> None:
+    """What ``argkb cluster`` prints: per kind how it ran, then the SAME_AS edges. A run with
+    nothing new says so (it said "0 new units, 0 joined existing clusters, 0 -> 0 new clusters;
+    cf of 0 premise clusters updated")."""
+    idle = all(r.mode == "incremental" and not r.new_units and not r.touched for r in report.runs)
+    for run in report.runs:
         s = run.stats
         timing = ", ".join(f"{k} {v:.1f}s" for k, v in run.seconds.items())
-        if run.mode == "incremental":
+        if run.mode == "incremental" and not run.new_units and not run.touched:
+            click.echo(f"{run.kind} clusters ({run.method}): up to date, every {run.kind} with "
+                       "an embedding has a cluster")  # fmt: skip
+        elif run.mode == "incremental":
             click.echo(
-                f"{run.kind} clusters ({run.method}), incremental: {run.new_units:,} new units, "
-                f"{run.joined:,} joined existing clusters, {s['items']:,} -> "
-                f"{run.new_clusters:,} new clusters; cf of {run.touched:,} premise clusters "
-                f"updated; {timing}"
+                f"{run.kind} clusters ({run.method}), incremental: "
+                f"{counted(run.new_units, 'new unit')}, {run.joined:,} joined existing clusters, "
+                f"{s['items']:,} -> {counted(run.new_clusters, 'new cluster')}; cf of "
+                f"{counted(run.touched, 'premise cluster')} updated; {timing}"
             )
-            continue
-        click.echo(
-            f"{run.kind} clusters ({run.method}), rebuilt ({run.reason}): {s['items']:,} units "
-            f"-> {s['clusters']:,} clusters ({s['singletons']:,} singletons, largest "
-            f"{s['largest']}), {run.pairs:,} neighbour pairs ({run.knn}), {timing}"
-        )
-    if same is not None:
-        written = "written again" if same_mode == "incremental" else "written"
+        else:
+            click.echo(
+                f"{run.kind} clusters ({run.method}), rebuilt ({run.reason}): "
+                f"{counted(s['items'], 'unit')} -> {counted(s['clusters'], 'cluster')} "
+                f"({counted(s['singletons'], 'singleton')}, largest {s['largest']}), "
+                f"{counted(run.pairs, 'neighbour pair')} ({run.knn}), {timing}"
+            )
+    same = report.same_as_edges
+    if same is None:
+        return
+    if idle and not same:
+        click.echo("SAME_AS edges: nothing new to write (--rebuild or --same-as writes all again)")
+    else:
+        written = "written again" if report.same_as_mode == "incremental" else "written"
         click.echo(f"SAME_AS edges {written}: {same:,}")

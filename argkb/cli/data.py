@@ -29,6 +29,7 @@ from argkb.ingest import DEFAULT_BATCH, DEFAULT_MAX_TEXT, OnError
 from argkb.loaders.aif import DEFAULT_ZIP_LIMITS, MAX_UNZIPPED_MIB
 
 if TYPE_CHECKING:
+    from argkb.embed.store import EmbedRun
     from argkb.ingest import LoadSummary
 
 # -- checks of options ---------------------------------------------------------------------------
@@ -318,11 +319,25 @@ def embed_cmd(
     if as_json:
         click.echo(to_json(run))
         return
-    rate = run.units / run.seconds if run.seconds else 0.0
-    click.echo(
-        f"embedded {run.units:,} units with {run.model} on {run.device} "
-        f"in {run.seconds:.1f} s ({rate:,.0f} units/s), and the negations of "
-        f"{run.negations:,} claims (for stance alignment)"
-    )
+    _print_embed(run)
+
+
+def _print_embed(run: EmbedRun) -> None:
+    """What ``argkb embed`` prints: what it embedded, or that there was nothing to embed (it
+    said "embedded 0 units with ... on - in 0.1 s (0 units/s), and the negations of 0 claims")."""
+    negations = f"the negations of {counted(run.negations, 'claim')} (for stance alignment)"
+    if run.units:
+        rate = run.units / run.seconds if run.seconds else 0.0
+        click.echo(
+            f"embedded {counted(run.units, 'unit')} with {run.model} on {run.device} "
+            f"in {run.seconds:.1f} s ({rate:,.0f} units/s), and {negations}"
+        )
+    elif run.negations:
+        click.echo(f"every unit has a vector already; embedded {negations}")
+    else:
+        click.echo(
+            "nothing to embed: every unit has a vector, and every claim's negation has one "
+            "too (--all embeds every unit again)"
+        )
     if run.query_model:
         click.echo(f"query model ready: {run.query_model}")

@@ -222,9 +222,29 @@ def _print_status(
             f"  {index['name']:<20} {index['type']:<9} {on:<24} {index['state']} "
             f"{index['populationPercent']:.0f}%"
         )
-    for gap in missing:
+    if _no_schema(missing):
+        click.echo(f"  none of argkb's: {_schema_size(missing)} MISSING")
+    for gap in [] if _no_schema(missing) else missing:
         click.echo(f"  {gap['name']:<20} {gap['kind']:<9} {'':<24} MISSING")
     _print_warnings(counts, found_indexes, missing, unfinished, stale)
+
+
+def _no_schema(missing: list[dict[str, str]]) -> bool:
+    """Whether none of argkb's schema exists (a fresh or cleared database): ``argkb status``
+    then says so once, where it listed every constraint and index as missing, each with a
+    warning (17 of each)."""
+    from argkb.db.schema import expected_schema
+
+    return len(missing) == len(expected_schema())
+
+
+def _schema_size(missing: list[dict[str, str]]) -> str:
+    """``7 constraints and 10 indexes``: what of argkb's schema is missing."""
+    constraints = sum(1 for gap in missing if gap["kind"] == "CONSTRAINT")
+    indexes = len(missing) - constraints
+    return (
+        f"{counted(constraints, 'constraint')} and {indexes:,} index{'' if indexes == 1 else 'es'}"
+    )
 
 
 def _print_corpora(loaded: list[dict[str, Any]], most: int = 20) -> None:
@@ -255,7 +275,10 @@ def _print_warnings(
 
     not_online = [i["name"] for i in found_indexes if i["state"] != "ONLINE"]
     dropped = {name: load["cid"] for load in unfinished for name in load["bulk_indexes"]}
-    for gap in missing:
+    if _no_schema(missing):
+        click.echo(f"warning: argkb's schema is not created ({_schema_size(missing)}): run "
+                   "'argkb init' (a first 'argkb load' creates it too)")  # fmt: skip
+    for gap in [] if _no_schema(missing) else missing:
         if gap["name"] in dropped:
             why = (
                 f"dropped by the bulk load {dropped[gap['name']]}, which builds it again when it "

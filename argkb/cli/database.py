@@ -49,9 +49,11 @@ def init_cmd(conn: Connection, dimensions: int, as_json: bool) -> None:
     if as_json:
         click.echo(to_json(report))
         return
+    indexes = len(report.indexes)
     click.echo(
-        f"schema ready: {report.created} created now, "
-        f"{len(report.constraints)} constraints, {len(report.indexes)} indexes"
+        f"schema ready: {report.created:,} created now, "
+        f"{counted(len(report.constraints), 'constraint')}, "
+        f"{indexes:,} index{'' if indexes == 1 else 'es'}"
     )
 
 

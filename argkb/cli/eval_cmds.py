@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Sized
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -14,6 +14,7 @@ import click
 from argkb.cli.app import (
     Connection,
     connection_options,
+    counted,
     echo_err,
     eval_group,
     handle_errors,
@@ -152,11 +153,17 @@ def run_cmd(
     click.echo(markdown_tables(results))
     for result in results:
         if result.skipped:
-            echo_err(f"{result.tag}: skipped {len(result.skipped)} queries without relevant docs")
+            echo_err(f"{result.tag}: skipped {_queries(result.skipped)} without relevant docs")
         if result.missing:
-            echo_err(f"{result.tag}: {len(result.missing)} queries missing from the run score 0")
+            echo_err(f"{result.tag}: {_queries(result.missing)} missing from the run "
+                     f"score{'s' if len(result.missing) == 1 else ''} 0")  # fmt: skip
         if result.unknown:
-            echo_err(f"{result.tag}: ignored {len(result.unknown)} queries not in the topics")
+            echo_err(f"{result.tag}: ignored {_queries(result.unknown)} not in the topics")
+
+
+def _queries(ids: Sized) -> str:
+    """``1 query``, ``3 queries``."""
+    return f"{len(ids):,} {'query' if len(ids) == 1 else 'queries'}"
 
 
 # -- the dataset harnesses: one option block, one runner ---------------------------------------
@@ -233,11 +240,11 @@ def _check_rows(rejected: Sequence[Rejected], kept: Mapping[str, int], data: str
         if not rejected:
             raise EvaluationError(f"{data}: no {kind}")
         first = rejected[0]
-        reason = f"{first.reason} (no usable {kind}: {len(rejected)} rows rejected)"
+        reason = f"{first.reason} (no usable {kind}: {counted(len(rejected), 'row')} rejected)"
         raise LoadError(first.where, first.field, reason)
     if rejected:
-        echo_err(f"warning: {len(rejected)} rows rejected and left out (listed in rejected.jsonl "
-                 f"of the output folder), first: {rejected[0]}")  # fmt: skip
+        echo_err(f"warning: {counted(len(rejected), 'row')} rejected and left out (listed in "
+                 f"rejected.jsonl of the output folder), first: {rejected[0]}")  # fmt: skip
 
 
 class _Bar:

@@ -11,6 +11,7 @@ import click
 from argkb.cli.app import (
     Connection,
     connection_options,
+    counted,
     echo_err,
     handle_errors,
     json_option,
@@ -127,7 +128,7 @@ def run_cmd(conn: Connection, name: str, params: tuple[str, ...], as_json: bool)
     click.echo("  ".join(col.ljust(w) for col, w in zip(columns, widths, strict=True)).rstrip())
     for row in cells:
         click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
-    click.echo(f"({len(rows)} rows)")
+    click.echo(f"({counted(len(rows), 'row')})")
 
 
 @cypher_group.command("export")

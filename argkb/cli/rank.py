@@ -10,6 +10,7 @@ from argkb.cli.app import (
     Connection,
     FiniteRange,
     connection_options,
+    counted,
     handle_errors,
     json_option,
     main,
@@ -109,7 +110,8 @@ def pagerank_cmd(
         f"{run.arguments:,} arguments, {run.iterations} iterations, residual {run.residual:.2e}"
     )
     click.echo("seconds: " + ", ".join(f"{k} {v:.2f}" for k, v in run.seconds.items()))
-    click.echo(f"top {len(best)} units:")
+    if best:
+        click.echo(f"top {counted(len(best), 'unit')}:")
     for row in best:
         uses = row["used_as_premise"]
         arguments = "argument " if uses == 1 else "arguments"

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from argkb.cli.app import (
     Connection,
     connection_options,
+    counted,
     echo_err,
     eval_group,
     handle_errors,
@@ -18,6 +20,9 @@ from argkb.cli.app import (
     warn_unfinished_loads,
 )
 from argkb.cli.progress import progress_for
+
+if TYPE_CHECKING:
+    from argkb.stance.store import StanceRun
 
 
 @main.command("stance")
@@ -71,7 +76,13 @@ def stance_cmd(
     if as_json:
         click.echo(to_json({"run": run, "counts": counts}))
         return
-    no_text = "no text in their premise or conclusion (empty, blank or missing)"
+    _print_stance(run, counts)
+
+
+def _print_stance(run: StanceRun, counts: dict[str, int]) -> None:
+    """What ``argkb stance`` prints: what it predicted (or why nothing), then the counts."""
+    its = "its" if run.skipped == 1 else "their"
+    no_text = f"no text in {its} premise or conclusion (empty, blank or missing)"
     if run.pending == 0:
         again = " (--refresh predicts the model's own again)" if counts["model"] else ""
         click.echo(
@@ -79,20 +90,23 @@ def stance_cmd(
             "the stance model was not loaded"
         )
     elif run.pending == run.skipped:
+        edges = "the edge" if run.skipped == 1 else f"the {run.skipped:,} edges"
         click.echo(
-            f"nothing to predict: the {run.skipped} edges with an unknown stance have {no_text}, "
-            "so their stance stays unknown; the stance model was not loaded"
+            f"nothing to predict: {edges} with an unknown stance "
+            f"{'has' if run.skipped == 1 else 'have'} {no_text}, so {its} stance stays unknown; "
+            "the stance model was not loaded"
         )
     else:
         click.echo(
-            f"predicted {run.written} of {run.pending} edges ({run.pro} pro, {run.con} con) "
-            f"with {run.model}"
+            f"predicted {run.written:,} of {counted(run.pending, 'edge')} ({run.pro:,} pro, "
+            f"{run.con:,} con) with {run.model}"
         )
         if run.skipped:
-            click.echo(f"skipped {run.skipped} edges with {no_text}: their stance stays unknown")
+            click.echo(f"skipped {counted(run.skipped, 'edge')} with {no_text}: {its} stance "
+                       "stays unknown")  # fmt: skip
     click.echo(
-        f"premise stances: {counts['data']} from data, {counts['model']} from the model, "
-        f"{counts['unknown']} unknown"
+        f"premise stances: {counts['data']:,} from data, {counts['model']:,} from the model, "
+        f"{counts['unknown']:,} unknown"
     )
 
 

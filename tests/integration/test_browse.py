@@ -541,7 +541,7 @@ def test_cli_run_prints_rows_and_json(graph, neo4j_uri) -> None:
         main, ["cypher", "run", "contested_claims", "--param", "limit=1", "--uri", neo4j_uri]
     )
     assert result.exit_code == 0, result.output
-    assert "Cities should ban cars" in result.output and "(1 rows)" in result.output
+    assert "Cities should ban cars" in result.output and "(1 row)" in result.output
     result = runner.invoke(
         main,
         ["cypher", "run", "same_as", "--param", "unit=Traffic", "--json", "--uri", neo4j_uri],

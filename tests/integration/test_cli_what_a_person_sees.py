@@ -49,3 +49,21 @@ def test_status_still_names_each_missing_index_of_a_partial_schema(
         ["premise_text", "FULLTEXT", "MISSING"]
     ]
     assert "warning: index premise_text is missing: run 'argkb init' to create it" in lines
+
+
+def test_pagerank_top_says_one_unit_and_no_header_for_none(
+    db: Any, wipe_db: Any, neo4j_uri: str
+) -> None:
+    # '--top 1' printed "top 1 units:", '--top 0' a "top 0 units:" header over nothing
+    from pathlib import Path
+
+    from argkb import pipeline
+
+    wipe_db(db)
+    pipeline.load(db, None, "argsme", [Path(__file__).parents[1] / "fixtures/argsme/small.json"])
+    one = _argkb(neo4j_uri, "pagerank", "--top", "1")
+    assert one.exit_code == 0, one.output
+    assert "top 1 unit:" in one.stdout.splitlines()
+    none = _argkb(neo4j_uri, "pagerank", "--top", "0")
+    assert none.exit_code == 0, none.output
+    assert none.stdout.splitlines()[-1].startswith("seconds: export ")

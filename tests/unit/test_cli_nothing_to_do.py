@@ -8,6 +8,8 @@ and counts of one were plural ("embedded 1 units").
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from argkb.cli.data import _print_embed
@@ -77,4 +79,48 @@ def test_cluster_counts_of_one_are_singular(capsys: pytest.CaptureFixture[str]) 
         "premise clusters (average@0.25), incremental: 1 new unit, 0 joined existing clusters, "
         "1 -> 1 new cluster; cf of 1 premise cluster updated; export 0.0s",
         "SAME_AS edges written again: 2",
+    ]
+
+
+def test_stance_counts_of_one_are_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    from argkb.cli.stance import _print_stance
+    from argkb.stance.store import StanceRun
+
+    counts = {"data": 1, "model": 0, "unknown": 1}
+    _print_stance(StanceRun(1, 0, 0, 0, None, skipped=1), counts)
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "nothing to predict: the edge with an unknown stance has no text in its premise or "
+        "conclusion (empty, blank or missing), so its stance stays unknown; the stance model "
+        "was not loaded"
+    )
+    _print_stance(StanceRun(2, 1, 1, 0, "cross:x", skipped=1), counts)
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        "predicted 1 of 2 edges (1 pro, 0 con) with cross:x",
+        "skipped 1 edge with no text in its premise or conclusion (empty, blank or missing): "
+        "its stance stays unknown",
+    ]
+
+
+def test_eval_run_says_one_query_not_one_queries(tmp_path: Path) -> None:
+    # 'argkb eval run' on the shipped test runs said "flat: skipped 1 queries without relevant
+    # docs"; the notes go to stderr, the table to stdout
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    trec = Path(__file__).resolve().parents[1] / "fixtures" / "eval" / "trec"
+    run = tmp_path / "run.trec"
+    # the fixture's run without its first query, and with one query the topics do not have
+    lines = (trec / "run.trec").read_text().splitlines()
+    answered = sorted({line.split()[0] for line in lines})
+    kept = [line for line in lines if line.split()[0] != answered[0]]
+    run.write_text("\n".join([*kept, "zz Q0 d1 1 1.0 flat"]) + "\n")
+    files = ["--topics", str(trec / "topics.tsv"), "--qrels", str(trec / "qrels.txt")]
+    result = CliRunner().invoke(main, ["eval", "run", *files, "--run", str(run)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("| system |")
+    assert result.stderr.splitlines() == [
+        "flat: skipped 1 query without relevant docs",
+        "flat: 1 query missing from the run scores 0",
+        "flat: ignored 1 query not in the topics",
     ]

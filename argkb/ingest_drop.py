@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from argkb.db import cypher
+from argkb.db import cypher, jobs
 from argkb.errors import ArgKBError
 from argkb.ingest import _restore_pending, _stored_corpus, undo_load
 
@@ -25,11 +25,13 @@ def drop_corpus(driver: neo4j.Driver, cid: str, *, database: str | None = None) 
     :class:`ArgKBError` names the corpora there are when none is ``cid``.
 
     Derived data is not recomputed here: clusters keep their other members and PageRank its
-    scores. Where units remain, the drop marks those that exist as to be redone (the job marks of
-    :mod:`argkb.db.jobs`), so that ``argkb status`` lists them and ``argkb update`` (or
-    ``argkb cluster`` and ``argkb pagerank``) rebuilds the clusters and recomputes PageRank.
-    Where none remains, the clusters and the sentence term statistics, which then describe
-    nothing, are removed: a corpus loaded next is clustered and counted as in a fresh graph."""
+    scores. Before its first delete the drop marks the corpus 'dropping' and those that exist as
+    to be redone (the job marks of :mod:`argkb.db.jobs`), so that ``argkb status`` lists them
+    and ``argkb update`` (or ``argkb cluster`` and ``argkb pagerank``) rebuilds the clusters
+    and recomputes PageRank, also after a drop cut off midway (which ``argkb status`` lists as
+    unfinished and ``argkb update`` refuses until the drop is run again). Where no unit remains,
+    the clusters and the sentence term statistics, which then describe nothing, are removed
+    with the marks: a corpus loaded next is clustered and counted as in a fresh graph."""
     stored = _stored_corpus(driver, database, cid)
     if stored is None:
         from argkb.db.schema import corpora
@@ -40,24 +42,34 @@ def drop_corpus(driver: neo4j.Driver, cid: str, *, database: str | None = None) 
         loaded = f"loaded: {known}{more}" if there else "no corpus is loaded"
         raise ArgKBError(f"no corpus {cid!r} ({loaded})")
     _restore_pending(driver, database)
+    redo = _mark_dropping(driver, database, cid, stored)
     undo_load(driver, cid, database=database)
-    left = cypher.read(driver, "status/prerequisites", database=database)[0]
-    redo: list[str] = []
+    if not cypher.read(driver, "status/prerequisites", database=database)[0]["units"]:
+        with driver.session(database=database) as session:
+            for kind in ("claim", "premise"):
+                session.run(cypher.load("cluster/drop_clusters"), {"kind": kind}).consume()
+            session.run(cypher.load("sentences/clear_terms")).consume()
+        for name in redo:  # nothing is left to redo them for
+            jobs.finish(driver, database, name)
+        redo = []
+    return {**stored, "redo": redo}
+
+
+def _mark_dropping(
+    driver: neo4j.Driver, database: str | None, cid: str, stored: dict[str, Any]
+) -> list[str]:
+    """Before the drop's first delete: mark corpus ``cid`` 'dropping' and leave the job marks of
+    the derived data it makes stale (returned), so that a drop cut off midway is listed by
+    ``argkb status`` and leaves clusters and PageRank to redo, as a drop that ends does."""
     # a complete corpus that held nothing of its own (every argument repeated from another
     # corpus) took nothing from the clusters or PageRank: none is marked to redo
     held = stored.get("status") != "complete" or any(
         stored.get(key) for key in ("arguments", "units", "sources", "links")
     )
-    if left["units"] and held:
-        from argkb.db import jobs
-
-        redo = ["cluster:claim", "cluster:premise"] if left["clustered"] else []
-        redo += ["pagerank"] if left["ranked"] else []
-        for name in redo:
-            jobs.begin(driver, database, name)
-    elif not left["units"]:
-        with driver.session(database=database) as session:
-            for kind in ("claim", "premise"):
-                session.run(cypher.load("cluster/drop_clusters"), {"kind": kind}).consume()
-            session.run(cypher.load("sentences/clear_terms")).consume()
-    return {**stored, "redo": redo}
+    has = cypher.read(driver, "status/prerequisites", database=database)[0]
+    redo = ["cluster:claim", "cluster:premise"] if held and has["clustered"] else []
+    redo += ["pagerank"] if held and has["ranked"] else []
+    driver.execute_query(cypher.load("ingest/corpus_dropping"), {"cid": cid}, database_=database)
+    for name in redo:
+        jobs.begin(driver, database, name)
+    return redo

@@ -426,9 +426,13 @@ def check_loads(driver: neo4j.Driver, database: str | None) -> None:
     unfinished = incomplete_corpora(driver, database)
     if unfinished:
         load = unfinished[0]
+        again = (
+            f"'argkb db drop {load['cid']}' again"
+            if load["status"] == "dropping"
+            else "the same 'argkb load' again"
+        )
         raise ArgKBError(
-            f"{load_name(load)} is {load['status']}: run the same 'argkb load' again "
-            f"first, then 'argkb update'"
+            f"{load_name(load)} is {load['status']}: run {again} first, then 'argkb update'"
             + (f" ({len(unfinished) - 1} more unfinished loads)" if len(unfinished) > 1 else "")
         )
 

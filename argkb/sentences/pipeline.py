@@ -23,7 +23,8 @@
    finds likeliest to follow it or to precede it: the paper's BERT NSP pairing, substituted).
 6. **repeats** (``distinct_text``): a pair whose text (normalised, :mod:`argkb.sentences.repeats`)
    a better pair already has is not shown again; the better one lists it in ``repeats`` (args.me
-   posts quote each other, so one text is in several premises).
+   posts quote each other, so one text is in several premises); with ``distinct_top`` (on in
+   :data:`BASELINE` only) also a pair whose top sentence is a sentence of a better pair.
 
 :data:`BASELINE` switches every part off: BM25 top sentence + its next sentence, the issue's
 baseline. :data:`DEFAULT` is what ``argkb query --pairs`` uses; its weights and the measured
@@ -81,6 +82,11 @@ class PairSettings:
     # a pair repeating a better pair's text is left out (on in the baseline too: a reader sees
     # the same text twice whatever ranked it)
     distinct_text: bool = True
+    # with distinct_text: a pair whose top sentence is a sentence of a better pair (a quotation
+    # with another partner) is left out too. On in BASELINE, whose pairing uses a sentence once
+    # (6 of its 400 ArgQuality pairs did); off in DEFAULT, to keep its measured answers (on, it
+    # changes 1 of 20 SIGIR-19 dev answers: docs/results/sentence-pairs.md)
+    distinct_top: bool = False
 
     def __post_init__(self) -> None:
         if self.model not in ("bm25", "dirichlet"):
@@ -106,7 +112,9 @@ class PairSettings:
         return {"first": 1.0} | {name: float(getattr(self, name)) for name in FEATURES[1:]}
 
 
-BASELINE = PairSettings(clean=False, topic=0.0, argument=0.0, claim=0.0, distinct=False)
+BASELINE = PairSettings(
+    clean=False, topic=0.0, argument=0.0, claim=0.0, distinct=False, distinct_top=True
+)
 DEFAULT = PairSettings()
 
 
@@ -176,7 +184,9 @@ def pipeline_pairs(
             neighbours = {uid: (_proper(p), _proper(n)) for uid, (p, n) in neighbours.items()}
         pairs = pair_with_next(ranked, neighbours, wanted)
     answer = [ScoredPair(p, scores[p.top.uid], features[p.top.uid]) for p in pairs]
-    return merge_repeats(answer, k) if settings.distinct_text else answer
+    if not settings.distinct_text:
+        return answer
+    return merge_repeats(answer, k, top_once=settings.distinct_top)
 
 
 _MISSING = {"topic": 0.0, "argument": 0.0, "claim": 0.0}

@@ -4,7 +4,9 @@ args.me posts quote the opponent, so one sentence, or the same two sentences, is
 premises (on Webis-ArgQuality-20, 426 sentence texts are in more than one premise; the counts
 are in docs/sentences.md). Each premise gives its own pair, and an answer showed the same text
 twice. :func:`merge_repeats` keeps the best-ranked pair of each text and lists the lower-ranked
-pairs of the same text as its ``repeats``, so the answer can name their premises' arguments too.
+pairs of the same text as its ``repeats``, so the answer can name their premises' arguments too;
+with ``top_once`` (the baseline's ``distinct_top``) so it does with a lower-ranked pair whose top
+sentence is a sentence of a kept pair: the quoted sentence with another partner.
 Texts are compared as :func:`pair_text` normalises them: case, punctuation, quote marks,
 brackets and whitespace do not count (a quotation carries quote marks the original lacks).
 """
@@ -38,21 +40,34 @@ def pair_text(pair: SentencePair) -> str:
     return normalised(joined) or joined
 
 
-def merge_repeats(ranked: Sequence[ScoredPair], k: int) -> list[ScoredPair]:
+def _sentences(pair: SentencePair) -> list[str]:
+    """The pair's sentences, each :func:`normalised` (as given where that leaves nothing)."""
+    texts = [pair.first.text] + ([pair.second.text] if pair.second is not None else [])
+    return [normalised(text) or text for text in texts]
+
+
+def merge_repeats(
+    ranked: Sequence[ScoredPair], k: int, *, top_once: bool = False
+) -> list[ScoredPair]:
     """The first ``k`` pairs of ``ranked`` (best first) whose :func:`pair_text` differs from
-    every better pair's; each with ``repeats``, the later pairs of its text (all of
-    ``ranked`` is read, not only up to the ``k``-th kept one)."""
+    every better pair's and, with ``top_once``, whose top sentence is no sentence of a better
+    pair (the same quotation with another partner); each with ``repeats``, the later pairs it
+    stands for (all of ``ranked`` is read, not only up to the ``k``-th kept one)."""
     kept: dict[str, int] = {}
+    shown: dict[str, int] = {}  # each sentence of a kept pair -> the first kept pair with it
     out: list[ScoredPair] = []
     extra: list[list[SentencePair]] = []
     for scored in ranked:
         key = pair_text(scored.pair)
-        where = kept.get(key)
+        top = normalised(scored.pair.top.text) or scored.pair.top.text
+        where = kept.get(key, shown.get(top) if top_once else None)
         if where is not None:
             extra[where].append(scored.pair)
             continue
         if len(out) < k:
             kept[key] = len(out)
+            for sentence in _sentences(scored.pair):
+                shown.setdefault(sentence, len(out))
             out.append(scored)
             extra.append([])
     return [dataclasses.replace(s, repeats=s.repeats + tuple(more)) if more else s

@@ -16,7 +16,7 @@ from argkb.db.schema import init_schema
 from argkb.ingest import load_records
 from argkb.loaders import reader
 from argkb.sentences.answer import PairsResult, answer_pairs
-from argkb.sentences.pipeline import BASELINE, DEFAULT
+from argkb.sentences.pipeline import BASELINE, DEFAULT, PairSettings
 
 pytestmark = [pytest.mark.neo4j]
 
@@ -118,3 +118,31 @@ def test_the_cli_counts_the_repeats_arguments(graph, neo4j_uri: str) -> None:
     assert result.stdout.count("They cause pain that no lab can justify") == 1
     assert "(+2 more)" in result.stdout
     assert "note: 2 pairs of other premises repeated the text" in result.stderr
+
+
+def test_the_baseline_shows_a_quoted_sentence_once_whatever_its_partner(
+    graph, embedder, tmp_path
+) -> None:
+    """A premise quoting the first sentence of QUOTED with a sentence of its own after it gave
+    the baseline a pair of another text, so the quoted sentence was shown twice. Last in the
+    module: it loads that premise."""
+    first = QUOTED.split(". ")[0] + "."
+    path = tmp_path / "partner.jsonl"
+    premise = {"id": "part", "stance": "con", "text": f"{first} But animal tests saved millions."}
+    line = {"id": "partner", "conclusion": "Medical research needs animals", "premises": [premise]}
+    path.write_text(json.dumps(line) + "\n")
+    from argkb.embed.store import embed_units
+    from argkb.sentences.store import split_premises
+
+    load_records(graph, "jsonl", [path], reader("jsonl")([path]))
+    embed_units(graph, embedder)
+    split_premises(graph)
+    graph.execute_query("CALL db.awaitIndex('sentence_text', 60)")
+    sentence = _key([first])
+
+    def shown(settings: PairSettings) -> int:
+        found = answer_pairs(graph, QUERY, k=10, embedder=embedder, settings=settings)
+        return sum(sentence in _key([s.text for s in p.sentences]) for p in found.pairs)
+
+    assert shown(dataclasses.replace(BASELINE, distinct_top=False)) == 2  # the defect
+    assert shown(BASELINE) == 1

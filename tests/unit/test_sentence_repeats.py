@@ -55,3 +55,27 @@ def test_k_counts_distinct_texts_and_later_repeats_are_still_listed() -> None:
     assert [r.top.premise for r in merged[0].repeats] == ["b"]
     assert [r.top.premise for r in merged[1].repeats] == ["e"]  # after the k-th kept pair
     assert merge_repeats(ranked, k=0) == []
+
+
+def test_top_once_leaves_out_a_top_sentence_shown_with_another_partner() -> None:
+    """The baseline (BM25 top sentence + next) showed a quoted sentence again with another
+    partner (6 of its 400 pairs on Webis-ArgQuality-20's 40 queries); with ``top_once`` a pair
+    whose top sentence is a sentence of a better pair stands behind that pair, as a repeat."""
+    ranked = [
+        pair("a", "Animal tests are cruel.", "They cause pain.", 3.0),
+        pair("b", "Zoos protect species.", "They breed them.", 2.5),
+        pair("d", '"Animal tests are cruel!"', "But they save lives.", 2.0),  # quoted, new partner
+        pair("f", "They cause pain.", "Labs deny it.", 1.5),  # a better pair's second sentence
+        pair("g", "Labs follow rules.", "Animal tests are cruel.", 1.0),  # top is new: kept
+    ]
+    assert [s.pair.top.premise for s in merge_repeats(ranked, k=10)] == ["a", "b", "d", "f", "g"]
+    merged = merge_repeats(ranked, k=10, top_once=True)
+    assert [s.pair.top.premise for s in merged] == ["a", "b", "g"]
+    assert [r.top.premise for r in merged[0].repeats] == ["d", "f"]
+
+
+def test_the_baseline_shows_a_top_sentence_once_and_the_default_is_unchanged() -> None:
+    from argkb.sentences.pipeline import BASELINE, DEFAULT
+
+    assert BASELINE.distinct_text and BASELINE.distinct_top
+    assert DEFAULT.distinct_text and not DEFAULT.distinct_top  # its measured answers stay

@@ -28,16 +28,15 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from argkb.eval.corpus import load_benchmark_corpus
 from argkb.eval.harness import (
     DEFAULT_DEPTH,
     Benchmark,
     HarnessOptions,
     HarnessReport,
-    prepare_schema,
     run_dataset,
 )
 from argkb.eval.trec import Clusters, Qrels, Query
@@ -113,21 +112,11 @@ def load_argkp(
 
     Rows the loader rejects are skipped and listed in ``reject_report``.
     """
-    from argkb.ingest import load_records
     from argkb.loaders import argkp as loader
 
     files = split_files(root, split)
-    prepare_schema(driver, database)
-    summary = load_records(
-        driver,
-        "argkp",
-        files,
-        loader.read(files, split=split),
-        database=database,
-        on_error="skip",
-        reject_report=reject_report,
-    )
-    return asdict(summary)
+    return load_benchmark_corpus(driver, "argkp", files, loader.read(files, split=split),
+                                 database=database, reject_report=reject_report)  # fmt: skip
 
 
 def _qid_numbers(data: ArgKPSplit) -> dict[str, str]:

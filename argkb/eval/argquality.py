@@ -27,15 +27,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from argkb.eval.corpus import judged_documents, load_benchmark_corpus
 from argkb.eval.harness import (
     Benchmark,
     HarnessOptions,
     HarnessReport,
-    prepare_schema,
     run_dataset,
 )
 from argkb.eval.trec import Qrels, Query
@@ -104,21 +103,11 @@ def load_argquality(
     Rows the loader rejects are skipped and listed in ``reject_report`` (none in the released
     file; its one row whose premise is the topic's long query is left out by the loader).
     """
-    from argkb.ingest import load_records
     from argkb.loaders.argquality import read
 
     files = corpus_files(root)
-    prepare_schema(driver, database)
-    summary = load_records(
-        driver,
-        "argquality",
-        files,
-        read(files),
-        database=database,
-        on_error="skip",
-        reject_report=reject_report,
-    )
-    return asdict(summary)
+    return load_benchmark_corpus(driver, "argquality", files, read(files), database=database,
+                                 reject_report=reject_report)  # fmt: skip
 
 
 def build_benchmark(
@@ -129,8 +118,6 @@ def build_benchmark(
 ) -> Benchmark:
     """Queries, graded qrels and the uid map (module docstring); ``grade`` grades a judged
     premise (the sentence-pair proxy grades quality with it, :mod:`argkb.eval.pairs`)."""
-    from argkb.loaders.records import text_key
-
     if query not in ("long", "short"):
         raise ValueError(f"query must be 'long' or 'short', got {query!r}")
     queries: list[Query] = []
@@ -143,15 +130,11 @@ def build_benchmark(
         qid = str(topic_id)
         text = topic.long_query if query == "long" else topic.short_query
         queries.append(Query(qid, " ".join(text.split()), None, COLLECTION))
-        own: dict[str, str] = {}
-        judged: dict[str, float] = {}
-        for premise in data.premises.get(topic_id, ()):
-            uid = text_key(premise.premise)
-            docid = own.setdefault(uid, premise.aid)
-            fallback.setdefault(uid, docid)
-            if docid != premise.aid:
-                merged += 1
-            judged[docid] = max(judged.get(docid, 0.0), float(grade(premise)))
+        own, judged, merged_here = judged_documents(
+            data.premises.get(topic_id, ()),
+            text=lambda p: p.premise, aid=lambda p: p.aid, grade=grade, fallback=fallback,
+        )  # fmt: skip
+        merged += merged_here
         doc_ids[qid] = own
         qrels[qid] = judged
     grades = [g for judged in qrels.values() for g in judged.values()]

@@ -36,16 +36,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from argkb.errors import EvaluationError
+from argkb.eval.corpus import load_benchmark_corpus
 from argkb.eval.harness import (
     Benchmark,
     HarnessOptions,
     HarnessReport,
-    prepare_schema,
     run_dataset,
 )
 from argkb.eval.trec import Clusters, Qrels, Query
@@ -252,23 +252,14 @@ def load_corpus(
 ) -> dict[str, Any]:
     """Load the JSONL corpus with argkb's loader (idempotent); rejected lines are skipped and
     listed in ``reject_report``. With ``fresh``, first :func:`require_fresh`."""
-    from argkb.ingest import content_hash, load_records
+    from argkb.ingest import content_hash
     from argkb.loaders import jsonl
 
     path = Path(corpus)
     if fresh:
         require_fresh(driver, f"{jsonl.FORMAT}:{content_hash([path])[:24]}", database=database)
-    prepare_schema(driver, database)
-    summary = load_records(
-        driver,
-        jsonl.FORMAT,
-        [path],
-        jsonl.read([path]),
-        database=database,
-        on_error="skip",
-        reject_report=reject_report,
-    )
-    return asdict(summary)
+    return load_benchmark_corpus(driver, jsonl.FORMAT, [path], jsonl.read([path]),
+                                 database=database, reject_report=reject_report)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -399,21 +399,6 @@ def evaluate(
 # -- the whole flow ----------------------------------------------------------------------------
 
 
-def prepare_schema(driver: neo4j.Driver, database: str | None) -> None:
-    """``init_schema`` with the dimensions of an existing premise vector index (idempotent).
-
-    A database set up for another embedding size keeps it instead of failing the load.
-    """
-    from argkb.db.schema import DEFAULT_DIMENSIONS, indexes, init_schema
-
-    dimensions = DEFAULT_DIMENSIONS
-    for index in indexes(driver, database):
-        if index.get("name") == "premise_embedding":
-            have = (index.get("config") or {}).get("vector.dimensions")
-            dimensions = int(have) if have is not None else dimensions
-    init_schema(driver, database, dimensions=dimensions)
-
-
 @dataclass
 class HarnessReport:
     """What ``argkb eval argkp|argquality`` did: the table, results, timings and files."""

@@ -35,16 +35,16 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from argkb.errors import EvaluationError
+from argkb.eval.corpus import load_benchmark_corpus
 from argkb.eval.harness import (
     Benchmark,
     HarnessOptions,
     HarnessReport,
-    prepare_schema,
     run_dataset,
 )
 from argkb.eval.trec import Qrels, Query, Ranking
@@ -267,23 +267,14 @@ def load_cases(
     in ``reject_report``; their I-nodes stay units.
     """
     from argkb.eval.dataset import require_fresh
-    from argkb.ingest import content_hash, load_records
+    from argkb.ingest import content_hash
     from argkb.loaders import aif
 
     path = Path(cases)
     require_fresh(driver, f"{aif.FORMAT}:{content_hash([path])[:24]}", database=database,
                   collection_option=False)  # fmt: skip
-    prepare_schema(driver, database)
-    summary = load_records(
-        driver,
-        aif.FORMAT,
-        [path],
-        aif.read([path]),
-        database=database,
-        on_error="skip",
-        reject_report=reject_report,
-    )
-    return asdict(summary)
+    return load_benchmark_corpus(driver, aif.FORMAT, [path], aif.read([path]), database=database,
+                                 reject_report=reject_report)  # fmt: skip
 
 
 def run_microtexts(

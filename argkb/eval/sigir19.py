@@ -34,15 +34,14 @@ from __future__ import annotations
 import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from argkb.eval.corpus import judged_documents, load_benchmark_corpus
 from argkb.eval.harness import (
     Benchmark,
     HarnessOptions,
     HarnessReport,
-    prepare_schema,
     run_dataset,
 )
 from argkb.eval.trec import Qrels, Query, Run
@@ -146,21 +145,11 @@ def load_sigir19(
 ) -> dict[str, Any]:
     """Load the corpus with argkb's loader (idempotent); rows it rejects are skipped and listed in
     ``reject_report`` (none in the dev half)."""
-    from argkb.ingest import load_records
     from argkb.loaders.sigir19 import read
 
     files = corpus_files(root)
-    prepare_schema(driver, database)
-    summary = load_records(
-        driver,
-        "sigir19",
-        files,
-        read(files),
-        database=database,
-        on_error="skip",
-        reject_report=reject_report,
-    )
-    return asdict(summary)
+    return load_benchmark_corpus(driver, "sigir19", files, read(files), database=database,
+                                 reject_report=reject_report)  # fmt: skip
 
 
 def build_benchmark(
@@ -171,8 +160,6 @@ def build_benchmark(
 ) -> Benchmark:
     """Queries, graded qrels, the uid map and the issues (module docstring); ``grade`` grades a
     judgement (the sentence-pair proxy grades quality with it, :mod:`argkb.eval.pairs`)."""
-    from argkb.loaders.records import text_key
-
     if topics not in ("all", "biased", "neutral"):
         raise ValueError(f"topics must be 'all', 'biased' or 'neutral', got {topics!r}")
     issues = topic_issues(data)
@@ -187,15 +174,11 @@ def build_benchmark(
             continue
         qid = str(topic_id)
         queries.append(Query(qid, " ".join(topic.query.split()), None, COLLECTION))
-        own: dict[str, str] = {}
-        judged: dict[str, float] = {}
-        for judgement in data.judgements.get(topic_id, ()):
-            uid = text_key(judgement.premise)
-            docid = own.setdefault(uid, judgement.aid)
-            fallback.setdefault(uid, docid)
-            if docid != judgement.aid:
-                merged += 1
-            judged[docid] = max(judged.get(docid, 0.0), float(grade(judgement)))
+        own, judged, merged_here = judged_documents(
+            data.judgements.get(topic_id, ()),
+            text=lambda j: j.premise, aid=lambda j: j.aid, grade=grade, fallback=fallback,
+        )  # fmt: skip
+        merged += merged_here
         doc_ids[qid] = own
         qrels[qid] = judged
     grades = [g for judged in qrels.values() for g in judged.values()]

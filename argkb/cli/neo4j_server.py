@@ -235,9 +235,12 @@ def server_status(as_json: bool) -> None:
     if as_json:
         click.echo(to_json(payload))
         return
-    click.echo(f"installed: {payload['installed']} (Neo4j {payload['neo4j']}, {payload['root']})")
+    yes_no = {True: "yes", False: "no"}
     click.echo(
-        f"running:   {state.running}"
+        f"installed: {yes_no[payload['installed']]} (Neo4j {payload['neo4j']}, {payload['root']})"
+    )
+    click.echo(
+        f"running:   {yes_no[state.running]}"
         + (f" (pid {state.pid}, {state.uri})" if state.running else "")
     )
     if state.password_file:

@@ -51,8 +51,8 @@ def behind_notes(counts: dict[str, int]) -> list[str]:
     notes = []
     since = counts.get("corpora_since_cluster", 0)
     if since:
-        corpora = "1 corpus" if since == 1 else f"{since:,} corpora"
-        notes.append(f"{corpora} loaded since the last 'argkb cluster': its arguments may be "
+        corpora, its = ("1 corpus", "its") if since == 1 else (f"{since:,} corpora", "their")
+        notes.append(f"{corpora} loaded since the last 'argkb cluster': {its} arguments may be "
                      "missing from this answer or misranked; run 'argkb update'")  # fmt: skip
     if counts.get("runs_interrupted", 0):
         notes.append("clusters or PageRank are out of date (a corpus was dropped, or a run "

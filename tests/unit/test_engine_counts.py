@@ -58,9 +58,10 @@ def test_the_answer_notes_what_the_pipeline_is_behind_on() -> None:
 
     assert behind_notes({"claims": 3, "corpora_since_cluster": 0, "runs_interrupted": 0}) == []
     (one,) = behind_notes({"corpora_since_cluster": 1})
-    assert one.startswith("1 corpus loaded since the last 'argkb cluster'")
+    assert one.startswith("1 corpus loaded since the last 'argkb cluster': its arguments")
     two, jobs = behind_notes({"corpora_since_cluster": 2, "runs_interrupted": 1})
-    assert two.startswith("2 corpora loaded") and "argkb update" in jobs
+    assert two.startswith("2 corpora loaded since the last 'argkb cluster': their arguments")
+    assert "argkb update" in jobs
 
 
 def test_a_nan_modularity_is_carried_as_none() -> None:

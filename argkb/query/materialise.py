@@ -58,6 +58,9 @@ def materialise(
     )  # fmt: skip
     info = {r["id"]: r for r in reader.read("query/units", ids=ids, vectors=need_vectors)}
     snippet_of = snippets_from(result.query, sentences.result()[0]) if sentences else None
+    if sentences is not None and not sentences.result()[0]["sentences"] and ids:
+        result.notes.append("no premise is split into sentences yet, so every premise is shown "
+                            "whole: run 'argkb sentences' for snippets")  # fmt: skip
     source_of: dict[str, MemberSource] = {
         r["aid"]: MemberSource(r["sid"], r["title"], r["url"]) for r in origins.result()
     }

@@ -172,8 +172,12 @@ def test_browse_again_reuses_the_server_and_plain_output_says_how_to_sign_in(
 ) -> None:
     again = CliRunner().invoke(main, ["browse", "--no-open", "--json"], env=home)
     assert again.exit_code == 0, again.output
-    # the port chosen the first time was remembered: nothing is chosen again
-    assert json.loads(again.stdout) | {"started": True, "http_port_chosen": True} == {
+    # the port chosen the first time was remembered: nothing is chosen again; the server it
+    # started then, on an empty graph, was not asked warm-up queries, and a running one is not
+    assert access["warm_up"] == "no warm-up: nothing in the graph is embedded yet"
+    seen = json.loads(again.stdout)
+    assert seen["warm_up"] is None
+    assert seen | {"started": True, "http_port_chosen": True, "warm_up": access["warm_up"]} == {
         key: value for key, value in access.items() if key != "said"
     }
     plain = CliRunner().invoke(main, ["browse", "--no-open"], env=home)

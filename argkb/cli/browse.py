@@ -48,8 +48,8 @@ def browse(
     managed = _managed_server()
     access = ensure_browser(managed, http_port=http_port, restart=restart, echo=echo_err)
     said = None
-    if warm_up and access.started:  # the config it started with is the saved one now
-        said = warm_up_started(_managed_server().running_config() or managed.config)
+    if warm_up and access.started:  # the running server's settings: a restart may change ports
+        said = warm_up_started(managed.running_config() or managed.config)
     opened = False
     if not no_open and _has_desktop():
         import webbrowser

@@ -57,8 +57,9 @@ def materialise(
         if snippets else None
     )  # fmt: skip
     info = {r["id"]: r for r in reader.read("query/units", ids=ids, vectors=need_vectors)}
-    snippet_of = snippets_from(result.query, sentences.result()[0]) if sentences else None
-    if sentences is not None and not sentences.result()[0]["sentences"] and ids:
+    row = sentences.result()[0] if sentences is not None else None
+    snippet_of = snippets_from(result.query, row) if row is not None else None
+    if row is not None and not row["sentences"] and ids:
         result.notes.append("no premise is split into sentences yet, so every premise is shown "
                             "whole: run 'argkb sentences' for snippets")  # fmt: skip
     source_of: dict[str, MemberSource] = {

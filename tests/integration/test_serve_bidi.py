@@ -9,9 +9,11 @@ isolate of its own. Debian's chromium through playwright, the app on a real Neo4
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -23,6 +25,7 @@ from argkb.loaders import reader
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 TOPIC = "Carbon emissions should be taxed"
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "images"  # ARGKB_SCREENSHOTS=1 saves here
 HOSTILE_TOPIC = "Carbon \u202eemissions should be capped"
 CORPUS = [
     {"id": "c1", "conclusion": TOPIC, "source": {"id": "s1", "title": "Energy debate"},
@@ -191,6 +194,9 @@ def test_premise_clusters_their_explanations_and_the_graph(page, base) -> None:
     assert "polluters" in page.inner_text("#graph-title"), shown
     assert "cheaply" in page.inner_text("#graph-nodes"), shown
     assert page.evaluate(OUT_OF_ORDER) == []
+    if os.environ.get("ARGKB_SCREENSHOTS") == "1":
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(SHOTS / "explorer-bidi.png"))
 
 
 def test_sentence_pairs(page, base) -> None:

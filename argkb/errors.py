@@ -8,6 +8,15 @@ if TYPE_CHECKING:
     from argkb.loaders.records import Rejected
 
 
+def located(where: str, field: str, reason: str) -> str:
+    """``where: field 'f': reason``, the form of every load error; a ``field`` in angle brackets
+    (``<file>``, ``<json>``, ``<zip>``: the whole file or record, not one of its fields) is left
+    out, as the reason says what is wrong with it."""
+    if field.startswith("<") and field.endswith(">"):
+        return f"{where}: {reason}"
+    return f"{where}: field {field!r}: {reason}"
+
+
 class ArgKBError(Exception):
     """Base class of all argkb errors; the CLI turns these into a clean message."""
 
@@ -47,7 +56,7 @@ class LoadError(ArgKBError):
     """
 
     def __init__(self, where: str, field: str, reason: str) -> None:
-        super().__init__(f"{where}: field {field!r}: {reason}")
+        super().__init__(located(where, field, reason))
         self.where = where
         self.field = field
         self.reason = reason

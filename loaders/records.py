@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from dataclasses import field as _field
 from typing import Literal, TypeAlias
 
+from argkb.errors import located
+
 Stance: TypeAlias = Literal["pro", "con"]
 # what the data says about a premise: pro, con, or nothing (``unknown``: stored as such on the
 # PREMISE_OF edge, for ``argkb stance`` to predict)
@@ -202,7 +204,7 @@ class Rejected:
     reason: str
 
     def __str__(self) -> str:
-        return f"{self.where}: field {self.field!r}: {self.reason}"
+        return located(self.where, self.field, self.reason)
 
 
 @dataclass(frozen=True, slots=True)

@@ -181,9 +181,7 @@ def test_a_reject_report_that_fails_mid_load_is_one_error_and_undoes_the_load(
     monkeypatch.setattr(Path, "open", full_disk)
     with pytest.raises(LoadError) as err:  # batches of one: the good first record is written
         load(clean, "jsonl", _file(tmp_path), on_error="skip", reject_report=report, batch_size=1)
-    assert str(err.value) == (
-        f"{report}: field '<reject-report>': cannot be written: No space left on device"
-    )
+    assert str(err.value) == (f"{report}: cannot be written: No space left on device")
     assert clean.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
 
 
@@ -210,7 +208,7 @@ def test_an_unreadable_input_is_one_line_and_leaves_the_graph_unchanged(
     monkeypatch.setattr(Path, "open", guarded)
     result = CliRunner().invoke(main, ["load", "jsonl", str(path)])
     assert (result.exit_code, result.output.splitlines()) == (
-        1, [f"Error: {path}: field '<file>': cannot read: Permission denied"]
+        1, [f"Error: {path}: cannot read: Permission denied"]
     )  # fmt: skip
     assert clean.execute_query(count).records[0]["n"] == before > 0
 
@@ -278,13 +276,13 @@ def test_jsonl_files_joined_with_cat_and_a_map_nested_too_deeply(clean, tmp_path
     deep.write_text('{"nodes": ' + "[" * 200_000 + "]" * 200_000 + ', "edges": []}')
     failed = runner.invoke(main, ["load", "jsonl", str(glued)])
     assert (failed.exit_code, failed.output.splitlines()) == (1, [
-        f"Error: {glued}:1: field '<json>': a byte order mark (U+FEFF) inside the file, at "
+        f"Error: {glued}:1: a byte order mark (U+FEFF) inside the file, at "
         f"character {len(json.dumps({**GOOD, 'id': 'g1'})) + 1} of the line, after a whole JSON "
         "value: two files joined without a line break? put each record on a line of its own"
     ])  # fmt: skip
     failed = runner.invoke(main, ["load", "aif", str(deep)])
     assert (failed.exit_code, failed.output.splitlines()) == (1, [
-        f"Error: {deep}: field '<json>': nested too deeply: JSON 200,001 levels deep, more than "
+        f"Error: {deep}: nested too deeply: JSON 200,001 levels deep, more than "
         f"Python's parser reads (about {sys.getrecursionlimit():,}); AIF maps nest 2 to 5"
     ])  # fmt: skip
     assert "Traceback" not in failed.output and "RecursionError" not in failed.output

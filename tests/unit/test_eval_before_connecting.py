@@ -88,7 +88,7 @@ def test_a_split_name_that_is_a_path_is_a_usage_error() -> None:
     [
         (["argkp"], "ArgKP split 'dev' is not there"),
         (["argquality"], "need exactly one *topics.csv"),
-        (["argrank", "--no-content"], "groundtruth.json: field '<file>': no such file"),
+        (["argrank", "--no-content"], "groundtruth.json: no such file"),
         (["pairs", "--benchmark", "sigir19"], "need exactly one *topics.csv"),
         (["pairs", "--benchmark", "argquality"], "need exactly one *topics.csv"),
     ],

@@ -158,9 +158,9 @@ def _dataset_cli(corpus: Path) -> str:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b'{"id": "n1", "conclusion": "Cut', r"c\.jsonl:1: field '<json>': malformed JSON"),
-        (b"", r"c\.jsonl: field '<file>': no records: the file is empty"),
-        (b'{"id": "n1", "conclusion": "\xff"}\n', r"c\.jsonl:1: field '<encoding>': not UTF-8"),
+        (b'{"id": "n1", "conclusion": "Cut', r"c\.jsonl:1: malformed JSON"),
+        (b"", r"c\.jsonl: no records: the file is empty"),
+        (b'{"id": "n1", "conclusion": "\xff"}\n', r"c\.jsonl:1: not UTF-8"),
         (b'{"id": "n1", "premises": [{"text": "t", "stance": "pro", "id": "pA"}]}\n'
          b'{"id": "n2"}\n', r"c\.jsonl:1: field 'conclusion': .* \(and 1 more\)"),
     ],
@@ -184,7 +184,7 @@ def test_unknown_judged_ids_name_the_rejected_corpus_lines(tmp_path: Path) -> No
     output = _dataset_cli(corpus)
     assert "judged docid(s) are neither" in output
     assert (
-        "; 1 corpus line(s) rejected, first: " in output and "c.jsonl:1: field '<json>'" in output
+        "; 1 corpus line(s) rejected, first: " in output and "c.jsonl:1: malformed JSON" in output
     )
 
 

@@ -520,7 +520,7 @@ def test_an_unreadable_file_is_one_line_naming_it(
     _unreadable(monkeypatch, path)
     with pytest.raises(LoadError) as err:
         read()
-    assert str(err.value) == f"{path}: field '<file>': cannot read: Permission denied"
+    assert str(err.value) == f"{path}: cannot read: Permission denied"
 
 
 @pytest.mark.parametrize("content", [b"", b" \r\n\t", b"\xef\xbb\xbf\n"])
@@ -596,7 +596,7 @@ def test_a_dataset_file_that_is_no_file_says_what_it_is(
     module: Any = {"argkp": argkp, "argquality": argquality, "argrank": argrank}[name]
     with pytest.raises(LoadError) as err:
         list(module.read([folder]))
-    assert str(err.value) == f"{path}: field '<file>': {reason}"
+    assert str(err.value) == f"{path}: {reason}"
 
 
 @pytest.mark.parametrize(

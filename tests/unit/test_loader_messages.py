@@ -102,3 +102,17 @@ def test_a_pipe_as_input_is_refused_not_read_forever(tmp_path: Path) -> None:
     assert err.value.where == str(fifo)
     with pytest.raises(LoadError, match="not a regular file"):
         content_hash([Path("/dev/zero")])
+
+
+def test_a_whole_file_or_record_is_named_without_a_pseudo_field() -> None:
+    # loader errors said "a.json: field '<file>': no such file" (review, session 31)
+    from argkb.errors import located
+
+    assert located("a.json", "<file>", "no such file") == "a.json: no such file"
+    assert located("a.jsonl:3", "premises", "a dict, not a list") == (
+        "a.jsonl:3: field 'premises': a dict, not a list"
+    )
+    assert str(LoadError("a.zip", "<zip>", "not a readable zip archive")) == (
+        "a.zip: not a readable zip archive"
+    )
+    assert str(Rejected("a.jsonl:2", "<json>", "malformed JSON")) == "a.jsonl:2: malformed JSON"

@@ -5,6 +5,7 @@ AIF undercuts and left-out structure; status shows what is missing or unfinished
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -624,9 +625,15 @@ def test_ctrl_c_mid_load_is_one_error_line_that_says_how_to_finish(
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 130, stderr
-    assert stderr.splitlines() == [
+    *before, last = stderr.splitlines()
+    assert last == (
         "Error: interrupted: what was written stays, its corpus marked 'loading' ('argkb status' "
         "lists it); run the same 'argkb load' again to complete it"
-    ]
+    )
+    # a stage the load finished before the signal says so in its one line; nothing else is there
+    # (on a loaded machine the record stage can end before the interrupt reaches a later step)
+    assert all(
+        re.fullmatch(r"[\w ]+: [\d,]+( of [\d,]+)? ?\w+ in \d+\.\d s", line) for line in before
+    ), stderr
     status = clean.execute_query("MATCH (c:Corpus) RETURN c.status AS s").records
     assert [r["s"] for r in status] == ["loading"]

@@ -400,9 +400,23 @@ def stale_counts(driver: neo4j.Driver, database: str | None, step: str) -> dict[
     }
 
 
+# the plural word of a stale count's name, for a count of one ("1 corpus since cluster")
+_ONE = {"units": "unit", "claims": "claim", "premises": "premise", "corpora": "corpus",
+        "sentences": "sentence", "arguments": "argument", "runs": "run",
+        "edges": "edge"}  # fmt: skip
+
+
 def describe(stale: dict[str, int]) -> str:
-    """Stale counts in words: ``3 units without embedding, ...``."""
-    return ", ".join(f"{count:,} {what.replace('_', ' ')}" for what, count in stale.items())
+    """Stale counts in words: ``3 units without embedding, 1 corpus since cluster``."""
+
+    def words(what: str, count: int) -> str:
+        names = what.split("_")
+        plural = next((i for i, name in enumerate(names) if name in _ONE), None)
+        if count == 1 and plural is not None:
+            names[plural] = _ONE[names[plural]]
+        return f"{count:,} {' '.join(names)}"
+
+    return ", ".join(words(what, count) for what, count in stale.items())
 
 
 def create_missing_schema(

@@ -26,64 +26,98 @@ class Stale:
     description: str
 
 
-# (field of status/stale.cypher, command, description)
-_STEPS: tuple[tuple[str, str, str], ...] = (
-    ("units_without_embedding", "argkb embed", "units without an embedding"),
+# (field of status/stale.cypher, command, description, the description of a count of one)
+_STEPS: tuple[tuple[str, str, str, str], ...] = (
+    (
+        "units_without_embedding",
+        "argkb embed",
+        "units without an embedding",
+        "unit without an embedding",
+    ),
     (
         "claims_without_negation_embedding",
         "argkb embed",
         "claims without the embedding of their negation (stance alignment)",
+        "claim without the embedding of its negation (stance alignment)",
     ),
     (
         "premises_without_sentences",
         "argkb sentences",
         "premises not split into sentences (or whose text changed since)",
+        "premise not split into sentences (or whose text changed since)",
     ),
     (
         "corpora_since_sentences",
         "argkb sentences",
         "corpora loaded since the last 'argkb sentences' (their premises may be missing from "
         "'argkb query --pairs', which notes them)",
+        "corpus loaded since the last 'argkb sentences' (its premises may be missing from "
+        "'argkb query --pairs', which notes them)",
     ),
     (
         "sentences_without_embedding",
         "argkb sentences --embed",
         "sentences without a vector, where others have one ('argkb sentences --embed' ran)",
+        "sentence without a vector, where others have one ('argkb sentences --embed' ran)",
     ),
     (
         "sentence_statistics_off",
         "argkb sentences",
         "sentences the term statistics of 'argkb query --pairs' miscount (a corpus dropped or a "
         "failed load undone since; 'argkb sentences' recounts them)",
+        "sentence the term statistics of 'argkb query --pairs' miscount (a corpus dropped or a "
+        "failed load undone since; 'argkb sentences' recounts them)",
     ),
-    ("claims_without_cluster", "argkb cluster", "claims with an embedding but no claim cluster"),
+    (
+        "claims_without_cluster",
+        "argkb cluster",
+        "claims with an embedding but no claim cluster",
+        "claim with an embedding but no claim cluster",
+    ),
     (
         "premises_without_cluster",
         "argkb cluster",
         "premises with an embedding but no premise cluster",
+        "premise with an embedding but no premise cluster",
     ),
     (
         "corpora_since_cluster",
         "argkb cluster",
         "corpora loaded since the last cluster run (claim frequencies cf_pro/cf_con may be stale)",
+        "corpus loaded since the last cluster run (claim frequencies cf_pro/cf_con may be stale)",
     ),
     (
         "cluster_runs_interrupted",
         "argkb cluster",
         "cluster or SAME_AS runs to redo: interrupted while writing, or a corpus dropped since "
         "(the next run writes them again)",
+        "cluster or SAME_AS run to redo: interrupted while writing, or a corpus dropped since "
+        "(the next run writes it again)",
     ),
     (
         "pagerank_runs_interrupted",
         "argkb pagerank --warm",
         "PageRank to recompute: a run interrupted while writing scores, or a corpus dropped since",
+        "PageRank to recompute: a run interrupted while writing scores, or a corpus dropped since",
     ),
-    ("units_without_pagerank", "argkb pagerank --warm", "units without PageRank"),
+    (
+        "units_without_pagerank",
+        "argkb pagerank --warm",
+        "units without PageRank",
+        "unit without PageRank",
+    ),
     (
         "arguments_without_relevance",
         "argkb pagerank --warm",
         "arguments without relevance (PageRank is older than the last load)",
+        "argument without relevance (PageRank is older than the last load)",
     ),
+)
+# arguments_without_relevance where no argument has relevance: PageRank has not run (or every
+# corpus it ranked was dropped since), so it is not older than anything
+_NEVER_RANKED = (
+    "arguments without relevance (PageRank has not run on this graph yet)",
+    "argument without relevance (PageRank has not run on this graph yet)",
 )
 
 
@@ -92,11 +126,13 @@ def stale_steps(driver: neo4j.Driver, database: str | None = None) -> list[Stale
     label once."""
     row = cypher.read(driver, "status/stale", database=database)[0]
     out = []
-    for what, command, description in _STEPS:
+    for what, command, many, one in _STEPS:
         count = int(row[what])
+        if what == "arguments_without_relevance" and not row["ranked"]:
+            many, one = _NEVER_RANKED
         if what == "corpora_since_cluster" and not row["clustered"]:
             count = 0  # no clusters yet: the units without a cluster say it already
         if what == "corpora_since_sentences" and not row["split"]:
             count = 0  # nothing split yet: the premises without sentences say it already
-        out.append(Stale(what, count, command, description))
+        out.append(Stale(what, count, command, one if count == 1 else many))
     return out

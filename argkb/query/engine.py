@@ -47,10 +47,15 @@ def behind_notes(counts: dict[str, int]) -> list[str]:
     """What the answer says when the pipeline is behind a load (``query/counts``): corpora loaded
     since the last ``argkb cluster``, and derived data a dropped corpus or an interrupted run left
     to redo (:mod:`argkb.db.jobs`' markers, also there while a run writes). The full list is
-    ``argkb status``'s; these two are the ones cheap enough to read on every query."""
+    ``argkb status``'s; these are the ones cheap enough to read on every query. A graph never
+    clustered (no claim cluster) is said to be so, not to have all its corpora loaded since."""
     notes = []
     since = counts.get("corpora_since_cluster", 0)
-    if since:
+    if counts.get("claim_clusters") == 0 and counts.get("claims", 0) > 0:
+        notes.append("the graph is not clustered yet ('argkb cluster' has not run): each premise "
+                     "is a cluster of its own, so premises that say the same are listed apart; "
+                     "run 'argkb update'")  # fmt: skip
+    elif since:
         corpora, its = ("1 corpus", "its") if since == 1 else (f"{since:,} corpora", "their")
         notes.append(f"{corpora} loaded since the last 'argkb cluster': {its} arguments may be "
                      "missing from this answer or misranked; run 'argkb update'")  # fmt: skip

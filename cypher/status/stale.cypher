@@ -4,7 +4,8 @@
 // sentences, corpora loaded since the last split, sentences without a vector (once some have
 // one), sentences the term statistics
 // miscount, units without PageRank, arguments
-// without relevance, whether clusters exist at all, and the jobs that started writing derived data
+// without relevance, whether clusters and relevance exist at all (a step that never ran is
+// not older than the last load), and the jobs that started writing derived data
 // and never finished (argkb.db.jobs: cluster:claim, cluster:premise, same_as, pagerank).
 CALL () {
   MATCH (u:Unit) WHERE u.embedding IS NULL AND coalesce(u.text, '') <> ''
@@ -84,4 +85,5 @@ RETURN cluster_runs_interrupted, pagerank_runs_interrupted, units_without_embedd
        claims_without_negation_embedding, claims_without_cluster,
        premises_without_cluster, units_without_pagerank, arguments_without_relevance,
        corpora_since_cluster, COUNT { (:Cluster) } > 0 AS clustered,
-       corpora_since_sentences, COUNT { (:Sentence) } > 0 AS split
+       corpora_since_sentences, COUNT { (:Sentence) } > 0 AS split,
+       EXISTS { MATCH (a:Argument) WHERE a.relevance_avg IS NOT NULL } AS ranked

@@ -69,3 +69,13 @@ def test_a_nan_modularity_is_carried_as_none() -> None:
     from argkb.explore.analytics import _number
 
     assert _number(float("nan")) is None and _number("0.25") == 0.25
+
+
+def test_a_graph_never_clustered_is_said_to_be_so() -> None:
+    """Before any 'argkb cluster' every corpus counts as loaded since it (Corpus.clustered is
+    unset); the answer said "1 corpus loaded since the last 'argkb cluster'"."""
+    from argkb.query.engine import behind_notes
+
+    (note,) = behind_notes({"claims": 29, "claim_clusters": 0, "corpora_since_cluster": 1})
+    assert note.startswith("the graph is not clustered yet ('argkb cluster' has not run)")
+    assert behind_notes({"claims": 29, "claim_clusters": 12, "corpora_since_cluster": 0}) == []

@@ -367,12 +367,24 @@ def undo_load(
                              {"cid": cid, "counts": {}}, database_=database)  # fmt: skip
         return
     phase = time.perf_counter()
+    _undo_corpus(driver, database, cid, _undo_content(driver, database, cid))
+    log.info("undid the failed load of %s in %.1f s", cid, time.perf_counter() - phase)
+
+
+def _undo_content(driver: neo4j.Driver, database: str | None, cid: str) -> set[str]:
+    """:func:`undo_load`'s deletes but the last (the corpus node); returns the heirs, the
+    corpora that what others use passed to."""
     heirs: set[str] = set()
     with driver.session(database=database) as session:
         for name, identifiers in _UNDO_STEPS:
             result = session.run(cypher.render(f"ingest/{name}", **identifiers), {"cid": cid})
             # the steps that pass on what others use answer the heirs; the others, no rows
             heirs.update(row["heir"] for row in result)
+    return heirs
+
+
+def _undo_corpus(driver: neo4j.Driver, database: str | None, cid: str, heirs: set[str]) -> None:
+    """:func:`undo_load`'s last step: the corpus node goes, and the ``heirs`` are recounted."""
     driver.execute_query(cypher.load("ingest/undo_corpus"), {"cid": cid}, database_=database)
     for heir in sorted(heirs - {cid}):  # what passed to them changed their counts
         counts = cypher.read(driver, "ingest/corpus_counts", database=database, cid=heir)[0]
@@ -381,7 +393,6 @@ def undo_load(
             {"cid": heir, "counts": {key: int(value or 0) for key, value in counts.items()}},
             database_=database,
         )
-    log.info("undid the failed load of %s in %.1f s", cid, time.perf_counter() - phase)
 
 
 def _stored_corpus(driver: neo4j.Driver, database: str | None, cid: str) -> dict[str, Any] | None:

@@ -172,7 +172,9 @@ def drop_cmd(conn: Connection, corpus: str, yes: bool, as_json: bool) -> None:
     Its arguments go with their edges, and the units and sources no other corpus uses; the rest
     of the graph stays. For a load that was interrupted and will not be run again (its file
     changed), or a corpus loaded by mistake. Clusters and PageRank are not recomputed here:
-    'argkb status' lists them as stale and 'argkb update' redoes them. Asks unless --yes.
+    'argkb status' lists them as stale and 'argkb update' redoes them. The full-text indexes
+    are built again, so that BM25 scores no longer count the corpus's texts (queries meanwhile
+    answer without them, with a note). Asks unless --yes.
     """
     from argkb.ingest_drop import drop_corpus
 
@@ -184,10 +186,14 @@ def drop_cmd(conn: Connection, corpus: str, yes: bool, as_json: bool) -> None:
     counts = {key: stored.get(key) for key in ("arguments", "units", "sources")}
     if as_json:
         click.echo(to_json({"corpus": corpus, "status": stored.get("status"), **counts,
-                            "redo": stored.get("redo", [])}))  # fmt: skip
+                            "redo": stored.get("redo", []),
+                            "rebuilt": stored.get("rebuilt", [])}))  # fmt: skip
         return
     listed = ", ".join(f"{v:,} {k}" for k, v in counts.items() if isinstance(v, int))
     click.echo(f"removed corpus {corpus} ({stored.get('status')}{'; ' + listed if listed else ''})")
+    if stored.get("rebuilt"):
+        click.echo(f"rebuilt the full-text indexes {', '.join(stored['rebuilt'])}: BM25 scores "
+                   "no longer count its texts")  # fmt: skip
     redo = stored.get("redo", [])
     if redo:
         derived = " and ".join(
@@ -276,14 +282,20 @@ def _print_warnings(
     from argkb.db.schema import load_name
 
     not_online = [i["name"] for i in found_indexes if i["state"] != "ONLINE"]
-    dropped = {name: load["cid"] for load in unfinished for name in load["bulk_indexes"]}
+    dropped = {name: load for load in unfinished for name in load["bulk_indexes"]}
     if _no_schema(missing):
         click.echo(f"warning: argkb's schema is not created ({_schema_size(missing)}): run "
                    "'argkb init' (a first 'argkb load' creates it too)")  # fmt: skip
     for gap in [] if _no_schema(missing) else missing:
-        if gap["name"] in dropped:
+        by = dropped.get(gap["name"])
+        if by is not None and by["status"] == "dropping":  # argkb.ingest_drop._rebuild_fulltext
             why = (
-                f"dropped by the bulk load {dropped[gap['name']]}, which builds it again when it "
+                f"dropped by 'argkb db drop {by['cid']}' to build it again without the corpus; "
+                "run that drop again (or 'argkb init') to rebuild it"
+            )
+        elif by is not None:
+            why = (
+                f"dropped by the bulk load {by['cid']}, which builds it again when it "
                 "ends; if that load was killed, 'argkb init' or the next load rebuilds it"
             )
         else:

@@ -198,7 +198,8 @@ def build_benchmark(
 
 
 def _rejected_lines(rejected: Sequence[Rejected]) -> str:
-    """``N corpus line(s) rejected, first: <where>: field <f>: <reason>``."""
+    """``N corpus line(s) rejected, first: <where>: field 'f': <reason>``, without the field
+    where the whole line is at fault (:func:`argkb.errors.located`)."""
     return f"{len(rejected)} corpus line(s) rejected, first: {rejected[0]}"
 
 

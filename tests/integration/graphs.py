@@ -1,5 +1,5 @@
 """Helpers shared by the integration tests: load a file with argkb's loader, build the sample
-corpus's graph, snapshot the graph."""
+corpus's graph, snapshot the graph, run a CLI command that must succeed."""
 
 from __future__ import annotations
 
@@ -13,6 +13,18 @@ from argkb.loaders import reader
 
 VOLATILE = {"created", "started", "finished", "load"}  # per-run markers: timestamps, run token
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "debates.json"
+
+
+def argkb_ok(neo4j_uri: str, *args: str) -> Any:
+    """``argkb ARGS`` in process against ``neo4j_uri``; it must exit 0 without a traceback."""
+    from click.testing import CliRunner
+
+    from argkb.cli import main
+
+    result = CliRunner().invoke(main, list(args), env={"NEO4J_URI": neo4j_uri})
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    return result
 
 
 def load(driver: Driver, fmt: str, *paths: Path, **options: Any) -> LoadSummary:

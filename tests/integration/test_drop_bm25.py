@@ -15,21 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
+from graphs import argkb_ok
 
-from argkb.cli import main
 from argkb.ingest_drop import drop_corpus
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "drop"
 QUERY = "fossil fuel emissions carbon"
-
-
-def _argkb(neo4j_uri: str, *args: str) -> Any:
-    result = CliRunner().invoke(main, list(args), env={"NEO4J_URI": neo4j_uri})
-    assert result.exit_code == 0, result.output
-    assert "Traceback" not in result.output
-    return result
 
 
 def _corpus(db: Any, name: str) -> str:
@@ -54,7 +46,7 @@ def _scores(db: Any) -> dict[str, float]:
 def _loaded(db: Any, neo4j_uri: str, *names: str) -> None:
     db.execute_query("MATCH (n) DETACH DELETE n")
     for name in names:
-        _argkb(neo4j_uri, "load", "jsonl", str(FIXTURES / name))
+        argkb_ok(neo4j_uri, "load", "jsonl", str(FIXTURES / name))
 
 
 def _only_b(db: Any, neo4j_uri: str) -> dict[str, float]:
@@ -70,7 +62,7 @@ def test_bm25_after_dropping_a_corpus_is_that_of_a_graph_without_it(
     expected = _only_b(db, neo4j_uri)
     _loaded(db, neo4j_uri, "a.jsonl", "b.jsonl")
     with_a = _scores(db)
-    out = _argkb(neo4j_uri, "db", "drop", _corpus(db, "a.jsonl"), "--yes").stdout
+    out = argkb_ok(neo4j_uri, "db", "drop", _corpus(db, "a.jsonl"), "--yes").stdout
     assert "rebuilt the full-text indexes" in out, out
     after = _scores(db)
     assert after.keys() == expected.keys()

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from graphs import argkb_ok
 
 from argkb.cli import main
 
@@ -26,20 +27,13 @@ DEMO = ROOT / "examples" / "debates.json"
 OVA = ROOT / "tests" / "fixtures" / "aif" / "ova"
 
 
-def _argkb(neo4j_uri: str, *args: str) -> Any:
-    result = CliRunner().invoke(main, list(args), env={"NEO4J_URI": neo4j_uri})
-    assert result.exit_code == 0, result.output
-    assert "Traceback" not in result.output
-    return result
-
-
 def _stale(neo4j_uri: str) -> dict[str, int]:
-    status = json.loads(_argkb(neo4j_uri, "status", "--json").stdout)
+    status = json.loads(argkb_ok(neo4j_uri, "status", "--json").stdout)
     return {entry["what"]: entry["count"] for entry in status["stale"] if entry["count"]}
 
 
 def _ran(neo4j_uri: str) -> list[str]:
-    out = json.loads(_argkb(neo4j_uri, "update", "--json").stdout)
+    out = json.loads(argkb_ok(neo4j_uri, "update", "--json").stdout)
     return [step["step"] for step in out["steps"] if step["ran"]]
 
 
@@ -51,7 +45,7 @@ def test_pairs_on_an_empty_graph_say_to_load_first(db: Any, neo4j_uri: str) -> N
 
 
 def test_an_argument_that_only_undercuts_is_not_stale_after_update(db: Any, neo4j_uri: str) -> None:
-    _argkb(neo4j_uri, "load", "aif", str(OVA))
+    argkb_ok(neo4j_uri, "load", "aif", str(OVA))
     undercutting = db.execute_query(
         "MATCH (a:Argument) WHERE NOT EXISTS { (a)-[:CONCLUDES]->() } RETURN count(a) AS n"
     ).records[0]["n"]
@@ -72,7 +66,7 @@ def _split(folder: Path) -> tuple[Path, Path]:
 
 
 def _notes(neo4j_uri: str, claim: str) -> list[str]:
-    out = json.loads(_argkb(neo4j_uri, "query", claim, "--k", "2", "--json").stdout)
+    out = json.loads(argkb_ok(neo4j_uri, "query", claim, "--k", "2", "--json").stdout)
     return list(out["notes"])
 
 
@@ -81,22 +75,22 @@ def test_drop_and_load_leave_what_status_update_and_query_say(
 ) -> None:
     db.execute_query("MATCH (n) DETACH DELETE n")
     path_a, path_b = _split(tmp_path)
-    _argkb(neo4j_uri, "load", "argsme", str(path_a))
-    _argkb(neo4j_uri, "update")
+    argkb_ok(neo4j_uri, "load", "argsme", str(path_a))
+    argkb_ok(neo4j_uri, "update")
     claim = "We should abandon fossil fuels"
     assert _notes(neo4j_uri, claim) == []
 
-    _argkb(neo4j_uri, "load", "argsme", str(path_b))
+    argkb_ok(neo4j_uri, "load", "argsme", str(path_b))
     notes = _notes(neo4j_uri, claim)
     assert len(notes) == 1 and notes[0].startswith("1 corpus loaded since the last 'argkb cluster'")
     assert "run 'argkb update'" in notes[0]
-    _argkb(neo4j_uri, "update")
+    argkb_ok(neo4j_uri, "update")
     assert _notes(neo4j_uri, claim) == []
 
     corpus_b = db.execute_query(
         "MATCH (c:Corpus) WHERE c.files[0] ENDS WITH 'b.json' RETURN c.cid AS cid"
     ).records[0]["cid"]
-    _argkb(neo4j_uri, "db", "drop", corpus_b, "--yes")
+    argkb_ok(neo4j_uri, "db", "drop", corpus_b, "--yes")
     stale = _stale(neo4j_uri)
     assert stale.get("sentence_statistics_off", 0) > 0, stale
     assert "sentences" in _ran(neo4j_uri)

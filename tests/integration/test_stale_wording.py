@@ -15,9 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
-
-from argkb.cli import main
+from graphs import argkb_ok
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,30 +24,23 @@ SMALL = ROOT / "tests" / "fixtures" / "argsme" / "small.json"
 CLAIM = "We should abandon fossil fuels"
 
 
-def _argkb(neo4j_uri: str, *args: str) -> Any:
-    result = CliRunner().invoke(main, list(args), env={"NEO4J_URI": neo4j_uri})
-    assert result.exit_code == 0, result.output
-    assert "Traceback" not in result.output
-    return result
-
-
 def _stale_rows(neo4j_uri: str) -> list[str]:
     """The lines under ``stale:`` in ``argkb status``."""
-    lines = _argkb(neo4j_uri, "status").stdout.splitlines()
+    lines = argkb_ok(neo4j_uri, "status").stdout.splitlines()
     start = lines.index("stale:")
     end = next(i for i, line in enumerate(lines) if line.startswith("corpora:"))
     return [line.strip() for line in lines[start + 1 : end]]
 
 
 def _notes(neo4j_uri: str) -> list[str]:
-    out = json.loads(_argkb(neo4j_uri, "query", CLAIM, "--k", "2", "--json").stdout)
+    out = json.loads(argkb_ok(neo4j_uri, "query", CLAIM, "--k", "2", "--json").stdout)
     return list(out["notes"])
 
 
 def _loaded_and_embedded(db: Any, neo4j_uri: str) -> None:
     db.execute_query("MATCH (n) DETACH DELETE n")
-    _argkb(neo4j_uri, "load", "argsme", str(DEMO))
-    _argkb(neo4j_uri, "embed")
+    argkb_ok(neo4j_uri, "load", "argsme", str(DEMO))
+    argkb_ok(neo4j_uri, "embed")
 
 
 def test_status_says_pagerank_never_ran_on_a_graph_it_never_ran_on(db: Any, neo4j_uri: str) -> None:
@@ -68,15 +59,15 @@ def test_an_answer_from_a_graph_never_clustered_says_so(db: Any, neo4j_uri: str)
     (note,) = _notes(neo4j_uri)
     assert note.startswith("the graph is not clustered yet ('argkb cluster' has not run)"), note
     assert note.endswith("run 'argkb update'")
-    _argkb(neo4j_uri, "cluster")
+    argkb_ok(neo4j_uri, "cluster")
     assert _notes(neo4j_uri) == []
 
 
 def test_after_a_second_load_counts_of_one_are_singular(db: Any, neo4j_uri: str) -> None:
     db.execute_query("MATCH (n) DETACH DELETE n")
-    _argkb(neo4j_uri, "load", "argsme", str(DEMO))
-    _argkb(neo4j_uri, "update")
-    _argkb(neo4j_uri, "load", "argsme", str(SMALL))
+    argkb_ok(neo4j_uri, "load", "argsme", str(DEMO))
+    argkb_ok(neo4j_uri, "update")
+    argkb_ok(neo4j_uri, "load", "argsme", str(SMALL))
 
     rows = _stale_rows(neo4j_uri)
     assert not any(row.startswith("1 corpora") for row in rows), rows
@@ -88,12 +79,12 @@ def test_after_a_second_load_counts_of_one_are_singular(db: Any, neo4j_uri: str)
     assert any(row.endswith(f"{older}: run 'argkb pagerank --warm'") for row in rows), rows
 
     stale = {
-        s["what"]: s for s in json.loads(_argkb(neo4j_uri, "status", "--json").stdout)["stale"]
+        s["what"]: s for s in json.loads(argkb_ok(neo4j_uri, "status", "--json").stdout)["stale"]
     }
     assert stale["corpora_since_cluster"]["count"] == 1
     assert stale["corpora_since_cluster"]["description"].startswith("corpus loaded since")
 
-    dry = _argkb(neo4j_uri, "update", "--dry-run").stdout.splitlines()
+    dry = argkb_ok(neo4j_uri, "update", "--dry-run").stdout.splitlines()
     assert "cluster: 1 corpus since cluster" in dry, dry
     sentences = next(line for line in dry if line.startswith("sentences: "))
     assert sentences.endswith(", 1 corpus since sentences"), sentences

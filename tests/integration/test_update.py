@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from graphs import argkb_ok
 
 from argkb.cli import main
 from argkb.ingest import load_records
@@ -33,21 +34,14 @@ def _split(folder: Path) -> tuple[Path, Path]:
     return paths
 
 
-def _argkb(neo4j_uri: str, *args: str) -> Any:
-    result = CliRunner().invoke(main, list(args), env={"NEO4J_URI": neo4j_uri})
-    assert result.exit_code == 0, result.output
-    assert "Traceback" not in result.output
-    return result
-
-
 def _update(neo4j_uri: str, *options: str) -> dict[str, Any]:
     """``argkb update --json``: the report per step."""
-    out = json.loads(_argkb(neo4j_uri, "update", "--json", *options).stdout)
+    out = json.loads(argkb_ok(neo4j_uri, "update", "--json", *options).stdout)
     return {step["step"]: step for step in out["steps"]}
 
 
 def _stale(neo4j_uri: str) -> dict[str, int]:
-    status = json.loads(_argkb(neo4j_uri, "status", "--json").stdout)
+    status = json.loads(argkb_ok(neo4j_uri, "status", "--json").stdout)
     assert status["incomplete_loads"] == []
     return {entry["what"]: entry["count"] for entry in status["stale"]}
 
@@ -101,10 +95,10 @@ def test_update_runs_the_stale_steps_in_order_and_only_those(
     assert not any(step["ran"] for step in dry.values())
     assert dry["embed"]["stale"]["units_without_embedding"] == stale_b["units_without_embedding"]
     assert _stale(neo4j_uri) == stale_b  # --dry-run changed nothing
-    text = _argkb(neo4j_uri, "update", "--dry-run").stdout
+    text = argkb_ok(neo4j_uri, "update", "--dry-run").stdout
     assert text.splitlines()[-1].startswith("would run: embed, sentences, cluster, pagerank")
 
-    result = _argkb(neo4j_uri, "update")
+    result = argkb_ok(neo4j_uri, "update")
     lines = [line for line in result.stderr.splitlines() if line.startswith("update:")]
     assert [line.split(":")[1].strip() for line in lines] == [
         "embed", "embed", "sentences", "sentences", "cluster", "cluster", "pagerank", "pagerank",

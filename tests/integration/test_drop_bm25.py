@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from graphs import argkb_ok
 
+from argkb.cli import main
 from argkb.ingest_drop import drop_corpus
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.slow]
@@ -83,3 +85,38 @@ def test_without_the_rebuild_the_deleted_texts_still_count(db: Any, neo4j_uri: s
     after = _scores(db)
     assert after.keys() == expected.keys()
     assert any(after[text] != pytest.approx(expected[text], rel=1e-3) for text in after)
+
+
+def test_a_drop_cut_off_while_the_indexes_rebuild_is_named_and_completed_by_running_it_again(
+    db: Any, neo4j_uri: str
+) -> None:
+    """The drop stops where its indexes are dropped and not yet built again (the state a kill
+    leaves there): ``argkb status`` says which drop dropped them, and the drop run again builds
+    them and ends."""
+    from argkb.ingest import _drop_fulltext, _stored_corpus
+    from argkb.ingest_drop import _mark_dropping
+
+    _loaded(db, neo4j_uri, "a.jsonl", "b.jsonl")
+    cid = _corpus(db, "a.jsonl")
+    _mark_dropping(db, None, cid, _stored_corpus(db, None, cid) or {})
+    assert _drop_fulltext(db, None, cid, []) == ["claim_text", "premise_text", "sentence_text"]
+
+    status = CliRunner().invoke(main, ["status"], env={"NEO4J_URI": neo4j_uri}).stdout
+    assert f"dropped by 'argkb db drop {cid}' to build it again without the corpus" in status
+    assert "bulk load" not in status, status
+
+    argkb_ok(neo4j_uri, "db", "drop", cid, "--yes")
+    names = {
+        row["name"]
+        for row in db.execute_query(
+            "SHOW FULLTEXT INDEXES YIELD name, state WHERE state = 'ONLINE' RETURN name"
+        ).records
+    }
+    assert {"claim_text", "premise_text", "sentence_text"} <= names
+    assert _corpus_ids(db) == [_corpus(db, "b.jsonl")]
+    after = _scores(db)
+    assert after == pytest.approx(_only_b(db, neo4j_uri), rel=1e-6)
+
+
+def _corpus_ids(db: Any) -> list[str]:
+    return [row["id"] for row in db.execute_query("MATCH (c:Corpus) RETURN c.cid AS id").records]

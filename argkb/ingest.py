@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from argkb.db import cypher
+from argkb.db.schema import fulltext_statements
 from argkb.errors import LoadError, LoadInterrupted
 from argkb.ingest_batches import _BatchWriter
 from argkb.ingest_check import _checked_row, _row, validate  # noqa: F401 (importable here)
@@ -125,16 +126,6 @@ def content_hash(paths: Sequence[Path]) -> str:
 # -- bulk mode: full-text indexes built after the load -----------------------------------------
 
 
-def _fulltext_schema() -> dict[str, str]:
-    """argkb's full-text indexes: name -> its idempotent CREATE statement in cypher/schema."""
-    found = {}
-    for statement in cypher.statements("schema"):
-        match = re.match(r"CREATE\s+FULLTEXT\s+INDEX\s+(\w+)\s", statement)
-        if match:
-            found[match.group(1)] = statement
-    return found
-
-
 def _want_bulk(
     driver: neo4j.Driver, database: str | None, cid: str, files: Sequence[Path], resuming: bool
 ) -> bool:
@@ -150,7 +141,7 @@ def _restore_indexes(
     driver: neo4j.Driver, database: str | None, names: Iterable[str], *, wait: bool
 ) -> None:
     """Create argkb's full-text indexes ``names`` (if missing); ``wait`` until they are online."""
-    schema = _fulltext_schema()
+    schema = fulltext_statements()
     names = [name for name in names if name in schema]
     for name in names:
         driver.execute_query(schema[name], database_=database)
@@ -185,7 +176,7 @@ def _drop_fulltext(
 ) -> list[str]:
     """Drop argkb's full-text indexes for a bulk load; the names are stored on the corpus node
     first, so a load killed from here on leaves a trace the next load (or this one) rebuilds."""
-    schema = _fulltext_schema()
+    schema = fulltext_statements()
     present = {
         row["name"] for row in cypher.read(driver, "ingest/fulltext_indexes", database=database)
     }

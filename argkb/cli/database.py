@@ -42,7 +42,8 @@ def init_cmd(conn: Connection, dimensions: int, as_json: bool) -> None:
 
     Returns once the indexes it created are online: over a loaded graph (recreating an index a
     killed bulk load left dropped) their population can take minutes, and a query does without
-    an index until it is online."""
+    an index until it is online. A full-text index an older argkb made with another analyzer is
+    built again with the schema's (`argkb status` lists such indexes as OUTDATED)."""
     from argkb.db.schema import init_schema
 
     report = init_schema(conn.driver(), conn.database, dimensions=dimensions)
@@ -50,6 +51,9 @@ def init_cmd(conn: Connection, dimensions: int, as_json: bool) -> None:
         click.echo(to_json(report))
         return
     indexes = len(report.indexes)
+    for index in report.rebuilt:
+        click.echo(f"rebuilt full-text index {index['name']}: analyzer {index['have']} -> "
+                   f"{index['want']}")  # fmt: skip
     click.echo(
         f"schema ready: {report.created:,} created now, "
         f"{counted(len(report.constraints), 'constraint')}, "
@@ -71,6 +75,7 @@ def status_cmd(conn: Connection, as_json: bool) -> None:
         incomplete_corpora,
         indexes,
         missing_schema,
+        outdated_indexes,
         server_info,
     )
     from argkb.db.staleness import stale_steps
@@ -92,6 +97,7 @@ def status_cmd(conn: Connection, as_json: bool) -> None:
             "constraints": found_constraints,
             "indexes": found_indexes,
             "missing": missing,
+            "outdated": outdated_indexes(found_indexes),
             "incomplete_loads": unfinished,
             "stale": stale,
         }
@@ -279,7 +285,7 @@ def _print_warnings(
 ) -> None:
     """What ``argkb status`` asks a person to do: missing schema, indexes not online yet,
     unfinished loads, and the stale steps with the command that brings each up to date."""
-    from argkb.db.schema import load_name
+    from argkb.db.schema import load_name, outdated_indexes
 
     not_online = [i["name"] for i in found_indexes if i["state"] != "ONLINE"]
     dropped = {name: load for load in unfinished for name in load["bulk_indexes"]}
@@ -302,6 +308,11 @@ def _print_warnings(
             why = "run 'argkb init' to create it"
         what = "constraint" if gap["kind"] == "CONSTRAINT" else "index"
         click.echo(f"warning: {what} {gap['name']} is missing: {why}")
+    for index in outdated_indexes(found_indexes):
+        click.echo(
+            f"warning: full-text index {index['name']} uses the analyzer {index['have']}, "
+            f"argkb's schema has {index['want']}: run 'argkb init' to build it again"
+        )
     if not_online:
         click.echo(
             f"note: {', '.join(not_online)} not online yet (populating or failed); "

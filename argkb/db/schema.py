@@ -22,6 +22,7 @@ SERVER_FEATURES: tuple[tuple[tuple[int, int], str], ...] = (
 MIN_SERVER = max(version for version, _ in SERVER_FEATURES)
 VECTOR_INDEXES = ("claim_embedding", "premise_embedding")
 AWAIT_SECONDS = 24 * 3600  # the longest init_schema waits for indexes it created to populate
+DEFAULT_ANALYZER = "standard-no-stop-words"  # Neo4j's, for a full-text index that names none
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class ServerInfo:
 @dataclass
 class SchemaReport:
     created: int
+    rebuilt: list[dict[str, str]] = field(default_factory=list)  # outdated_indexes, built again
     constraints: list[dict[str, Any]] = field(default_factory=list)
     indexes: list[dict[str, Any]] = field(default_factory=list)
 
@@ -104,6 +106,40 @@ def expected_schema() -> dict[str, str]:
     return found
 
 
+def fulltext_statements() -> dict[str, str]:
+    """argkb's full-text indexes: name -> its idempotent CREATE statement in cypher/schema."""
+    found = {}
+    for statement in cypher.statements("schema"):
+        match = re.match(r"CREATE\s+FULLTEXT\s+INDEX\s+(\w+)\s", statement)
+        if match:
+            found[match.group(1)] = statement
+    return found
+
+
+def fulltext_analyzers() -> dict[str, str]:
+    """The Lucene analyzer each full-text index of ``cypher/schema.cypher`` asks for (Neo4j's
+    default where its statement names none)."""
+    found = {}
+    for name, statement in fulltext_statements().items():
+        match = re.search(r"`fulltext\.analyzer`\s*:\s*'([^']+)'", statement)
+        found[name] = match.group(1) if match else DEFAULT_ANALYZER
+    return found
+
+
+def outdated_indexes(found_indexes: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """argkb's full-text indexes that exist with another analyzer than the schema's (made by an
+    older argkb), as ``{name, kind, have, want}``: ``argkb init`` builds them again."""
+    want = fulltext_analyzers()
+    outdated = []
+    for index in found_indexes:
+        if index["name"] in want and index["type"] == "FULLTEXT":
+            have = (index.get("config") or {}).get("fulltext.analyzer") or DEFAULT_ANALYZER
+            if have != want[index["name"]]:
+                outdated.append({"name": index["name"], "kind": "FULLTEXT", "have": have,
+                                 "want": want[index["name"]]})  # fmt: skip
+    return outdated
+
+
 def missing_schema(
     found_constraints: list[dict[str, Any]], found_indexes: list[dict[str, Any]]
 ) -> list[dict[str, str]]:
@@ -139,10 +175,15 @@ def init_schema(
 
     When it created an index, it returns once every index is online: a query does without an
     index that is still populating (:func:`argkb.retrieve.routes.indexes_ready`), so indexes
-    recreated over a loaded graph would otherwise answer with a note for a while. An existing
-    vector index built for another dimension is reported, not silently kept.
+    recreated over a loaded graph would otherwise answer with a note for a while. A full-text
+    index made with another analyzer (:func:`outdated_indexes`) is dropped and built again. An
+    existing vector index built for another dimension is reported, not silently kept.
     """
     server_info(driver, database)
+    rebuilt = outdated_indexes(indexes(driver, database))
+    for outdated in rebuilt:  # created again below, with the schema's analyzer
+        driver.execute_query(cypher.render("ingest/drop_index", index=outdated["name"]),
+                             database_=database)  # fmt: skip
     created = 0
     for statement in cypher.statements("schema"):
         _, summary, _ = driver.execute_query(
@@ -150,7 +191,8 @@ def init_schema(
         )
         counters = summary.counters
         created += counters.indexes_added + counters.constraints_added
-    if created:
+    created -= len(rebuilt)
+    if created or rebuilt:
         driver.execute_query(
             "CALL db.awaitIndexes($seconds)", {"seconds": AWAIT_SECONDS}, database_=database
         )
@@ -164,7 +206,7 @@ def init_schema(
                     f"model has {dimensions}: drop it (DROP INDEX {index['name']}) and run "
                     "'argkb init' again, then re-embed."
                 )
-    return SchemaReport(created, constraints(driver, database), found)
+    return SchemaReport(created, rebuilt, constraints(driver, database), found)
 
 
 def graph_counts(driver: neo4j.Driver, database: str | None = None) -> dict[str, dict[str, int]]:

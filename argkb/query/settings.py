@@ -138,35 +138,36 @@ class QuerySettings:
         "routes (weight_*, rrf_k); linear = a weighted sum of each premise's features "
         "(linear_*: BM25 over the best BM25, cosine to the query, cosine of its best conclusion, "
         "its cluster's claim-route share, length, argumentativeness). The linear weights were "
-        "fitted on the five visible benchmarks (bench/linear_study.py --grid prior, the best "
-        "mean over ArgKP, ArgQuality, microtexts and SIGIR-19); each benchmark's held-out row "
+        "fitted on the five visible benchmarks with the English-analyzer full-text indexes "
+        "(bench/linear_study.py --grid all, the best mean over ArgKP, ArgQuality, microtexts "
+        "and SIGIR-19); each benchmark's held-out row "
         "in docs/evaluation.md is scored with weights fitted without it.",
         option=True,
     )
     linear_bm25: float = _setting(
-        0.25, "Linear fusion: weight of the premise's BM25 score over the query's best BM25."
+        0.5, "Linear fusion: weight of the premise's BM25 score over the query's best BM25."
     )
     linear_cosine: float = _setting(
-        1.0, "Linear fusion: weight of the premise's cosine to the query."
+        1.5, "Linear fusion: weight of the premise's cosine to the query."
     )
     linear_claim: float = _setting(
-        1.5,
+        2.0,
         "Linear fusion: weight of the cosine between the query and the premise's most similar "
         "conclusion on that side (how well the claim route's claim actually matches).",
     )
     linear_support: float = _setting(
-        0.1,
+        0.25,
         "Linear fusion: weight of the premise cluster's claim-route share P(pi^s|q) over the "
         "side's largest (Dumani et al.'s pf-icf: how many similar claims its cluster serves).",
     )
     linear_length: float = _setting(
-        0.75,
+        0.5,
         "Linear fusion: weight of log(1 + words) / log(101) (1 at 100 words): on args.me, posts "
         "judged spam or not an argument are short (SIGIR-19 dev: median 41 words, relevant ones "
         "112 to 166).",
     )
     linear_argument: float = _setting(
-        0.25,
+        1.0,
         "Linear fusion: weight of the argumentativeness prior's probability "
         "(argkb.retrieve.argument_prior, trained on 'Is Argument?' of ArgQuality and SIGIR-19 "
         "dev; the fit scored it with priors that never saw the query's topics); 0 leaves it "

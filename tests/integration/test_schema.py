@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +15,7 @@ from argkb.db.schema import graph_counts, init_schema
 from argkb.errors import ServerVersionError
 
 pytestmark = pytest.mark.neo4j
+ARGKB = str(Path(sys.executable).parent / "argkb")  # the console script of this environment
 
 
 def _schema_state(report) -> tuple:
@@ -72,3 +77,54 @@ def test_every_cypher_file_parses(db, name: str) -> None:
             db.execute_query(statement, {"dimensions": 384})
         else:
             db.execute_query("EXPLAIN " + statement, {})
+
+
+def _analyzer(driver, name: str) -> str:
+    records, _, _ = driver.execute_query(
+        "SHOW FULLTEXT INDEXES YIELD name, options WHERE name = $name "
+        "RETURN options.indexConfig['fulltext.analyzer'] AS analyzer",
+        {"name": name},
+    )
+    return records[0]["analyzer"]
+
+
+def _hits(driver, index: str, query: str) -> list[str]:
+    records, _, _ = driver.execute_query(
+        "CALL db.index.fulltext.queryNodes($index, $query) YIELD node RETURN node.uid AS uid",
+        {"index": index, "query": query},
+    )
+    return [record["uid"] for record in records]
+
+
+def _status_text(neo4j_uri: str) -> str:
+    env = {**os.environ, "NEO4J_URI": neo4j_uri}
+    done = subprocess.run([ARGKB, "status"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_init_rebuilds_a_full_text_index_made_with_another_analyzer(db, neo4j_uri) -> None:
+    """A graph from an argkb whose premise_text had Neo4j's default analyzer: `init` builds it
+    again with the schema's English analyzer, and stemmed queries find what they did not."""
+    from argkb.db.schema import indexes, outdated_indexes
+
+    init_schema(db)
+    assert _analyzer(db, "premise_text") == "english" and outdated_indexes(indexes(db)) == []
+    db.execute_query("CREATE (:Unit:Premise {uid: 'p1', text: 'Cats were running away'})")
+    db.execute_query("DROP INDEX premise_text")
+    db.execute_query("CREATE FULLTEXT INDEX premise_text FOR (u:Premise) ON EACH [u.text]")
+    db.execute_query("CALL db.awaitIndexes(300)")
+    assert _hits(db, "premise_text", "runs") == []  # no stemming
+    old = {"name": "premise_text", "kind": "FULLTEXT", "have": "standard-no-stop-words",
+           "want": "english"}  # fmt: skip
+    assert outdated_indexes(indexes(db)) == [old]
+    assert ("warning: full-text index premise_text uses the analyzer standard-no-stop-words, "
+            "argkb's schema has english: run 'argkb init'") in _status_text(neo4j_uri)  # fmt: skip
+    report = init_schema(db)
+    assert [index["name"] for index in report.rebuilt] == ["premise_text"]
+    assert report.created == 0 and outdated_indexes(report.indexes) == []
+    assert _analyzer(db, "premise_text") == "english"
+    assert _hits(db, "premise_text", "runs") == ["p1"]  # online and stemmed once init returns
+    assert init_schema(db).rebuilt == []
+    assert "analyzer" not in _status_text(neo4j_uri)
+    db.execute_query("MATCH (u:Unit) DETACH DELETE u")

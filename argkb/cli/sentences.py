@@ -35,8 +35,9 @@ def sentences_cmd(conn: Connection, all_units: bool, embed: bool, as_json: bool)
     """Split premises into sentences: (:Sentence)-[:IN]->(:Premise), NEXT between neighbours.
 
     A step after 'argkb load' (no model needed; 'argkb update' runs it when stale). Splits only
-    premises never split or whose text changed since (--all: every premise). The sentences get a
-    full-text index (sentence_text) for sentence-pair retrieval; with --embed, vectors too.
+    premises never split, split by an older argkb's splitter, or whose text changed since (--all:
+    every premise). The sentences get a full-text index (sentence_text) for sentence-pair
+    retrieval; with --embed, vectors too.
     """
     from argkb.pipeline import embed_sentence_vectors, split_sentences
 

@@ -43,8 +43,8 @@ _STEPS: tuple[tuple[str, str, str, str], ...] = (
     (
         "premises_without_sentences",
         "argkb sentences",
-        "premises not split into sentences (or whose text changed since)",
-        "premise not split into sentences (or whose text changed since)",
+        "premises not split into sentences (or whose text or argkb's splitter changed since)",
+        "premise not split into sentences (or whose text or argkb's splitter changed since)",
     ),
     (
         "corpora_since_sentences",
@@ -124,7 +124,9 @@ _NEVER_RANKED = (
 def stale_steps(driver: neo4j.Driver, database: str | None = None) -> list[Stale]:
     """One entry per check, in pipeline order (count 0 when up to date); each check scans its
     label once."""
-    row = cypher.read(driver, "status/stale", database=database)[0]
+    from argkb.sentences.split import SPLITTER
+
+    row = cypher.read(driver, "status/stale", database=database, splitter=SPLITTER)[0]
     out = []
     for what, command, many, one in _STEPS:
         count = int(row[what])

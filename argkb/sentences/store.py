@@ -1,7 +1,8 @@
 """``argkb sentences``: split premises into ``(:Sentence)-[:IN]->(:Premise)`` nodes.
 
-Incremental like ``argkb embed``: only premises never split, or whose text changed since they
-were split, are read (``cypher/sentences/pending.cypher``), in pages ordered by internal id, so an
+Incremental like ``argkb embed``: only premises never split, split by another version of the
+splitter (:data:`argkb.sentences.split.SPLITTER`), or whose text changed since they were split,
+are read (``cypher/sentences/pending.cypher``), in pages ordered by internal id, so an
 interrupted run resumes where it stopped. Each page is split in Python
 (:func:`argkb.sentences.split.split_sentences`) and written in one transaction that replaces the
 premise's old sentences, so a premise never holds a mix of two splits, and updates the term
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from argkb.db import cypher
-from argkb.sentences.split import split_sentences
+from argkb.sentences.split import SPLITTER, split_sentences
 from argkb.sentences.terms import term_deltas, tokenize
 
 if TYPE_CHECKING:
@@ -41,7 +42,8 @@ def count_pending(
     driver: neo4j.Driver, database: str | None = None, *, all_units: bool = False
 ) -> int:
     """Premises the next run would split (every premise with text with ``all_units``)."""
-    rows = cypher.read(driver, "sentences/count_pending", database=database, all=all_units)
+    rows = cypher.read(driver, "sentences/count_pending", database=database, all=all_units,
+                       version=SPLITTER)  # fmt: skip
     return int(rows[0]["n"])
 
 
@@ -80,7 +82,7 @@ def split_premises(
     after, premises, sentences, splitting = -1, 0, 0, 0.0
     while True:
         records = cypher.read(driver, "sentences/pending", database=database, after=after,
-                              all=all_units, limit=page)  # fmt: skip
+                              all=all_units, limit=page, version=SPLITTER)  # fmt: skip
         if not records:
             break
         t0 = time.perf_counter()
@@ -110,14 +112,14 @@ def _write_page(driver: neo4j.Driver, database: str | None, rows: list[dict[str,
     difference, in one transaction (so the statistics always describe the stored sentences)."""
 
     def work(tx: neo4j.ManagedTransaction) -> None:
-        result = tx.run(cypher.load("sentences/write"), {"rows": rows})
+        result = tx.run(cypher.load("sentences/write"), {"rows": rows, "version": SPLITTER})
         removed = [text for record in result for text in record["old"]]
         added = [s["text"] for row in rows for s in row["sentences"]]
         terms, tokens, sentences = term_deltas(removed, added)
         tx.run(cypher.load("sentences/write_terms"),
                {"terms": terms, "tokens": tokens, "sentences": sentences}).consume()  # fmt: skip
 
-    cypher.log_query("sentences/write", {"rows": rows})
+    cypher.log_query("sentences/write", {"rows": rows, "version": SPLITTER})
     with driver.session(database=database) as session:
         session.execute_write(work)
 

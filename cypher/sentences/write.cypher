@@ -1,7 +1,8 @@
 // One batch of split premises. $rows: [{id, uid, chars, sentences: [{position, start, text,
 // words}]}]. The premise's old sentences go first (a changed text is split again); then its
 // sentences, each IN the premise, and a NEXT edge from each sentence to the one after it.
-// Unit.split_chars records the length of the text that was split (pending.cypher compares it).
+// Unit.split_chars records the length of the text that was split and Unit.split_version the
+// splitter's version $version (argkb.sentences.split.SPLITTER); pending.cypher compares both.
 // Returns the texts of the sentences it deleted (old), for the term statistics
 // (sentences/write_terms, in the same transaction).
 UNWIND $rows AS row
@@ -12,7 +13,7 @@ CALL (u) {
   FOREACH (o IN olds | DETACH DELETE o)
   RETURN old
 }
-SET u.split_chars = row.chars
+SET u.split_chars = row.chars, u.split_version = $version
 WITH u, row, old
 CALL (u, row) {
   UNWIND row.sentences AS s

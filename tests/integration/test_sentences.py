@@ -126,6 +126,27 @@ def test_a_changed_text_is_split_again(graph, new_text: str, status_sees_it: int
     assert stale(graph) == 0
 
 
+def test_a_premise_split_by_an_older_splitter_is_split_again(graph) -> None:
+    """A graph split before ``split_version`` existed (splitter 1: syntok alone) or by another
+    version: ``argkb status`` counts those premises and the next run splits them, and only them."""
+    from argkb.sentences.split import SPLITTER
+
+    versions = graph.execute_query(
+        "MATCH (u:Premise) RETURN collect(DISTINCT u.split_version) AS v"
+    ).records[0]["v"]
+    assert versions == [SPLITTER]
+    graph.execute_query("MATCH (u:Premise) WHERE u.text STARTS WITH 'One' REMOVE u.split_version")
+    graph.execute_query(
+        "MATCH (u:Premise) WHERE u.text STARTS WITH 'Emoji' SET u.split_version = $v",
+        v=SPLITTER + 1,
+    )
+    assert count_pending(graph) == 2 and stale(graph) == 2
+    before = sentence_counts(graph)
+    assert split_premises(graph).premises == 2
+    assert count_pending(graph) == 0 and stale(graph) == 0
+    assert sentence_counts(graph) == before
+
+
 def test_all_splits_every_premise_again_without_duplicates(graph) -> None:
     before = sentence_counts(graph)
     run = split_premises(graph, all_units=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -11,6 +12,8 @@ from argkb.errors import ServerVersionError
 
 if TYPE_CHECKING:
     import neo4j
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_DIMENSIONS = 384  # all-MiniLM-L6-v2
 # What argkb's Cypher uses, and the Neo4j version that brought it (checked by check_version).
@@ -182,6 +185,9 @@ def init_schema(
     server_info(driver, database)
     rebuilt = outdated_indexes(indexes(driver, database))
     for outdated in rebuilt:  # created again below, with the schema's analyzer
+        logger.warning("full-text index %s was made with the analyzer %s: building it again with "
+                       "%s (minutes on a large graph)", outdated["name"], outdated["have"],
+                       outdated["want"])  # fmt: skip
         driver.execute_query(cypher.render("ingest/drop_index", index=outdated["name"]),
                              database_=database)  # fmt: skip
     created = 0

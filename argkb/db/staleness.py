@@ -27,6 +27,13 @@ class Stale:
 
 
 # (field of status/stale.cypher, command, description, the description of a count of one)
+SPLITTER = 2
+"""The version of argkb's sentence splitter (:mod:`argkb.sentences.split`), stored on each
+premise it split (``Unit.split_version``): a premise split by another version is split again by
+the next ``argkb sentences`` and counted stale here. Raise it whenever a change to the splitter
+moves sentence boundaries. 1: syntok alone (a premise without ``split_version``); 2: with the
+splitter's extra cuts (2026-12-02)."""
+
 _STEPS: tuple[tuple[str, str, str, str], ...] = (
     (
         "units_without_embedding",
@@ -124,8 +131,6 @@ _NEVER_RANKED = (
 def stale_steps(driver: neo4j.Driver, database: str | None = None) -> list[Stale]:
     """One entry per check, in pipeline order (count 0 when up to date); each check scans its
     label once."""
-    from argkb.sentences.split import SPLITTER
-
     row = cypher.read(driver, "status/stale", database=database, splitter=SPLITTER)[0]
     out = []
     for what, command, many, one in _STEPS:

@@ -27,13 +27,8 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from argkb.db.staleness import SPLITTER  # noqa: F401 (raise it when a change moves boundaries)
 from argkb.embed.store import word_count
-
-SPLITTER = 2
-"""The splitter's version, stored on each premise it split (``Unit.split_version``): a premise
-split by another version is split again by the next ``argkb sentences`` and counted as stale by
-``argkb status``. Raise it whenever a change moves sentence boundaries. 1: syntok alone (a premise
-without ``split_version``); 2: with the cuts above (2026-12-02)."""
 
 # abbreviations a full stop follows inside a sentence (compared in lower case; words with a dot
 # inside, single letters and short numbers are treated alike without being listed)

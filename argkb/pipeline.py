@@ -422,13 +422,24 @@ def describe(stale: dict[str, int]) -> str:
 def create_missing_schema(
     driver: neo4j.Driver, database: str | None, progress: Progress = SILENT
 ) -> bool:
-    """Create missing constraints and indexes (``argkb init``). Returns whether any was."""
-    from argkb.db.schema import constraints, indexes, init_schema, missing_schema
+    """Create missing constraints and indexes and build again full-text indexes made with
+    another analyzer (``argkb init``). Returns whether any was."""
+    from argkb.db.schema import (
+        constraints,
+        indexes,
+        init_schema,
+        missing_schema,
+        outdated_indexes,
+    )
 
-    missing = missing_schema(constraints(driver, database), indexes(driver, database))
-    if not missing:
+    found = indexes(driver, database)
+    missing = missing_schema(constraints(driver, database), found)
+    outdated = outdated_indexes(found)
+    if not missing and not outdated:
         return False
-    progress.message(f"update: init: creating {', '.join(m['name'] for m in missing)}")
+    what = [f"creating {', '.join(m['name'] for m in missing)}"] if missing else []
+    what += [f"building {', '.join(o['name'] for o in outdated)} again"] if outdated else []
+    progress.message(f"update: init: {'; '.join(what)}")
     init_schema(driver, database)
     return True
 

@@ -128,3 +128,18 @@ def test_init_rebuilds_a_full_text_index_made_with_another_analyzer(db, neo4j_ur
     assert init_schema(db).rebuilt == []
     assert "analyzer" not in _status_text(neo4j_uri)
     db.execute_query("MATCH (u:Unit) DETACH DELETE u")
+
+
+def test_update_builds_an_outdated_full_text_index_again(db) -> None:
+    """`argkb update` runs `init` when an index has another analyzer, not only when one is
+    missing."""
+    from argkb.db.schema import indexes, outdated_indexes
+    from argkb.pipeline import create_missing_schema
+
+    init_schema(db)
+    assert create_missing_schema(db, None) is False
+    db.execute_query("DROP INDEX claim_text")
+    db.execute_query("CREATE FULLTEXT INDEX claim_text FOR (u:Claim) ON EACH [u.text]")
+    assert [o["name"] for o in outdated_indexes(indexes(db))] == ["claim_text"]
+    assert create_missing_schema(db, None) is True
+    assert outdated_indexes(indexes(db)) == [] and _analyzer(db, "claim_text") == "english"

@@ -43,7 +43,7 @@ def init_cmd(conn: Connection, dimensions: int, as_json: bool) -> None:
     Returns once the indexes it created are online: over a loaded graph (recreating an index a
     killed bulk load left dropped) their population can take minutes, and a query does without
     an index until it is online. A full-text index an older argkb made with another analyzer is
-    built again with the schema's (`argkb status` lists such indexes as OUTDATED)."""
+    built again with the schema's (`argkb status` warns about such an index)."""
     from argkb.db.schema import init_schema
 
     report = init_schema(conn.driver(), conn.database, dimensions=dimensions)

@@ -26,7 +26,6 @@ class Stale:
     description: str
 
 
-# (field of status/stale.cypher, command, description, the description of a count of one)
 SPLITTER = 2
 """The version of argkb's sentence splitter (:mod:`argkb.sentences.split`), stored on each
 premise it split (``Unit.split_version``): a premise split by another version is split again by
@@ -34,6 +33,7 @@ the next ``argkb sentences`` and counted stale here. Raise it whenever a change 
 moves sentence boundaries. 1: syntok alone (a premise without ``split_version``); 2: with the
 splitter's extra cuts (2026-12-02)."""
 
+# (field of status/stale.cypher, command, description, the description of a count of one)
 _STEPS: tuple[tuple[str, str, str, str], ...] = (
     (
         "units_without_embedding",

@@ -19,6 +19,9 @@ sentences is cut again where :data:`_CUT` finds one of these (:func:`_cuts`):
 - **a dotted initialism before a clear sentence starter**: ``in the U.S. He said ...``;
 - **a list item on its own line**: a line break before ``- ``, ``* ``, ``• ``, ``1. ``,
   ``2) `` or ``a) `` (posts with one item a line and no full stops).
+
+A change here that moves sentence boundaries raises :data:`argkb.db.staleness.SPLITTER`, the
+version stored on every premise split, so that graphs split before it are split again.
 """
 
 from __future__ import annotations
@@ -27,7 +30,6 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from argkb.db.staleness import SPLITTER  # noqa: F401 (raise it when a change moves boundaries)
 from argkb.embed.store import word_count
 
 # abbreviations a full stop follows inside a sentence (compared in lower case; words with a dot

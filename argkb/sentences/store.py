@@ -1,7 +1,7 @@
 """``argkb sentences``: split premises into ``(:Sentence)-[:IN]->(:Premise)`` nodes.
 
 Incremental like ``argkb embed``: only premises never split, split by another version of the
-splitter (:data:`argkb.sentences.split.SPLITTER`), or whose text changed since they were split,
+splitter (:data:`argkb.db.staleness.SPLITTER`), or whose text changed since they were split,
 are read (``cypher/sentences/pending.cypher``), in pages ordered by internal id, so an
 interrupted run resumes where it stopped. Each page is split in Python
 (:func:`argkb.sentences.split.split_sentences`) and written in one transaction that replaces the
@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from argkb.db import cypher
-from argkb.sentences.split import SPLITTER, split_sentences
+from argkb.db.staleness import SPLITTER
+from argkb.sentences.split import split_sentences
 from argkb.sentences.terms import term_deltas, tokenize
 
 if TYPE_CHECKING:

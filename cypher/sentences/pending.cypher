@@ -1,6 +1,6 @@
 // The next page of premises to split into sentences (ids ascending after $after; all premises
 // with text when $all): those never split, those split by another version of the splitter than
-// $version (argkb.sentences.split.SPLITTER), and those whose text changed since (its length
+// $version (argkb.db.staleness.SPLITTER), and those whose text changed since (its length
 // differs from Unit.split_chars, or one of its sentences is no longer the slice of the text at
 // its offset). status/stale.cypher counts only the first two (cheap); this finds same-length
 // edits as well.

@@ -2,7 +2,7 @@
 // words}]}]. The premise's old sentences go first (a changed text is split again); then its
 // sentences, each IN the premise, and a NEXT edge from each sentence to the one after it.
 // Unit.split_chars records the length of the text that was split and Unit.split_version the
-// splitter's version $version (argkb.sentences.split.SPLITTER); pending.cypher compares both.
+// splitter's version $version (argkb.db.staleness.SPLITTER); pending.cypher compares both.
 // Returns the texts of the sentences it deleted (old), for the term statistics
 // (sentences/write_terms, in the same transaction).
 UNWIND $rows AS row

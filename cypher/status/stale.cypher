@@ -29,7 +29,7 @@ CALL () {
   RETURN count(p) AS premises_without_cluster
 }
 CALL () {
-  // never split, split by another splitter version than $splitter (argkb.sentences.split), or
+  // never split, split by another splitter version than $splitter (argkb.db.staleness.SPLITTER), or
   // the text's length changed since (argkb's loads only fill in empty texts);
   // argkb sentences also compares each sentence with the text (cypher/sentences/pending), which
   // finds same-length hand edits too but reads every sentence: 10x the time of this count

@@ -129,7 +129,7 @@ def test_a_changed_text_is_split_again(graph, new_text: str, status_sees_it: int
 def test_a_premise_split_by_an_older_splitter_is_split_again(graph) -> None:
     """A graph split before ``split_version`` existed (splitter 1: syntok alone) or by another
     version: ``argkb status`` counts those premises and the next run splits them, and only them."""
-    from argkb.sentences.split import SPLITTER
+    from argkb.db.staleness import SPLITTER
 
     versions = graph.execute_query(
         "MATCH (u:Premise) RETURN collect(DISTINCT u.split_version) AS v"

@@ -17,7 +17,14 @@ be chosen; dev is printed beside it. The variants:
   an argument, matches to a pick with probability tau or more is dropped;
 * ``cluster diversity``: facility location plus lam * (sqrt(n + 1) - sqrt(n)) per argument for a
   candidate whose source argument is in an average-link cluster (of k or 1.5 k) that already has
-  n picks (Lin and Bilmes' diversity reward).
+  n picks (Lin and Bilmes' diversity reward);
+* ``coreset``: the biased coreset of Fromm et al. (ECIR 2021, Algorithm 1,
+  :func:`argkb.retrieve.coreset.biased_coreset`) over the usable candidates, relevance = a
+  candidate's centrality (its mean cosine to the group's arguments, min-max scaled), similarity =
+  the candidates' cosines, at trade-off alpha; with ``central q`` only the candidates in the top
+  q of centrality are kept first. Where facility location takes central wordings first, the
+  coreset's min-max term reaches for the points far from every pick, where the small key
+  points lie.
 """
 
 from __future__ import annotations
@@ -139,6 +146,26 @@ def covered_by_model(p: Prepared) -> list[int]:
     return max_coverage(p, model_matrix(p, range(len(p.pool)), p.group.arguments).T >= 0.5)
 
 
+def coreset(alpha: float, central: float = 1.0) -> Pick:
+    def pick(p: Prepared) -> list[int]:
+        from argkb.retrieve.coreset import biased_coreset
+
+        centrality = p.sim.mean(axis=1)
+        keep = p.usable.copy()
+        if central < 1.0 and keep.sum() > p.k:
+            cut = np.quantile(centrality[keep], 1.0 - central)
+            keep &= centrality >= cut
+        idx = np.flatnonzero(keep)
+        if not len(idx):
+            return []
+        r = centrality[idx]
+        r = (r - r.min()) / (np.ptp(r) or 1.0)
+        sims = p.cands[idx] @ p.cands[idx].T
+        return [int(idx[i]) for i in biased_coreset(r, sims, p.k, alpha).order]
+
+    return pick
+
+
 def variants() -> dict[str, Pick]:
     out: dict[str, Pick] = {}
     for red in (0.6, 0.7, 0.75, 0.8, 0.9):
@@ -154,6 +181,10 @@ def variants() -> dict[str, Pick]:
             out[f"cluster diversity, {factor:g} k clusters, lam {lam:g}"] = cluster_diversity(
                 factor, lam
             )
+    for central in (1.0, 0.75, 0.5, 0.25):
+        for alpha in (0.3, 0.5, 0.7, 0.9):
+            label = "" if central == 1.0 else f", central {central:g}"
+            out[f"coreset, alpha {alpha:g}{label}"] = coreset(alpha, central)
     return out
 
 
@@ -183,11 +214,20 @@ def prepare(data: str, split: str) -> tuple[list[Prepared], dict[tuple[str, str]
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", required=True, help="the ArgKP-2021 folder")
+    parser.add_argument(
+        "--only", help="only the variants whose name holds this text, and the shipped one"
+    )
+    parser.add_argument(
+        "--splits", default="train,dev", help="comma-separated splits to score (train: choose)"
+    )
     args = parser.parse_args(argv)
-    splits = {split: prepare(args.data, split) for split in ("train", "dev")}
-    print("| variant | train | dev |\n|---|---:|---:|")
+    names = args.splits.split(",")
+    splits = {split: prepare(args.data, split) for split in names}
+    print(f"| variant | {' | '.join(names)} |\n|---|{'---:|' * len(names)}")
     for name, pick in variants().items():
-        cells = [f"{coverage(*splits[s], pick):.3f}" for s in ("train", "dev")]
+        if args.only and args.only not in name and "(shipped)" not in name:
+            continue
+        cells = [f"{coverage(*splits[s], pick):.3f}" for s in names]
         print(f"| {name} | {' | '.join(cells)} |", flush=True)
     return 0
 

@@ -3,7 +3,8 @@ pseudo-relevance feedback, pairwise learning to rank, debate meta-talk, the best
 cosine, claim-premise products, a judged-quality prior.
 
     python -m bench linear_extras --study /tmp/study --data ../shared/data \\
-        [--only mmr|size|sentence|prf|ltr|meta|maxsent|product|quality|gated|norm] [--top 5]
+        [--only mmr|size|sentence|prf|ltr|meta|maxsent|product|quality|gated|norm|coverage] \\
+        [--top 5]
 
 On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
 
@@ -45,6 +46,10 @@ On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
 * ``norm``: the cosine feature min-max scaled over each side's candidates (as BM25 is scaled by
   the query's best), at cosine weight .5 / 1 / 1.5 with the rest shipped, beside the plain
   cosine; also on ArgKP train where it was recorded;
+* ``coverage``: the share of the query's distinct content terms that occur in the candidate
+  (:func:`term_coverage`), at 0 to 1.5 with BM25 at .25 or .5 and cosine at 1 or 1.5, the rest
+  as shipped now (:func:`current_weights`; the other runs read :data:`SHIPPED`, the weights
+  shipped until session 34), and each benchmark's leave-one-out choice;
 * ``quality``: a prior of judged quality (:func:`quality_prior`, the argument prior's folds) at
   0 to 2 with BM25 at 0 or .25 and the argument prior at 0 to .5.
 
@@ -72,6 +77,14 @@ NAMES = ("argkp-dev", "aq-long", "aq-short", "microtexts", "sigir19-dev")
 FINE_BEST = {"cosine": 1.0, "claim": 1.5, "support": 0.1, "length": 0.75}
 SHIPPED = {"bm25": 0.25, "cosine": 1.0, "claim": 1.5, "support": 0.1, "length": 0.75,
            "argument": 0.25}  # fmt: skip
+"""The weights shipped until 2026-12-03 (session 34), which every run but ``coverage`` reads."""
+
+
+def current_weights() -> dict[str, float]:
+    """The linear weights ``argkb query`` ships now (:data:`argkb.query.settings.DEFAULT`)."""
+    from argkb.query.settings import DEFAULT
+
+    return {f: float(getattr(DEFAULT, f"linear_{f}")) for f in LTR_FEATURES}
 
 
 def recording(study: Path, name: str) -> dict[str, Any]:
@@ -293,6 +306,68 @@ def best_sentence(study: Path, pools: dict[str, Any]) -> Any:
     return lambda features, pool: {**features, "sentence": values[id(pool)]}
 
 
+def run_coverage(study: Path, data: Path) -> None:
+    base = current_weights()
+    grid = list(itertools.product((0.25, 0.5), (1.0, 1.5), (0.0, 0.25, 0.5, 1.0, 1.5)))
+    _extra_feature(study, data, "coverage", lambda pools: term_coverage(study, pools),
+                   ("bm25", "cosine", "coverage"), grid, (base["bm25"], base["cosine"]),
+                   base)  # fmt: skip
+
+
+_CONTRACTED = frozenset(
+    ("doesn", "don", "isn", "aren", "wasn", "weren", "shouldn", "wouldn", "couldn", "won", "didn",
+     "hasn", "haven")
+)  # fmt: skip
+
+
+def light_stem(term: str) -> str:
+    """``term`` without one plural or verb ending and a final e (a rough stand-in for the
+    English analyzer's Porter stemmer: bans, banned, banning -> ban; taxes -> tax; policies ->
+    policy; increase, increased -> increas)."""
+    stem = _strip_ending(term)
+    return stem[:-1] if stem.endswith("e") and len(stem) > 4 else stem
+
+
+def _strip_ending(term: str) -> str:
+    if len(term) <= 3 or term.endswith("ss"):
+        return term
+    if term.endswith("ies") and len(term) > 4:
+        return term[:-3] + "y"
+    for suffix in ("ing", "ed"):
+        if term.endswith(suffix) and len(term) - len(suffix) >= 3:
+            stem = term[: -len(suffix)]
+            doubled = stem[-1] == stem[-2] and stem[-1] not in "lsz"
+            return stem[:-1] if doubled else stem
+    if term.endswith("es") and term[:-2].endswith(("s", "x", "z", "ch", "sh")):
+        return term[:-2]
+    return term[:-1] if term.endswith("s") else term
+
+
+def content_stems(text: str) -> set[str]:
+    """The stems of ``text``'s words, stop words, contraction stubs and single letters out."""
+    from argkb.keypoints.match import STOPWORDS
+    from argkb.sentences.terms import tokenize
+
+    return {light_stem(t) for t in tokenize(text.replace("'s", ""))
+            if len(t) > 1 and t not in STOPWORDS and t not in _CONTRACTED}  # fmt: skip
+
+
+def term_coverage(study: Path, pools: dict[str, Any]) -> Any:
+    """``coverage``: the share of the query's distinct content terms (stop words out, one ending
+    stripped) that occur in the candidate's text; BM25 sums over terms, so a post that repeats
+    one query word can outscore one that has them all."""
+    values: dict[int, Any] = {}
+    for name, by_query in pools.items():
+        for qid, record in recording(study, name).items():
+            wanted = content_stems(record["text"])
+            for side, (pool, _) in by_query[qid].items():
+                texts = record["sides"][side]["texts"]
+                shares = [len(wanted & content_stems(t)) / len(wanted) if wanted else 0.0
+                          for t in texts]  # fmt: skip
+                values[id(pool)] = np.asarray(shares)
+    return lambda features, pool: {**features, "coverage": values[id(pool)]}
+
+
 def run_maxsent(study: Path, data: Path) -> None:
     grid = list(itertools.product((0.0, 0.25), (0.5, 1.0), (0.0, 0.25, 0.5, 1.0, 1.5, 2.0)))
     _extra_feature(study, data, "maxsent", lambda pools: best_sentence_cosine(study, pools),
@@ -443,11 +518,12 @@ def _extra_feature(
     names: Sequence[str],
     grid: Sequence[tuple[float, ...]],
     shipped: tuple[float, ...],
+    base: dict[str, float] | None = None,
 ) -> None:
-    """Score ``grid`` (weights of ``names``, the rest shipped) with ``feature`` added to the
-    premise features by ``make(pools)(features, pool)``, fold priors as ``linear_study --grid
-    prior``; print the feature's weight on the shipped weights and each benchmark's
-    leave-one-out choice."""
+    """Score ``grid`` (weights of ``names``, the rest ``base``, default :data:`SHIPPED`) with
+    ``feature`` added to the premise features by ``make(pools)(features, pool)``, fold priors as
+    ``linear_study --grid prior``; print the feature's weight on the shipped weights and each
+    benchmark's leave-one-out choice."""
     import argkb.query.rankers.hybrid_fusion as hybrid
 
     pools = {n: read_pools(study / f"{n}.pkl") for n in NAMES}
@@ -458,7 +534,7 @@ def _extra_feature(
     try:
         table: dict[str, dict[tuple[float, ...], float]] = {n: {} for n in NAMES}
         for key in grid:
-            weights = {**SHIPPED, **dict(zip(names, key, strict=True))}
+            weights = {**(base or SHIPPED), **dict(zip(names, key, strict=True))}
             for n in NAMES:
                 table[n][key] = score(n, data, Replay(pools[n], weights))
     finally:
@@ -541,7 +617,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs: dict[str, Any] = {
         "mmr": run_mmr, "size": run_size, "sentence": run_sentence, "prf": run_prf,
         "ltr": run_ltr, "maxsent": run_maxsent, "product": run_product, "quality": run_quality,
-        "meta": run_meta, "gated": run_gated, "norm": run_norm,
+        "meta": run_meta, "gated": run_gated, "norm": run_norm, "coverage": run_coverage,
     }  # fmt: skip
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", type=Path, required=True, help="the recordings' folder")

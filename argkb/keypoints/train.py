@@ -3,11 +3,13 @@
 ``python -m argkb.keypoints.train --data DIR [--out FILE] [--folds 4]``
 
 ``python -m argkb.keypoints.train --data DIR --cross [--pairs N] [--epochs E] [--seed S]
-[--device cuda] [--out-dir DIR]`` trains the cross-encoder matcher instead
-(``cross_match.safetensors``/``.json``, in the package or in ``--out-dir``): LoRA adapters on
-all-MiniLM-L6-v2 with :func:`argkb.stance.cross.train`, key point as the first text and argument
-as the second, ``--epochs`` (1) over ``--pairs`` labelled train pairs drawn at random (seed 0;
-0 takes them all), at most 96 tokens, no negation augmentation. On this two-core CPU one epoch
+[--device cuda] [--out-dir DIR] [--base NAME [--base-folder DIR]]`` trains the cross-encoder
+matcher instead (``cross_match.safetensors``/``.json``, in the package or in ``--out-dir``):
+LoRA adapters on all-MiniLM-L6-v2 (or on ``--base``, e.g. ``all-mpnet-base-v2`` as
+:mod:`argkb.stance.mpnet` installs it, read from ``--base-folder`` on a machine where it lies
+elsewhere) with :func:`argkb.stance.cross.train`, key point as the first text and argument as
+the second, ``--epochs`` (1) over ``--pairs`` labelled train pairs drawn at random (seed 0; 0
+takes them all), at most 96 tokens, no negation augmentation. On this two-core CPU one epoch
 over 12,000 pairs took 36 minutes; on a GPU, pass ``--device cuda``.
 
 The train split's topics are cut into ``--folds`` topic-disjoint folds; each candidate
@@ -76,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the cross-encoder's training seed")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--out-dir", help="write the cross-encoder here, not into the package")
+    parser.add_argument("--base", default="", help="the cross-encoder's encoder (default: MiniLM)")
+    parser.add_argument("--base-folder", help="read --base's encoder from this folder")
     args = parser.parse_args(argv)
     if args.pairs < 0 or args.epochs < 1:
         parser.error("--pairs must be 0 (all) or more, --epochs 1 or more")
@@ -137,6 +141,7 @@ def train_cross(args: argparse.Namespace) -> int:
     random.Random(0).shuffle(rows)
     rows = rows[: args.pairs or None]
     config = CrossConfig(
+        base=args.base_folder or args.base,  # trained on the folder's encoder, saved naming --base
         epochs=args.epochs,
         max_length=96,
         negation_augment=False,
@@ -147,6 +152,7 @@ def train_cross(args: argparse.Namespace) -> int:
     tensors = train([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], config,
                     device=args.device)  # fmt: skip
     print(f"trained on {len(rows)} pairs in {time.time() - started:.0f}s", file=sys.stderr)
+    config.base = args.base
     weights, info = CROSS_WEIGHTS, CROSS_INFO
     if args.out_dir:
         Path(args.out_dir).mkdir(parents=True, exist_ok=True)

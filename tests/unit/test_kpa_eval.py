@@ -242,3 +242,27 @@ def test_cross_matcher_training_writes_to_out_dir(tmp_path: Path) -> None:
         f"Error: {empty}: no cross_match.safetensors or cross_match.json "
         "(python -m argkb.keypoints.train --cross --out-dir writes them)"
     ]
+
+
+def test_cross_matcher_training_on_another_encoder_folder(tmp_path: Path) -> None:
+    """--base-folder is the encoder trained on, --base the name saved (as a GPU machine trains a
+    copy of all-mpnet-base-v2 that lies elsewhere there)."""
+    from argkb.embed.model import default_model_path
+    from argkb.keypoints.train import main as train_main
+    from argkb.stance.cross import CrossStanceModel
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "arguments_train.csv").write_text(ARGUMENTS)
+    (data / "key_points_train.csv").write_text(KEY_POINTS)
+    (data / "labels_train.csv").write_text(LABELS)
+    out = tmp_path / "model"
+    folder = str(default_model_path())
+    argv = ["--data", str(data), "--cross", "--pairs", "0", "--out-dir", str(out)]
+    assert train_main([*argv, "--base", "a-name-saved", "--base-folder", folder]) == 0
+    info = json.loads((out / "cross_match.json").read_text())
+    assert info["base"] == "a-name-saved"
+    weights = out / "cross_match.safetensors"
+    model = CrossStanceModel.load(weights, out / "cross_match.json", base=folder)
+    (p,) = model.probability(["Cars are dangerous"], ["Traffic accidents kill many people"])
+    assert 0 < p < 1

@@ -195,6 +195,32 @@ def run_size(study: Path, data: Path) -> None:
                    names, grid, (1.5, 0.1, 0.75, 0.25))  # fmt: skip
 
 
+def run_size_now(study: Path, data: Path) -> None:
+    """``size`` on the weights shipped now, ArgKP train (the kept test's stand-in) beside the
+    five: the feature's weight alone, the rest as shipped."""
+    pools = recorded_with_stand_ins(study, data)
+    base = current_weights()
+    print("| size weight (shipped now) | " + " | ".join(pools) + " |\n|---|" + "---:|" * len(pools))
+    for weight in (0.0, 0.1, 0.25, 0.5, 1.0):
+        cells = [f"{score(n, data, SizeReplay(by_query, {**base, 'size': weight})):.4f}"
+                 for n, by_query in pools.items()]  # fmt: skip
+        print(f"| {weight:g} | " + " | ".join(cells) + " |", flush=True)
+
+
+class SizeReplay(Replay):
+    """:class:`Replay` with the ``size`` feature (:func:`with_size`) in every pool."""
+
+    def rank(self, query: Any, k: int) -> Any:
+        import argkb.query.rankers.hybrid_fusion as hybrid
+
+        plain = hybrid.premise_features
+        hybrid.premise_features = lambda pool: with_size(plain(pool), pool.labels)
+        try:
+            return super().rank(query, k)
+        finally:
+            hybrid.premise_features = plain
+
+
 def run_sentence(study: Path, data: Path) -> None:
     grid = list(itertools.product((0.0, 0.25), (0.25, 0.5, 1.0),
                                   (0.0, 0.25, 0.5, 1.0, 1.5, 2.0)))  # fmt: skip
@@ -618,6 +644,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "mmr": run_mmr, "size": run_size, "sentence": run_sentence, "prf": run_prf,
         "ltr": run_ltr, "maxsent": run_maxsent, "product": run_product, "quality": run_quality,
         "meta": run_meta, "gated": run_gated, "norm": run_norm, "coverage": run_coverage,
+        "size-now": run_size_now,
     }  # fmt: skip
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", type=Path, required=True, help="the recordings' folder")

@@ -18,6 +18,10 @@ be chosen; dev is printed beside it. The variants:
 * ``cluster diversity``: facility location plus lam * (sqrt(n + 1) - sqrt(n)) per argument for a
   candidate whose source argument is in an average-link cluster (of k or 1.5 k) that already has
   n picks (Lin and Bilmes' diversity reward);
+* ``arguments``: greedy facility location over the arguments themselves (each pick the argument
+  that adds the most to every argument's best cosine to a pick; ``skip above t``: arguments with
+  cosine t or more to a pick passed over), each picked argument shown by its first candidate
+  sentence (an argument without one is passed over): coverage by label reads only the source;
 * ``coreset``: the biased coreset of Fromm et al. (ECIR 2021, Algorithm 1,
   :func:`argkb.retrieve.coreset.biased_coreset`) over the usable candidates, relevance = a
   candidate's centrality (its mean cosine to the group's arguments, min-max scaled), similarity =
@@ -166,6 +170,30 @@ def coreset(alpha: float, central: float = 1.0) -> Pick:
     return pick
 
 
+def argument_facility(skip: float | None) -> Pick:
+    def pick(p: Prepared) -> list[int]:
+        first: dict[str, int] = {}
+        for i, (_, source) in enumerate(p.pool):
+            if p.usable[i]:
+                first.setdefault(source, i)
+        ids = [arg_id for arg_id, _ in p.group.arguments]
+        sim = p.args @ p.args.T
+        best, usable = np.zeros(len(ids)), np.array([a in first for a in ids])
+        chosen: list[int] = []
+        while len(chosen) < p.k and usable.any():
+            gain = np.maximum(sim - best, 0).sum(axis=1)
+            gain[~usable] = -np.inf
+            a = int(np.argmax(gain))
+            chosen.append(first[ids[a]])
+            best = np.maximum(best, sim[a])
+            usable[a] = False
+            if skip is not None:
+                usable &= sim[a] < skip
+        return chosen
+
+    return pick
+
+
 def variants() -> dict[str, Pick]:
     out: dict[str, Pick] = {}
     for red in (0.6, 0.7, 0.75, 0.8, 0.9):
@@ -181,6 +209,9 @@ def variants() -> dict[str, Pick]:
             out[f"cluster diversity, {factor:g} k clusters, lam {lam:g}"] = cluster_diversity(
                 factor, lam
             )
+    for skip in (None, 0.7, 0.8, 0.9):
+        label = "" if skip is None else f", skip above {skip:g}"
+        out[f"arguments, facility{label}"] = argument_facility(skip)
     for central in (1.0, 0.75, 0.5, 0.25):
         for alpha in (0.3, 0.5, 0.7, 0.9):
             label = "" if central == 1.0 else f", central {central:g}"

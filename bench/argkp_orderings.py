@@ -19,7 +19,8 @@ argument's ground-truth cluster is the first gold key point it is labelled to ma
   with the min-max scaled centrality as relevance, at trade-off alpha.
 
 ``--against``: an ``argkb eval argkp`` ``results.json`` of the same split; each ordering is then
-compared with its ``default`` query by query (W/T/L and a 95 % interval resampling queries).
+compared with its ``default`` query by query (W/T/L and a 95 % interval resampling queries,
+:func:`argkb.eval.compare.paired`).
 """
 
 from __future__ import annotations
@@ -120,6 +121,7 @@ def score_groups(loaded: Any, groups: Sequence[Any]) -> dict[str, dict[str, floa
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from argkb.eval.compare import paired
     from argkb.keypoints.evaluate import load_split
     from argkb.keypoints.match import Task
 
@@ -143,13 +145,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, by_query in scores.items():
         cell = ""
         if default is not None:
-            diffs = [v - default[q] for q, v in by_query.items()]
-            won = sum(d > 1e-9 for d in diffs)
-            lost = sum(d < -1e-9 for d in diffs)
-            draw = random.Random(0)
-            means = sorted(np.mean([draw.choice(diffs) for _ in diffs]) for _ in range(5000))
-            cell = (f"{won}/{len(diffs) - won - lost}/{lost}, {np.mean(diffs):+.3f} "
-                    f"[{means[125]:+.3f}, {means[4875]:+.3f}]")  # fmt: skip
+            per_query = {name: {q: {"t": v} for q, v in by_query.items()},
+                         "default": {q: {"t": v} for q, v in default.items()}}  # fmt: skip
+            c = paired(name, "default", per_query, "t")
+            cell = (f"{c.wins}/{c.ties}/{c.losses}, {c.mean_difference:+.3f} "
+                    f"[{c.low:+.3f}, {c.high:+.3f}]")  # fmt: skip
         print(f"| {name} | {np.mean(list(by_query.values())):.4f} | {cell} |")
     if default is not None:
         print(f"| the default (--against) | {np.mean(list(default.values())):.4f} | |")

@@ -209,15 +209,21 @@ def test_shipped_cross_encoder_scores_same_stance_pairs(data: Path) -> None:
     assert scores["arg_1_2"]["kp_1_2"] > scores["arg_1_2"]["kp_1_1"]
 
 
-def test_cross_matcher_training_writes_to_out_dir(tmp_path: Path) -> None:
-    from argkb.keypoints.train import main as train_main
-    from argkb.stance.cross import CrossStanceModel
-
+def _train_split(tmp_path: Path) -> Path:
+    """A folder with the fixture as ArgKP's train split."""
     data = tmp_path / "data"
     data.mkdir()
     (data / "arguments_train.csv").write_text(ARGUMENTS)
     (data / "key_points_train.csv").write_text(KEY_POINTS)
     (data / "labels_train.csv").write_text(LABELS)
+    return data
+
+
+def test_cross_matcher_training_writes_to_out_dir(tmp_path: Path) -> None:
+    from argkb.keypoints.train import main as train_main
+    from argkb.stance.cross import CrossStanceModel
+
+    data = _train_split(tmp_path)
     out = tmp_path / "model"
     argv = ["--data", str(data), "--cross", "--pairs", "0", "--epochs", "1", "--seed", "3"]
     assert train_main([*argv, "--out-dir", str(out)]) == 0
@@ -251,11 +257,7 @@ def test_cross_matcher_training_on_another_encoder_folder(tmp_path: Path) -> Non
     from argkb.keypoints.train import main as train_main
     from argkb.stance.cross import CrossStanceModel
 
-    data = tmp_path / "data"
-    data.mkdir()
-    (data / "arguments_train.csv").write_text(ARGUMENTS)
-    (data / "key_points_train.csv").write_text(KEY_POINTS)
-    (data / "labels_train.csv").write_text(LABELS)
+    data = _train_split(tmp_path)
     out = tmp_path / "model"
     folder = str(default_model_path())
     argv = ["--data", str(data), "--cross", "--pairs", "0", "--out-dir", str(out)]

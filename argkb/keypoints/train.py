@@ -83,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.pairs < 0 or args.epochs < 1:
         parser.error("--pairs must be 0 (all) or more, --epochs 1 or more")
+    if args.base_folder and not args.base:
+        parser.error("--base-folder needs --base, the encoder's name the model is saved under")
     if args.cross:
         return train_cross(args)
 

@@ -268,3 +268,12 @@ def test_cross_matcher_training_on_another_encoder_folder(tmp_path: Path) -> Non
     model = CrossStanceModel.load(weights, out / "cross_match.json", base=folder)
     (p,) = model.probability(["Cars are dangerous"], ["Traffic accidents kill many people"])
     assert 0 < p < 1
+
+
+def test_cross_matcher_base_folder_needs_a_name(tmp_path: Path) -> None:
+    from argkb.keypoints.train import main as train_main
+
+    data = _train_split(tmp_path)
+    with pytest.raises(SystemExit) as stop:
+        train_main(["--data", str(data), "--cross", "--base-folder", str(tmp_path)])
+    assert stop.value.code == 2

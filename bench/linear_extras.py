@@ -16,8 +16,9 @@ On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
   the side's largest, on top of the shipped weights (with fold priors, as ``linear_study
   --grid prior``): its weight at 0 to 1, and which weight each benchmark gets when it is left
   out (the others' best mean over a small grid);
-* ``sentence``: the candidate's best sentence by BM25 for the query (:func:`best_sentence`;
-  the focus that the sentence-pair pipeline gets from ranking sentences), over the query's best,
+* ``sentence``: the candidate's best sentence by BM25 for the query
+  (:func:`bench.text_features.best_sentence`; the focus that the sentence-pair pipeline gets
+  from ranking sentences), over the query's best,
   with BM25 at 0 or .25 and the prior at .25 to 1 around the shipped weights: its weight at 0 to
   2, and each benchmark's leave-one-out choice.
 * ``prf``: pseudo-relevance feedback over the embeddings (:func:`centroid_cosine`): the cosine
@@ -28,11 +29,11 @@ On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
   intercept, at most 4,000 pairs per query, each query and each benchmark weighing the same),
   fitted leaving each benchmark out (ArgQuality long and short as one), with fold priors.
 * ``meta``: the share of a candidate's sentences that talk about the debate rather than the
-  issue (:data:`META_TALK`: rounds, acceptance, thanks, votes, the opponent, rebuttals), at
-  weight 0 to -1.5 with BM25 at 0 or .25 and the prior at .25 to 1, and each benchmark's
+  issue (:data:`bench.text_features.META_TALK`: rounds, acceptance, thanks, votes, the
+  opponent, rebuttals), at weight 0 to -1.5 with BM25 at 0 or .25 and the prior at .25 to 1, and each benchmark's
   leave-one-out choice.
-* ``maxsent``: the cosine of the candidate's best sentence (:func:`best_sentence_cosine`) beside
-  the mean-of-sentences cosine, at 0 to 2 with BM25 at 0 or .25 and cosine at .5 or 1;
+* ``maxsent``: the cosine of the candidate's best sentence
+  (:func:`bench.text_features.best_sentence_cosine`) beside the mean-of-sentences cosine, at 0 to 2 with BM25 at 0 or .25 and cosine at .5 or 1;
 * ``product``: ``claim`` times ``cosine``, ``bm25`` or ``argument`` (the claim route's credit
   only where the premise matches too, or is argumentative), each at 0 to 3 with BM25 at 0 to .5
   and claim 1 or 1.5;
@@ -47,8 +48,8 @@ On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
   the query's best), at cosine weight .5 / 1 / 1.5 with the rest shipped, beside the plain
   cosine; also on ArgKP train where it was recorded;
 * ``coverage``: the share of the query's distinct content terms that occur in the candidate
-  (:func:`term_coverage`), at 0 to 1.5 with BM25 at .25 or .5 and cosine at 1 or 1.5, the rest
-  as shipped now (:func:`current_weights`; the other runs read :data:`SHIPPED`, the weights
+  (:func:`bench.text_features.term_coverage`), at 0 to 1.5 with BM25 at .25 or .5 and cosine
+  at 1 or 1.5, the rest as shipped now (:func:`current_weights`; the other runs read :data:`SHIPPED`, the weights
   shipped until session 34), and each benchmark's leave-one-out choice;
 * ``quality``: a prior of judged quality (:func:`quality_prior`, the argument prior's folds) at
   0 to 2 with BM25 at 0 or .25 and the argument prior at 0 to .5.

@@ -30,10 +30,11 @@ On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
   fitted leaving each benchmark out (ArgQuality long and short as one), with fold priors.
 * ``meta``: the share of a candidate's sentences that talk about the debate rather than the
   issue (:data:`bench.text_features.META_TALK`: rounds, acceptance, thanks, votes, the
-  opponent, rebuttals), at weight 0 to -1.5 with BM25 at 0 or .25 and the prior at .25 to 1, and each benchmark's
-  leave-one-out choice.
+  opponent, rebuttals), at weight 0 to -1.5 with BM25 at 0 or .25 and the prior at .25 to 1,
+  and each benchmark's leave-one-out choice.
 * ``maxsent``: the cosine of the candidate's best sentence
-  (:func:`bench.text_features.best_sentence_cosine`) beside the mean-of-sentences cosine, at 0 to 2 with BM25 at 0 or .25 and cosine at .5 or 1;
+  (:func:`bench.text_features.best_sentence_cosine`) beside the mean-of-sentences cosine, at 0 to
+  2 with BM25 at 0 or .25 and cosine at .5 or 1;
 * ``product``: ``claim`` times ``cosine``, ``bm25`` or ``argument`` (the claim route's credit
   only where the premise matches too, or is argumentative), each at 0 to 3 with BM25 at 0 to .5
   and claim 1 or 1.5;
@@ -49,8 +50,9 @@ On the pools recorded for ``bench/linear_study.py`` (same ``--study`` folder):
   cosine; also on ArgKP train where it was recorded;
 * ``coverage``: the share of the query's distinct content terms that occur in the candidate
   (:func:`bench.text_features.term_coverage`), at 0 to 1.5 with BM25 at .25 or .5 and cosine
-  at 1 or 1.5, the rest as shipped now (:func:`current_weights`; the other runs read :data:`SHIPPED`, the weights
-  shipped until session 34), and each benchmark's leave-one-out choice;
+  at 1 or 1.5, the rest as shipped now (:func:`current_weights`; the other runs read
+  :data:`SHIPPED`, the weights shipped until session 34), and each benchmark's leave-one-out
+  choice;
 * ``quality``: a prior of judged quality (:func:`quality_prior`, the argument prior's folds) at
   0 to 2 with BM25 at 0 or .25 and the argument prior at 0 to .5.
 

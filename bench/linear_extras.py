@@ -324,6 +324,76 @@ def run_norm(study: Path, data: Path) -> None:
         hybrid.premise_features = plain
 
 
+def run_claim_floor(study: Path, data: Path) -> None:
+    """``claim-floor``: the claim feature as max(0, cos - t) / (1 - t), so that a conclusion that
+    shares only the query's template ("We should ... X") lends nothing; t and the claim weight
+    on a grid, the rest as shipped now; each benchmark's leave-one-out choice."""
+    import argkb.query.rankers.hybrid_fusion as hybrid
+
+    pools = recorded_with_stand_ins(study, data)
+    names = [n for n in pools if n in NAMES]
+    base = current_weights()
+    plain = hybrid.premise_features
+    grid = list(itertools.product((0.0, 0.3, 0.5, 0.6, 0.7), (1.0, 1.5, 2.0, 3.0, 4.0)))
+    table: dict[str, dict[tuple[float, float], float]] = {n: {} for n in pools}
+    try:
+        for floor, weight in grid:
+
+            def floored(pool: Any, t: float = floor) -> Any:
+                features = plain(pool)
+                return {**features, "claim": np.maximum(features["claim"] - t, 0) / (1 - t)}
+
+            hybrid.premise_features = floored
+            for n in pools:
+                table[n][(floor, weight)] = score(
+                    n, data, Replay(pools[n], {**base, "claim": weight})
+                )
+    finally:
+        hybrid.premise_features = plain
+    print(
+        "| floor t | claim weight | " + " | ".join(pools) + " |\n|---|---|" + "---:|" * len(pools)
+    )
+    for key in grid:
+        cells = " | ".join(f"{table[n][key]:.4f}" for n in pools)
+        print(f"| {key[0]:g} | {key[1]:g} | {cells} |")
+    for n in names:
+        train = [m for m in names if spec(m)[1] != spec(n)[1]]
+        best = max(grid, key=lambda g: _group_mean(table, train, g))
+        print(f"{n} left out: t {best[0]:g}, claim {best[1]:g}, score {table[n][best]:.4f}")
+
+
+def run_floor(study: Path, data: Path) -> None:
+    """``floor``: candidates with weak evidence of matching the query sunk below every other (the
+    answer would leave them out): cosine to the query under c, or under c with no BM25 either;
+    the weights shipped now."""
+    import argkb.query.rankers.hybrid_fusion as hybrid
+
+    pools = recorded_with_stand_ins(study, data)
+    base = current_weights()
+    plain = hybrid.premise_features
+    rules = [("none", 0.0, False)] + [
+        (f"cosine < {c:g}{', no BM25' if need else ''}", c, need)
+        for c in (0.15, 0.2, 0.25, 0.3, 0.4) for need in (False, True)
+    ]  # fmt: skip
+    print("| rule | " + " | ".join(pools) + " |\n|---|" + "---:|" * len(pools))
+    try:
+        for label, c, need in rules:
+
+            def sunk(pool: Any, c: float = c, need: bool = need) -> Any:
+                features = plain(pool)
+                weak = features["cosine"] < c
+                if need:
+                    weak &= features["bm25"] <= 0
+                return {**features, "floor": weak.astype(np.float64)}
+
+            hybrid.premise_features = sunk
+            cells = [f"{score(n, data, Replay(pools[n], {**base, 'floor': -100.0})):.4f}"
+                     for n in pools]  # fmt: skip
+            print(f"| {label} | " + " | ".join(cells) + " |", flush=True)
+    finally:
+        hybrid.premise_features = plain
+
+
 def run_quality(study: Path, data: Path) -> None:
     grid = list(itertools.product((0.0, 0.25), (0.0, 0.25, 0.5),
                                   (0.0, 0.25, 0.5, 1.0, 1.5, 2.0)))  # fmt: skip
@@ -500,7 +570,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "mmr": run_mmr, "size": run_size, "sentence": run_sentence, "prf": run_prf,
         "ltr": run_ltr, "maxsent": run_maxsent, "product": run_product, "quality": run_quality,
         "meta": run_meta, "gated": run_gated, "norm": run_norm, "coverage": run_coverage,
-        "size-now": run_size_now,
+        "size-now": run_size_now, "claim-floor": run_claim_floor,
+        "floor": run_floor,
     }  # fmt: skip
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", type=Path, required=True, help="the recordings' folder")

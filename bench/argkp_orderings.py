@@ -12,9 +12,9 @@ argument's ground-truth cluster is the first gold key point it is labelled to ma
 * ``random``: the mean of 20 shuffles (the harness's ``random-claim`` does the same through the
   graph);
 * ``central``: the highest mean cosine to the group first;
-* ``facility``: greedy facility location over the arguments (each pick adds the most to every
-  argument's best cosine to a pick); ``skip above t``: arguments with cosine t or more to a pick
-  are passed over;
+* ``facility``: greedy facility location over the arguments
+  (:func:`bench.keypoint_selection.greedy_facility`); ``skip above t``: arguments with cosine t
+  or more to a pick are passed over;
 * ``coreset``: the biased coreset (ECIR 2021, :func:`argkb.retrieve.coreset.biased_coreset`)
   with the min-max scaled centrality as relevance, at trade-off alpha.
 
@@ -35,34 +35,20 @@ from typing import Any
 
 import numpy as np
 
+from bench.keypoint_selection import centrality_coreset, greedy_facility
+
 Order = Callable[[Any, random.Random], list[int]]  # unit vectors, rng -> indices, best first
 
 K = 10
 
 
 def facility(x: Any, skip: float | None = None) -> list[int]:
-    sim = x @ x.T
-    best, usable = np.zeros(len(x)), np.ones(len(x), bool)
-    out: list[int] = []
-    while len(out) < K and usable.any():
-        gain = np.maximum(sim - best, 0).sum(axis=1)
-        gain[~usable] = -np.inf
-        pick = int(np.argmax(gain))
-        out.append(pick)
-        best = np.maximum(best, sim[pick])
-        usable[pick] = False
-        if skip is not None:
-            usable &= sim[pick] < skip
-    return out
+    return greedy_facility(x @ x.T, K, np.ones(len(x), bool), skip)
 
 
 def coreset(x: Any, alpha: float) -> list[int]:
-    from argkb.retrieve.coreset import biased_coreset
-
     sim = x @ x.T
-    centrality = sim.mean(axis=1)
-    r = (centrality - centrality.min()) / (np.ptp(centrality) or 1.0)
-    return [int(i) for i in biased_coreset(r, sim, K, alpha).order]
+    return centrality_coreset(sim.mean(axis=1), sim, K, alpha)
 
 
 def orderings() -> dict[str, Order]:

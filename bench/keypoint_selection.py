@@ -150,10 +150,35 @@ def covered_by_model(p: Prepared) -> list[int]:
     return max_coverage(p, model_matrix(p, range(len(p.pool)), p.group.arguments).T >= 0.5)
 
 
+def greedy_facility(sim: Any, k: int, usable: Any, skip: float | None = None) -> list[int]:
+    """Greedy facility location over ``sim`` (item x item): each pick the usable item that adds
+    the most to every item's best similarity to a pick; ``skip``: items at ``skip`` or more to a
+    pick are passed over. Up to ``k`` indices, in pick order."""
+    best, usable = np.zeros(len(sim)), usable.copy()
+    chosen: list[int] = []
+    while len(chosen) < k and usable.any():
+        gain = np.maximum(sim - best, 0).sum(axis=1)
+        gain[~usable] = -np.inf
+        pick = int(np.argmax(gain))
+        chosen.append(pick)
+        best = np.maximum(best, sim[pick])
+        usable[pick] = False
+        if skip is not None:
+            usable &= sim[pick] < skip
+    return chosen
+
+
+def centrality_coreset(centrality: Any, sim: Any, k: int, alpha: float) -> list[int]:
+    """The biased coreset (:func:`argkb.retrieve.coreset.biased_coreset`) with ``centrality``,
+    min-max scaled, as the relevance."""
+    from argkb.retrieve.coreset import biased_coreset
+
+    r = (centrality - centrality.min()) / (np.ptp(centrality) or 1.0)
+    return [int(i) for i in biased_coreset(r, sim, k, alpha).order]
+
+
 def coreset(alpha: float, central: float = 1.0) -> Pick:
     def pick(p: Prepared) -> list[int]:
-        from argkb.retrieve.coreset import biased_coreset
-
         centrality = p.sim.mean(axis=1)
         keep = p.usable.copy()
         if central < 1.0 and keep.sum() > p.k:
@@ -162,10 +187,8 @@ def coreset(alpha: float, central: float = 1.0) -> Pick:
         idx = np.flatnonzero(keep)
         if not len(idx):
             return []
-        r = centrality[idx]
-        r = (r - r.min()) / (np.ptp(r) or 1.0)
-        sims = p.cands[idx] @ p.cands[idx].T
-        return [int(idx[i]) for i in biased_coreset(r, sims, p.k, alpha).order]
+        order = centrality_coreset(centrality[idx], p.cands[idx] @ p.cands[idx].T, p.k, alpha)
+        return [int(idx[i]) for i in order]
 
     return pick
 
@@ -177,19 +200,8 @@ def argument_facility(skip: float | None) -> Pick:
             if p.usable[i]:
                 first.setdefault(source, i)
         ids = [arg_id for arg_id, _ in p.group.arguments]
-        sim = p.args @ p.args.T
-        best, usable = np.zeros(len(ids)), np.array([a in first for a in ids])
-        chosen: list[int] = []
-        while len(chosen) < p.k and usable.any():
-            gain = np.maximum(sim - best, 0).sum(axis=1)
-            gain[~usable] = -np.inf
-            a = int(np.argmax(gain))
-            chosen.append(first[ids[a]])
-            best = np.maximum(best, sim[a])
-            usable[a] = False
-            if skip is not None:
-                usable &= sim[a] < skip
-        return chosen
+        usable = np.array([a in first for a in ids])
+        return [first[ids[a]] for a in greedy_facility(p.args @ p.args.T, p.k, usable, skip)]
 
     return pick
 

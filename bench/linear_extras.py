@@ -63,7 +63,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,30 @@ def score(name: str, data: Path, ranker: Replay) -> float:
 
     result = evaluate(build(name, data), {"v": [ranker]}, depth=100)[0]
     return float(result.scores.mean.get(spec(name)[0], 0.0))
+
+
+@contextmanager
+def features_changed(change: Callable[[dict[str, Any], Any], dict[str, Any]]) -> Iterator[None]:
+    """Inside the block the linear fusion reads ``change(features, pool)`` in place of each
+    pool's features (:func:`argkb.query.rankers.hybrid_fusion.premise_features`)."""
+    import argkb.query.rankers.hybrid_fusion as hybrid
+
+    plain = hybrid.premise_features
+    hybrid.premise_features = lambda pool: change(plain(pool), pool)
+    try:
+        yield
+    finally:
+        hybrid.premise_features = plain
+
+
+def leave_one_out(
+    table: dict[str, dict[Any, float]], names: Sequence[str], grid: Sequence[Any]
+) -> Iterator[tuple[str, Any]]:
+    """Each of ``names`` with the grid point the others choose (the best mean over the other
+    benchmark groups; ArgQuality long and short are one group)."""
+    for n in names:
+        train = [m for m in names if spec(m)[1] != spec(n)[1]]
+        yield n, max(grid, key=lambda g: _group_mean(table, train, g))
 
 
 def recorded_vectors(study: Path, name: str) -> dict[str, dict[str, Any]]:
@@ -201,24 +226,11 @@ def run_size_now(study: Path, data: Path) -> None:
     pools = recorded_with_stand_ins(study, data)
     base = current_weights()
     print("| size weight (shipped now) | " + " | ".join(pools) + " |\n|---|" + "---:|" * len(pools))
-    for weight in (0.0, 0.1, 0.25, 0.5, 1.0):
-        cells = [f"{score(n, data, SizeReplay(by_query, {**base, 'size': weight})):.4f}"
-                 for n, by_query in pools.items()]  # fmt: skip
-        print(f"| {weight:g} | " + " | ".join(cells) + " |", flush=True)
-
-
-class SizeReplay(Replay):
-    """:class:`Replay` with the ``size`` feature (:func:`with_size`) in every pool."""
-
-    def rank(self, query: Any, k: int) -> Any:
-        import argkb.query.rankers.hybrid_fusion as hybrid
-
-        plain = hybrid.premise_features
-        hybrid.premise_features = lambda pool: with_size(plain(pool), pool.labels)
-        try:
-            return super().rank(query, k)
-        finally:
-            hybrid.premise_features = plain
+    with features_changed(lambda features, pool: with_size(features, pool.labels)):
+        for weight in (0.0, 0.1, 0.25, 0.5, 1.0):
+            cells = [f"{score(n, data, Replay(by_query, {**base, 'size': weight})):.4f}"
+                     for n, by_query in pools.items()]  # fmt: skip
+            print(f"| {weight:g} | " + " | ".join(cells) + " |", flush=True)
 
 
 def run_sentence(study: Path, data: Path) -> None:
@@ -298,67 +310,49 @@ def run_product(study: Path, data: Path) -> None:
 
 
 def run_norm(study: Path, data: Path) -> None:
-    import argkb.query.rankers.hybrid_fusion as hybrid
-
     def scaled(values: Any) -> Any:
         span = float(values.max() - values.min()) if len(values) else 0.0
         return (values - values.min()) / span if span > 0 else np.zeros(len(values))
 
-    pools = recorded_with_stand_ins(study, data)
-    names = list(pools)
-    plain = hybrid.premise_features
-
-    def min_max(pool: Any) -> Any:
-        features = plain(pool)
+    def min_max(features: dict[str, Any], pool: Any) -> dict[str, Any]:
         return {**features, "cosine": scaled(features["cosine"])}
 
+    pools = recorded_with_stand_ins(study, data)
+    names = list(pools)
     print("| cosine | weight | " + " | ".join(names) + " |\n|---|---|" + "---:|" * len(names))
-    try:
-        for label, features in (("plain", plain), ("min-max", min_max)):
-            hybrid.premise_features = features
+    for label, change in (("plain", lambda features, pool: features), ("min-max", min_max)):
+        with features_changed(change):
             for weight in (0.5, 1.0, 1.5):
                 row = [score(n, data, Replay(pools[n], {**SHIPPED, "cosine": weight}))
                        for n in names]  # fmt: skip
                 print(f"| {label} | {weight:g} | " + " | ".join(f"{v:.4f}" for v in row) + " |")
-    finally:
-        hybrid.premise_features = plain
 
 
 def run_claim_floor(study: Path, data: Path) -> None:
     """``claim-floor``: the claim feature as max(0, cos - t) / (1 - t), so that a conclusion that
     shares only the query's template ("We should ... X") lends nothing; t and the claim weight
     on a grid, the rest as shipped now; each benchmark's leave-one-out choice."""
-    import argkb.query.rankers.hybrid_fusion as hybrid
-
     pools = recorded_with_stand_ins(study, data)
-    names = [n for n in pools if n in NAMES]
     base = current_weights()
-    plain = hybrid.premise_features
-    grid = list(itertools.product((0.0, 0.3, 0.5, 0.6, 0.7), (1.0, 1.5, 2.0, 3.0, 4.0)))
+    floors, weights = (0.0, 0.3, 0.5, 0.6, 0.7), (1.0, 1.5, 2.0, 3.0, 4.0)
+    grid = list(itertools.product(floors, weights))
     table: dict[str, dict[tuple[float, float], float]] = {n: {} for n in pools}
-    try:
-        for floor, weight in grid:
+    for t in floors:
 
-            def floored(pool: Any, t: float = floor) -> Any:
-                features = plain(pool)
-                return {**features, "claim": np.maximum(features["claim"] - t, 0) / (1 - t)}
+        def floored(features: dict[str, Any], pool: Any, t: float = t) -> dict[str, Any]:
+            return {**features, "claim": np.maximum(features["claim"] - t, 0) / (1 - t)}
 
-            hybrid.premise_features = floored
-            for n in pools:
-                table[n][(floor, weight)] = score(
-                    n, data, Replay(pools[n], {**base, "claim": weight})
-                )
-    finally:
-        hybrid.premise_features = plain
-    print(
-        "| floor t | claim weight | " + " | ".join(pools) + " |\n|---|---|" + "---:|" * len(pools)
-    )
+        with features_changed(floored):
+            for weight in weights:
+                for n in pools:
+                    replay = Replay(pools[n], {**base, "claim": weight})
+                    table[n][(t, weight)] = score(n, data, replay)
+    head = "| floor t | claim weight | " + " | ".join(pools) + " |"
+    print(head + "\n|---|---|" + "---:|" * len(pools))
     for key in grid:
         cells = " | ".join(f"{table[n][key]:.4f}" for n in pools)
         print(f"| {key[0]:g} | {key[1]:g} | {cells} |")
-    for n in names:
-        train = [m for m in names if spec(m)[1] != spec(n)[1]]
-        best = max(grid, key=lambda g: _group_mean(table, train, g))
+    for n, best in leave_one_out(table, [n for n in pools if n in NAMES], grid):
         print(f"{n} left out: t {best[0]:g}, claim {best[1]:g}, score {table[n][best]:.4f}")
 
 
@@ -366,32 +360,26 @@ def run_floor(study: Path, data: Path) -> None:
     """``floor``: candidates with weak evidence of matching the query sunk below every other (the
     answer would leave them out): cosine to the query under c, or under c with no BM25 either;
     the weights shipped now."""
-    import argkb.query.rankers.hybrid_fusion as hybrid
-
     pools = recorded_with_stand_ins(study, data)
     base = current_weights()
-    plain = hybrid.premise_features
     rules = [("none", 0.0, False)] + [
         (f"cosine < {c:g}{', no BM25' if need else ''}", c, need)
         for c in (0.15, 0.2, 0.25, 0.3, 0.4) for need in (False, True)
     ]  # fmt: skip
     print("| rule | " + " | ".join(pools) + " |\n|---|" + "---:|" * len(pools))
-    try:
-        for label, c, need in rules:
+    for label, c, need in rules:
 
-            def sunk(pool: Any, c: float = c, need: bool = need) -> Any:
-                features = plain(pool)
-                weak = features["cosine"] < c
-                if need:
-                    weak &= features["bm25"] <= 0
-                return {**features, "floor": weak.astype(np.float64)}
+        def sunk(features: dict[str, Any], pool: Any, c: float = c,
+                 need: bool = need) -> dict[str, Any]:  # fmt: skip
+            weak = features["cosine"] < c
+            if need:
+                weak &= features["bm25"] <= 0
+            return {**features, "floor": weak.astype(np.float64)}
 
-            hybrid.premise_features = sunk
+        with features_changed(sunk):
             cells = [f"{score(n, data, Replay(pools[n], {**base, 'floor': -100.0})):.4f}"
                      for n in pools]  # fmt: skip
-            print(f"| {label} | " + " | ".join(cells) + " |", flush=True)
-    finally:
-        hybrid.premise_features = plain
+        print(f"| {label} | " + " | ".join(cells) + " |", flush=True)
 
 
 def run_quality(study: Path, data: Path) -> None:
@@ -476,28 +464,19 @@ def _extra_feature(
     ``feature`` added to the premise features by ``make(pools)(features, pool)``, fold priors as
     ``linear_study --grid prior``; print the feature's weight on the shipped weights and each
     benchmark's leave-one-out choice."""
-    import argkb.query.rankers.hybrid_fusion as hybrid
-
     pools = {n: read_pools(study / f"{n}.pkl") for n in NAMES}
     with_fold_priors(pools, study, data)
-    add = make(pools)
-    plain = hybrid.premise_features
-    hybrid.premise_features = lambda pool: add(plain(pool), pool)
-    try:
-        table: dict[str, dict[tuple[float, ...], float]] = {n: {} for n in NAMES}
+    table: dict[str, dict[tuple[float, ...], float]] = {n: {} for n in NAMES}
+    with features_changed(make(pools)):
         for key in grid:
             weights = {**(base or SHIPPED), **dict(zip(names, key, strict=True))}
             for n in NAMES:
                 table[n][key] = score(n, data, Replay(pools[n], weights))
-    finally:
-        hybrid.premise_features = plain
     print(f"| {feature} weight (shipped weights) | " + " | ".join(NAMES) + " |")
     for weight in sorted({key[-1] for key in grid}):
         key = (*shipped, weight)
         print(f"| {weight:g} | " + " | ".join(f"{table[n][key]:.4f}" for n in NAMES) + " |")
-    for n in NAMES:
-        train = [m for m in NAMES if spec(m)[1] != spec(n)[1]]
-        best = max(grid, key=lambda g: _group_mean(table, train, g))
+    for n, best in leave_one_out(table, NAMES, grid):
         print(f"{n} left out: {feature} weight {best[-1]:g}, score {table[n][best]:.4f}")
 
 

@@ -222,9 +222,8 @@ def check_held_out(out: Path, name: str) -> None:
 
 
 def score(out: Path, study: Path, data: Path, name: str) -> None:
-    import argkb.query.rankers.hybrid_fusion as hybrid
     from argkb.eval.harness import evaluate
-    from bench.linear_extras import SHIPPED
+    from bench.linear_extras import SHIPPED, features_changed
     from bench.linear_study import Replay, read_pools, with_fold_priors
     from bench.ranker_study import build
 
@@ -241,9 +240,7 @@ def score(out: Path, study: Path, data: Path, name: str) -> None:
             texts = records[qid]["sides"][side]["texts"]
             values[id(pool)] = np.asarray([probs[f"{query}\x00{t}"] for t in texts])
     benchmark = build(name, data)
-    plain = hybrid.premise_features
-    hybrid.premise_features = lambda pool: {**plain(pool), "rel": values[id(pool)]}
-    try:
+    with features_changed(lambda features, pool: {**features, "rel": values[id(pool)]}):
         print(f"| {name}: relevance weight | primary metric | nDCG'@10 |\n|---:|---:|---:|")
         for label, weights in [("alone", {"rel": 1.0})] + [
             (f"{w:g}", {**SHIPPED, "rel": w}) for w in WEIGHTS
@@ -253,8 +250,6 @@ def score(out: Path, study: Path, data: Path, name: str) -> None:
             primary = means["task_b@10"] if "task_b@10" in means else means["ndcg@10"]
             condensed = f"{means[CONDENSED]:.4f}" if CONDENSED in means else "-"
             print(f"| {label} | {primary:.4f} | {condensed} |", flush=True)
-    finally:
-        hybrid.premise_features = plain
 
 
 def main(argv: Sequence[str] | None = None) -> int:
